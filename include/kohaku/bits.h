@@ -1,0 +1,19 @@
+/* bits.h — field helpers shared by firmware, model and host tools.
+ * Every field is a MASK; GET/PREP derive the shift from that same mask, so a field can
+ * never be read with its neighbour's shift (STYLE.md, "Registers"). */
+#ifndef KOHAKU_BITS_H
+#define KOHAKU_BITS_H
+
+#include <stdint.h>
+
+#define KH_BIT(n)          (UINT64_C(1) << (n))
+/* Bits h..l inclusive, h >= l, h <= 63. */
+#define KH_GENMASK(h, l)   ((~UINT64_C(0) >> (63 - (h))) & (~UINT64_C(0) << (l)))
+#define KH_FIELD_SHIFT(m)  ((unsigned)__builtin_ctzll(m))
+#define KH_FIELD_GET(m, v) (((uint64_t)(v) & (m)) >> KH_FIELD_SHIFT(m))
+#define KH_FIELD_PREP(m, v) (((uint64_t)(v) << KH_FIELD_SHIFT(m)) & (m))
+/* Does v fit the field m without truncation? */
+#define KH_FIELD_FITS(m, v) ((((uint64_t)(v) << KH_FIELD_SHIFT(m)) >> KH_FIELD_SHIFT(m)) == (uint64_t)(v) && \
+                             (KH_FIELD_PREP(m, v) >> KH_FIELD_SHIFT(m)) == (uint64_t)(v))
+
+#endif

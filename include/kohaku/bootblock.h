@@ -1,0 +1,53 @@
+/* bootblock.h — the boot block the host writes at the start of the scratchpad after the
+ * image and before it releases the core (SYSTEM.md §4). Ours; docs/host-interface.md
+ * describes it. Little-endian, fixed layout pinned by _Static_asserts. */
+#ifndef KOHAKU_BOOTBLOCK_H
+#define KOHAKU_BOOTBLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KX_BOOT_MAGIC        0x4B424F54u      /* "KBOT" read as a big-endian word */
+#define KX_BOOT_VERSION      1u
+#define KX_BOOT_MAX_UNITS    32u
+#define KX_BOOT_RESERVED     0x200u           /* scratchpad bytes kept for the boot block */
+
+#define KX_BOOT_F_UNITS      0x1u             /* the unit table below replaces enumeration */
+#define KX_BOOT_F_ALL        KX_BOOT_F_UNITS
+
+struct kx_unit_entry {
+    uint8_t  yx;            /* {y[3:0], x[3:0]} */
+    uint8_t  version;       /* CU_CAPS[47:40] */
+    uint8_t  buffers;       /* CU_CAPS[39:36] */
+    uint8_t  rsvd;
+    uint16_t type;          /* CU_CAPS[63:48] */
+    uint16_t inst_depth;    /* CU_CAPS[35:20] */
+};
+
+struct kx_bootblock {
+    uint32_t magic;         /* KX_BOOT_MAGIC */
+    uint16_t version;       /* KX_BOOT_VERSION */
+    uint16_t size;          /* bytes, header plus unit_count entries */
+    uint32_t flags;         /* KX_BOOT_F_* ; unknown bits refuse the block */
+    uint32_t wait_cycles;   /* per-wait timeout in processor cycles; 0 refuses the block */
+    uint64_t queue_addr;    /* unit-global address of the command queue header */
+    uint16_t unit_count;    /* entries in units[] when KX_BOOT_F_UNITS */
+    uint16_t rsvd0;
+    uint32_t rsvd1;
+    struct kx_unit_entry units[KX_BOOT_MAX_UNITS];
+};
+
+_Static_assert(sizeof(struct kx_unit_entry) == 8, "unit entry layout");
+_Static_assert(offsetof(struct kx_bootblock, magic) == 0, "bootblock layout");
+_Static_assert(offsetof(struct kx_bootblock, version) == 4, "bootblock layout");
+_Static_assert(offsetof(struct kx_bootblock, size) == 6, "bootblock layout");
+_Static_assert(offsetof(struct kx_bootblock, flags) == 8, "bootblock layout");
+_Static_assert(offsetof(struct kx_bootblock, wait_cycles) == 12, "bootblock layout");
+_Static_assert(offsetof(struct kx_bootblock, queue_addr) == 16, "bootblock layout");
+_Static_assert(offsetof(struct kx_bootblock, unit_count) == 24, "bootblock layout");
+_Static_assert(offsetof(struct kx_bootblock, units) == 32, "bootblock layout");
+_Static_assert(sizeof(struct kx_bootblock) <= KX_BOOT_RESERVED, "bootblock fits its reservation");
+
+#define KX_BOOT_HDR_BYTES    32u
+
+#endif

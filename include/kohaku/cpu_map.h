@@ -1,0 +1,69 @@
+/* cpu_map.h — the control processor's address maps, BOARD.md §4 (RV32) and §5 (RV64),
+ * plus the registers marked "ours" there. Shared by the board headers, the device model and
+ * the tests. */
+#ifndef KOHAKU_CPU_MAP_H
+#define KOHAKU_CPU_MAP_H
+
+#include "bits.h"
+
+/* ---- RV32 (BOARD.md §4) ---- */
+#define RV32_IMEM_BASE       0x00000000u
+#define RV32_IMEM_BYTES      0x2000u           /* 8 KB, fetch only */
+#define RV32_SPAD_BASE       0x10000000u
+#define RV32_SPAD_BYTES      0x2000u           /* 8 KB */
+#define RV32_LCTL_BASE       0x20000000u       /* local control, decoded on addr[7:2] */
+#define RV32_LCTL_STATUS     0x00u             /* [0] flush busy, [1] writes outstanding */
+#define RV32_LCTL_FLUSH      0x04u
+#define RV32_LCTL_INVAL      0x08u
+#define RV32_LCTL_CAUSE      0x0Cu
+#define RV32_LCTL_COREID     0x10u
+#define RV32_LCTL_ARG        0x14u
+#define RV32_LCTL_CYCLE      0x18u
+#define RV32_LCTL_INSTRET    0x1Cu
+#define RV32_LCTL_WROUT      0x20u
+#define RV32_LCTL_CONSOLE    0x40u             /* ours: store one byte out */
+#define RV32_LCTL_EXIT       0x44u             /* ours: store halts with this word, cause 0 */
+#define RV32_DRAM_BASE       0x80000000u       /* local offsets 0..0x6FFF_FFFF, cached */
+#define RV32_DRAM_LIMIT      0xF0000000u
+#define RV32_MVGO            0xF0000000u
+#define RV32_MVGO_BUSY       KH_BIT(0)
+#define RV32_MVGO_FAULT      KH_GENMASK(7, 4)
+#define RV32_MVGO_OCC_FAULT  KH_GENMASK(11, 8)
+#define RV32_OCC_BASE        0xF0010000u       /* | id << 8 | reg */
+#define RV32_AGENT_BASE      0xF1000000u       /* ours: agent window, 32-bit halves */
+#define RV32_CACHE_LINES     128u
+#define RV32_CACHE_LINE      32u
+
+/* RV32 halt causes (BOARD.md §4). Cause 0 is the EXIT register. */
+#define RV32_HALT_EXIT       0u
+#define RV32_HALT_ECALL      1u                /* halt word = a0 */
+#define RV32_HALT_EBREAK     2u                /* halt word = a0 */
+#define RV32_HALT_FAULT      3u                /* halt word = the faulting PC */
+
+/* ---- RV64 (BOARD.md §5) ---- */
+#define RV64_IMEM_BASE       0x00000000u
+#define RV64_IMEM_BYTES      0x8000u           /* 32 KB, fetch only */
+#define RV64_SPAD_BASE       0x00010000u
+#define RV64_SPAD_BYTES      0x8000u           /* 32 KB */
+#define RV64_CTL_BASE        0x00020000u
+#define RV64_CTL_EXIT        0x00u             /* store: halt with this 64-bit word */
+#define RV64_CTL_CONSOLE     0x08u
+#define RV64_CTL_MVSTAT      0x20u
+#define RV64_CTL_STDIN       0x30u
+#define RV64_CTL_MOVER       0x80u             /* + mover offset 0x00..0x38 */
+#define RV64_CTL_DCACHE      0x1C8u
+#define RV64_MVSTAT_BUSY     KH_BIT(32)
+#define RV64_MVSTAT_FAULT    KH_GENMASK(31, 28)
+#define RV64_MVSTAT_MOVES    KH_GENMASK(27, 0)
+#define RV64_STDIN_VALID     KH_BIT(8)
+#define RV64_STDIN_BYTE      KH_GENMASK(7, 0)
+#define RV64_DCACHE_FLUSH    KH_BIT(0)
+#define RV64_DCACHE_INVAL    KH_BIT(1)
+#define RV64_DCACHE_BUSY     KH_BIT(0)
+#define RV64_AGENT_BASE      0x01000000u       /* ours: agent window, 64-bit */
+#define RV64_UG_BASE         0x10000000u       /* unit-global addresses from here up */
+#define RV64_UNCACHED        KH_BIT(38)        /* uncached alias of DRAM */
+#define RV64_CACHE_LINES     64u
+#define RV64_CACHE_LINE      32u
+
+#endif
