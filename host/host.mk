@@ -1,0 +1,1 @@
+# host build rules (placeholder until its owner fills it)

@@ -1,0 +1,1 @@
+# mk build rules (placeholder until its owner fills it)

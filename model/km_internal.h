@@ -1,0 +1,116 @@
+/* km_internal.h — how the model's parts meet. Each part keeps its state private behind its
+ * own functions; struct km_model only holds pointers to them. Ownership:
+ *   model.c    km_new/km_free/km_reset, time (event queue), config parsing, referee
+ *   cpu.c      processor-side decode (BOARD.md §4/§5), local control / control region,
+ *              EXIT/CONSOLE/halt, CYCLE/INSTRET, the data-cache models
+ *   memory.c   DRAM (sparse) and the staging aperture, unit-global decode (BOARD.md §8),
+ *              the memory agent's MEM_* flit service
+ *   agent.c    the control agent's registers (BOARD.md §1): dispatcher, TX/RX, status mirror
+ *   mesh.c     routers, XY routing with clamping, per-hop latency, endpoint placement
+ *   cu.c       the compute-unit framework (unit.h); tu.c, np.c the unit types
+ *   mover.c    the mover (mover.h), wired to memory.c and time by model.c
+ *   hostport.c the host port request decoder and executor (hostport.h) */
+#ifndef KM_INTERNAL_H
+#define KM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "kmodel.h"
+#include "kohaku/flit.h"
+
+struct km_mesh;
+struct km_agent;
+struct km_memory;
+struct km_cpu;
+struct km_mover;
+struct km_cu;
+struct km_events;
+
+/* Timing defaults (docs/model.md): one agent/mover/unit cycle = 1 ns. */
+#define KM_DEFAULT_CYCLE_NS      1u
+#define KM_DEFAULT_HOP_NS        2u     /* per router hop */
+#define KM_DEFAULT_MEM_NS        40u    /* memory agent / DRAM latency */
+#define KM_DEFAULT_DRAM_BYTES    (UINT64_C(4) << 30)
+#define KM_STAGING_BYTES         (UINT64_C(2) << 20)
+
+struct km_model {
+    struct km_config cfg;
+    struct km_platform plat;
+    struct km_events *ev;
+    struct km_mesh *mesh;
+    struct km_agent *agent;
+    struct km_memory *mem;
+    struct km_cpu *cpu;
+    struct km_mover *mover;
+    struct km_referee ref;
+    uint64_t now;             /* ns */
+};
+
+/* ---- time (model.c) ---- */
+typedef void (*km_event_fn)(struct km_model *m, void *ctx, uint64_t arg);
+/* Run fn at time t (>= now). Events at the same time run in the order they were scheduled. */
+void km_at(struct km_model *m, uint64_t t, km_event_fn fn, void *ctx, uint64_t arg);
+
+/* ---- mesh (mesh.c) ---- */
+struct km_endpoint {
+    unsigned x, y;
+    /* A flit delivered to this endpoint (a copy; the callee may keep it). */
+    void (*deliver)(struct km_model *m, struct km_endpoint *ep, const struct kf_flit *f);
+    void *owner;
+};
+/* Build the grid and units from cfg->units (or the default map). */
+struct km_mesh *km_mesh_new(struct km_model *m, const char *units, char *err, size_t errlen);
+void km_mesh_free(struct km_mesh *mesh);
+void km_mesh_reset(struct km_mesh *mesh);
+/* Send a flit from (src_x, src_y) — the sender's real position, whatever the header's src says.
+ * Delivery is by the header's dst, XY-routed on clamped coordinates, in order per pair. */
+void km_mesh_send(struct km_model *m, unsigned src_x, unsigned src_y, const struct kf_flit *f);
+/* The system node's coordinate (the control and memory agents). */
+void km_mesh_agent_xy(const struct km_mesh *mesh, unsigned *x, unsigned *y);
+/* CAPS grid low / high, {y,x} of the lowest and highest router. */
+unsigned km_mesh_grid_lo(const struct km_mesh *mesh);
+unsigned km_mesh_grid_hi(const struct km_mesh *mesh);
+/* The unit at exactly (x, y), or NULL. */
+struct km_cu *km_mesh_unit_at(struct km_mesh *mesh, unsigned x, unsigned y);
+
+/* ---- control agent (agent.c) ---- */
+enum km_initiator { KM_FROM_HOST, KM_FROM_CPU };
+struct km_agent *km_agent_new(struct km_model *m);
+void km_agent_free(struct km_agent *a);
+void km_agent_reset(struct km_agent *a);
+/* 64-bit register access at a §1 offset (only [15:0] decode). CPU writes to AUX_CFG are
+ * dropped and counted. The RV32 half-word rules are applied by cpu.c on top of these. */
+uint64_t km_agent_read(struct km_model *m, uint32_t off, enum km_initiator who);
+void km_agent_write(struct km_model *m, uint32_t off, uint64_t val, enum km_initiator who);
+/* STAGE and TX_FLIT are byte-enabled memory: a partial write of bytes [lo, lo+len) of the
+ * 64-bit register at off. */
+void km_agent_write_bytes(struct km_model *m, uint32_t off, unsigned lo, unsigned len, uint64_t val);
+/* A control flit (CU_SIGNAL, CU_CTRL reply, anything not MEM_*) arriving at the agent. */
+void km_agent_receive(struct km_model *m, const struct kf_flit *f);
+
+/* ---- memory (memory.c) ---- */
+enum km_mem_outcome {
+    KM_MEM_OK = 0,            /* served */
+    KM_MEM_NOTHING = 1,       /* decodes, hits nothing (DRAM 4-64 GB): reads 0, writes vanish */
+    KM_MEM_DROPPED = 2,       /* unserved aperture / another mesh's staging: no response */
+};
+struct km_memory *km_memory_new(struct km_model *m, uint64_t dram_bytes);
+void km_memory_free(struct km_memory *mem);
+/* Functional access by unit-global address (40 bits), as the memory agent serves it. */
+enum km_mem_outcome km_mem_read(struct km_model *m, uint64_t ug, void *buf, size_t len);
+enum km_mem_outcome km_mem_write(struct km_model *m, uint64_t ug, const void *buf, size_t len);
+/* A MEM_* flit arriving at the memory agent. */
+void km_memory_receive(struct km_model *m, const struct kf_flit *f);
+
+/* ---- compute units (cu.c) ---- */
+struct km_cu *km_cu_new(struct km_model *m, const struct km_unit_class *cls, unsigned x, unsigned y);
+void km_cu_free(struct km_cu *cu);
+void km_cu_reset(struct km_cu *cu);
+struct km_endpoint *km_cu_endpoint(struct km_cu *cu);
+const struct km_unit_class *km_cu_class(const struct km_cu *cu);
+
+/* ---- referee (model.c) ---- */
+#define KM_REF_INC(m, field) ((m)->ref.field++)
+
+#endif

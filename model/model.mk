@@ -1,0 +1,1 @@
+# model build rules (placeholder until its owner fills it)

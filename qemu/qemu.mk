@@ -1,0 +1,1 @@
+# qemu build rules (placeholder until its owner fills it)

@@ -1,0 +1,1 @@
+# tests build rules (placeholder until its owner fills it)
