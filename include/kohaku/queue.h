@@ -1,0 +1,151 @@
+/* queue.h — the command queue the host fills and the firmware serves (SYSTEM.md §4). Ours;
+ * docs/host-interface.md describes it. Lives in node memory (DRAM; staging too on RV64) at the
+ * unit-global address the boot block names. Every index counts "ever" (never wraps; the slot is
+ * index % entries) and sits on its own 32-byte line with exactly one writer, so a cached RV32
+ * reader and an uncached host never fight over a line. Little-endian, pinned below. */
+#ifndef KOHAKU_QUEUE_H
+#define KOHAKU_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KQ_MAGIC            0x4B51554Eu     /* "KQUN" read as a big-endian word */
+#define KQ_VERSION          1u
+#define KQ_LINE             32u
+#define KQ_MAX_ENTRIES      4096u           /* per ring; a power of two */
+#define KQ_MAX_UNITS        32u
+#define KQ_MAX_TARGETS      8u
+
+/* Line 0 — written by the host once, before it releases the core. */
+struct kq_setup {
+    uint32_t magic;
+    uint16_t version;
+    uint16_t flags;          /* none defined: must be 0 */
+    uint16_t sq_entries;     /* power of two, 1..KQ_MAX_ENTRIES */
+    uint16_t cq_entries;     /* power of two, 1..KQ_MAX_ENTRIES */
+    uint32_t rsvd0;
+    uint64_t sq_addr;        /* unit-global, 32-byte aligned: sq_entries * 64 bytes */
+    uint64_t cq_addr;        /* unit-global, 32-byte aligned: cq_entries * 32 bytes */
+};
+
+/* One writer per line; each line holds one 64-bit counter (the rest reads 0). */
+struct kq_index_line {
+    uint64_t value;
+    uint64_t rsvd[3];
+};
+
+enum kq_state {
+    KQ_STATE_BOOTING = 0,
+    KQ_STATE_READY = 1,
+    KQ_STATE_STOPPED = 2,
+    KQ_STATE_FATAL = 3,
+};
+
+/* Line 5 — the firmware's state, written by the firmware only. */
+struct kq_fw_state {
+    uint32_t state;          /* enum kq_state */
+    uint32_t code;           /* FATAL: KQ_FATAL_*; else 0 */
+    uint64_t cause;          /* FATAL trap: mcause */
+    uint64_t pc;             /* FATAL trap: mepc */
+    uint64_t tval;           /* FATAL trap: mtval */
+};
+
+#define KQ_FATAL_TRAP       1u
+#define KQ_FATAL_ASSERT     2u
+
+/* Lines 6..: the unit table the firmware publishes (count, then entries as in the boot block). */
+struct kq_units {
+    uint32_t count;
+    uint32_t rsvd[7];
+    uint8_t entries[KQ_MAX_UNITS][8];   /* struct kx_unit_entry */
+};
+
+struct kq_header {
+    struct kq_setup setup;              /* line 0: host */
+    struct kq_index_line sq_tail;       /* line 1: host — submissions written, ever */
+    struct kq_index_line sq_head;       /* line 2: firmware — submissions taken, ever */
+    struct kq_index_line cq_tail;       /* line 3: firmware — completions posted, ever */
+    struct kq_index_line cq_head;       /* line 4: host — completions consumed, ever */
+    struct kq_fw_state fw;              /* line 5: firmware */
+    struct kq_index_line progress;      /* line 6: firmware — last RUN progress signal */
+    struct kq_units units;              /* lines 7..15: firmware */
+};
+
+_Static_assert(sizeof(struct kq_setup) == KQ_LINE, "setup line");
+_Static_assert(sizeof(struct kq_index_line) == KQ_LINE, "index line");
+_Static_assert(sizeof(struct kq_fw_state) == KQ_LINE, "state line");
+_Static_assert(offsetof(struct kq_header, sq_tail) == 1 * KQ_LINE, "queue layout");
+_Static_assert(offsetof(struct kq_header, sq_head) == 2 * KQ_LINE, "queue layout");
+_Static_assert(offsetof(struct kq_header, cq_tail) == 3 * KQ_LINE, "queue layout");
+_Static_assert(offsetof(struct kq_header, cq_head) == 4 * KQ_LINE, "queue layout");
+_Static_assert(offsetof(struct kq_header, fw) == 5 * KQ_LINE, "queue layout");
+_Static_assert(offsetof(struct kq_header, progress) == 6 * KQ_LINE, "queue layout");
+_Static_assert(offsetof(struct kq_header, units) == 7 * KQ_LINE, "queue layout");
+_Static_assert(sizeof(struct kq_header) == 16 * KQ_LINE, "queue header is 512 bytes");
+
+enum kq_op {
+    KQ_OP_NOP = 0,
+    KQ_OP_REPLAY = 1,        /* addr: descriptor list (include/kohaku/desc_list.h), count: records */
+    KQ_OP_DISPATCH = 2,      /* addr: count 32-byte payloads; txn; targets[ntargets]; credit_cap */
+    KQ_OP_RUN = 3,           /* addr: count steps (struct kq_step) */
+    KQ_OP_UNITS = 4,         /* publish the unit table into the header; value = unit count */
+    KQ_OP_STOP = 5,          /* complete, mark STOPPED, stop the core */
+};
+
+/* A submission: 64 bytes, two lines, written by the host only. */
+struct kq_sub {
+    uint16_t op;             /* enum kq_op */
+    uint16_t flags;          /* none defined: must be 0 */
+    uint32_t tag;            /* echoed in the completion */
+    uint64_t addr;           /* unit-global address of the command's data */
+    uint32_t count;          /* records / payloads / steps */
+    uint8_t  txn;            /* DISPATCH: program id */
+    uint8_t  ntargets;       /* DISPATCH: 1..KQ_MAX_TARGETS */
+    uint16_t credit_cap;     /* DISPATCH: 0 = the target's inst_depth; else min(cap, inst_depth) */
+    uint8_t  targets[KQ_MAX_TARGETS];   /* DISPATCH: {y,x} */
+    uint64_t rsvd[4];
+};
+
+/* A completion: 32 bytes, one line, written by the firmware only. */
+struct kq_cpl {
+    uint32_t tag;
+    uint16_t status;         /* include/kohaku/status.h */
+    uint16_t rsvd0;
+    uint32_t detail;
+    uint32_t rsvd1;
+    uint64_t value;
+    uint64_t cycles;         /* processor cycles from taking the submission to posting this */
+};
+
+_Static_assert(sizeof(struct kq_sub) == 2 * KQ_LINE, "submission is two lines");
+_Static_assert(offsetof(struct kq_sub, addr) == 8, "submission layout");
+_Static_assert(offsetof(struct kq_sub, count) == 16, "submission layout");
+_Static_assert(offsetof(struct kq_sub, targets) == 24, "submission layout");
+_Static_assert(sizeof(struct kq_cpl) == KQ_LINE, "completion is one line");
+_Static_assert(offsetof(struct kq_cpl, value) == 16, "completion layout");
+
+/* RUN step list: 32-byte steps. */
+enum kq_step_op {
+    KQ_STEP_DISPATCH = 1,    /* addr: n payloads; target; txn; credit_cap; does not wait */
+    KQ_STEP_REPLAY = 2,      /* addr: n records; waits for every move */
+    KQ_STEP_WAIT = 3,        /* target: wait until n completions of that unit since RUN began */
+    KQ_STEP_BARRIER = 4,     /* wait until every dispatched program has completed */
+    KQ_STEP_SIGNAL = 5,      /* write value to the progress line */
+};
+
+struct kq_step {
+    uint8_t  op;             /* enum kq_step_op */
+    uint8_t  target;         /* {y,x} */
+    uint8_t  txn;
+    uint8_t  rsvd0;
+    uint16_t credit_cap;
+    uint16_t rsvd1;
+    uint32_t n;
+    uint32_t rsvd2;
+    uint64_t addr;           /* DISPATCH/REPLAY data; SIGNAL: the value */
+    uint64_t rsvd3;
+};
+_Static_assert(sizeof(struct kq_step) == KQ_LINE, "step is one line");
+_Static_assert(offsetof(struct kq_step, n) == 8 && offsetof(struct kq_step, addr) == 16, "step layout");
+
+#endif
