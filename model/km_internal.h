@@ -84,7 +84,9 @@ void km_agent_reset(struct km_agent *a);
 uint64_t km_agent_read(struct km_model *m, uint32_t off, enum km_initiator who);
 void km_agent_write(struct km_model *m, uint32_t off, uint64_t val, enum km_initiator who);
 /* STAGE and TX_FLIT are byte-enabled memory: a partial write of bytes [lo, lo+len) of the
- * 64-bit register at off. */
+ * 64-bit register at off (off 8-byte aligned, lo + len <= 8). val is the register image: the
+ * bytes written are val's bytes lo..lo+len-1 (so an RV32 high-half store passes lo 4, len 4,
+ * val = v << 32), and the register's other bytes keep their value. */
 void km_agent_write_bytes(struct km_model *m, uint32_t off, unsigned lo, unsigned len, uint64_t val);
 /* A control flit (CU_SIGNAL, CU_CTRL reply, anything not MEM_*) arriving at the agent. */
 void km_agent_receive(struct km_model *m, const struct kf_flit *f);
@@ -102,6 +104,20 @@ enum km_mem_outcome km_mem_read(struct km_model *m, uint64_t ug, void *buf, size
 enum km_mem_outcome km_mem_write(struct km_model *m, uint64_t ug, const void *buf, size_t len);
 /* A MEM_* flit arriving at the memory agent. */
 void km_memory_receive(struct km_model *m, const struct kf_flit *f);
+/* Forget requests in flight (open writes, queued responses); memory contents are kept. */
+void km_memory_reset(struct km_memory *mem);
+
+/* ---- processor (cpu.c) ---- */
+struct km_cpu *km_cpu_new(struct km_model *m);
+void km_cpu_free(struct km_cpu *cpu);
+/* Power-on: caches empty, state HELD when cfg.start_held else RUNNING; windows kept. */
+void km_cpu_reset(struct km_model *m);
+/* The host's hold/release (KHP_CPU_CTRL): calls platform->hart_hold. Releasing restarts the
+ * core from PC 0 with empty caches, whatever state it was in. */
+void km_cpu_hold(struct km_model *m, bool hold);
+/* The processor host registers of hostport.h (KHP_CPU_*), by offset. */
+uint64_t km_cpu_host_read(struct km_model *m, unsigned off);
+bool km_cpu_held(const struct km_model *m);
 
 /* ---- compute units (cu.c) ---- */
 struct km_cu *km_cu_new(struct km_model *m, const struct km_unit_class *cls, unsigned x, unsigned y);

@@ -26,6 +26,9 @@ struct km_platform {
     /* The core stopped: an EXIT store, an RV32 halt, or an RV64 trap with mtvec unset.
      * state is KHP_CPU_HALTED or KHP_CPU_EXITED (hostport.h). */
     void (*stopped)(void *opaque, unsigned state, unsigned cause, uint64_t word, uint64_t pc);
+    /* Optional (NULL: 0): the PC of the instruction making the current km_cpu_write, so an
+     * EXIT store can report pc= like a halt does. Only called from inside km_cpu_write. */
+    uint64_t (*pc)(void *opaque);
 };
 
 struct km_config {
@@ -70,6 +73,10 @@ uint8_t *km_spad(struct km_model *m, size_t *bytes);
  * model stops the hart (BOARD.md §4 halt semantics without firmware CSRs). */
 void km_cpu_trap(struct km_model *m, uint64_t mcause, uint64_t mepc, uint64_t mtval, uint64_t a0);
 
+/* RV64 STDIN (BOARD.md §5): bytes queued here are what the firmware pops at control-region
+ * offset 0x30. The queue holds 256 bytes; the rest are dropped. Returns the bytes queued. */
+size_t km_stdin_push(struct km_model *m, const uint8_t *bytes, size_t n);
+
 /* Host port (hostport.h). km_hp_parse is pure: it frames one request from a byte stream and
  * returns the bytes consumed (0: need more). km_hp_execute runs it and writes the reply header
  * and any data into out (capacity outcap), returning the reply length. */
@@ -90,7 +97,8 @@ struct km_referee {
     uint64_t rx_dropped;           /* control flits dropped because RX was full */
 };
 void km_referee_get(const struct km_model *m, struct km_referee *out);
-/* One line per counter, for printing on exit. */
+/* One line per counter, for printing on exit: "<name>=<decimal>" with no prefix and no newline
+ * (the glue prefixes "kohaku-referee: "), in the order of struct km_referee. */
 void km_referee_print(const struct km_model *m, void (*put)(void *ctx, const char *line), void *ctx);
 
 #endif
