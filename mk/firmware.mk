@@ -1,1 +1,134 @@
-# mk build rules (placeholder until its owner fills it)
+# firmware.mk — firmware images for every board (SYSTEM.md §3, STYLE.md "Build", issue 2).
+#   make / make firmware     all four boards;  make BOARD=x   one board
+#   outputs in $(O)/<board>/: fw.elf fw.imem.bin fw.spad.bin fw.imem.hex fw.spad.hex fw.map
+#   fw.lst fw.size. scripts/check-image.sh fails the link when an image outgrows a window or
+#   holds an instruction its core lacks, before fw.elf exists.
+
+CC      := $(CROSS_COMPILE)gcc
+OBJDUMP := $(CROSS_COMPILE)objdump
+OBJCOPY := $(CROSS_COMPILE)objcopy
+NM      := $(CROSS_COMPILE)nm
+AR      := $(CROSS_COMPILE)ar
+
+# `make BOARD=x` builds one board; plain `make` (BOARD only defaulted) builds all four.
+ifneq ($(filter command line environment,$(origin BOARD)),)
+FW_BOARDS := $(BOARD)
+else
+FW_BOARDS := $(BOARDS)
+endif
+$(foreach b,$(FW_BOARDS),$(if $(filter $(b),$(BOARDS)),,$(error unknown BOARD=$(b); one of: $(BOARDS))))
+
+# ---- Variants: ISA flags and the multilib directory chosen explicitly (QEMU.md §2: GCC 12
+# falls back to the C/F/D default directory for any -march naming zicsr/zifencei). ----
+FW_ARCH_rv32  := -march=rv32im -mabi=ilp32 -mno-div
+FW_MULTI_rv32 := rv32im/ilp32
+FW_ARCH_rv64  := -march=rv64ima_zicsr_zifencei -mabi=lp64 -mcmodel=medany
+FW_MULTI_rv64 := rv64im/lp64
+
+# ---- C library: the one place a LIBC option plugs in. ----
+ifeq ($(LIBC),picolibc)
+FW_LIBC_ROOT  := /usr/lib/picolibc/riscv64-unknown-elf
+FW_LIBC_INC   := $(FW_LIBC_ROOT)/include
+fw_libc_lib    = $(FW_LIBC_ROOT)/lib/release/$(FW_MULTI_$(1))/libc.a
+else
+$(error LIBC=$(LIBC) is not supported (picolibc))
+endif
+FW_GCC_DIR    := $(dir $(shell $(CC) -print-libgcc-file-name 2>/dev/null))
+fw_libgcc      = $(FW_GCC_DIR)$(FW_MULTI_$(1))/libgcc.a
+
+FW_CFLAGS := -std=c11 -Os -g -ffreestanding -fno-builtin-printf -Wall -Wextra -Werror \
+             -ffunction-sections -fdata-sections -fno-common -fno-asynchronous-unwind-tables \
+             -MMD -MP -isystem $(FW_LIBC_INC)
+FW_ASFLAGS := -g -MMD -MP
+
+# Sources. dispatch/ and mover/ join the firmware library when their owners add them
+# (common files at the top of the folder, variant-specific ones under <folder>/rv32|rv64/).
+FW_LIB_COMMON := boot/start.c boot/bootblock.c boot/fatal.c hal/console.c \
+                 $(wildcard dispatch/*.c mover/*.c)
+FW_LIB_rv32   := hal/rv32/hal.c $(wildcard dispatch/rv32/*.c mover/rv32/*.c)
+FW_LIB_rv64   := hal/rv64/hal.c boot/rv64/trap.c boot/rv64/trap.S \
+                 $(wildcard dispatch/rv64/*.c mover/rv64/*.c)
+FW_SERVICE    := $(wildcard service/*.c)
+
+fw_obj = $(patsubst %,$(O)/$(1)/obj/%.o,$(2))
+
+FW_IMAGES :=
+FW_DEPS   :=
+
+# fw_board(board): variables and rules of one board.
+define fw_board
+include board/$(1)/board.mk
+FW_V_$(1)     := $$(BOARD_VARIANT)
+FW_QEMU_$(1)  := $$(BOARD_QEMU)
+FW_CPU_$(1)   := $$(BOARD_QEMU_CPU)
+FW_INC_$(1)   := -Iinclude -Iboard/$(1) -Iboot -Ihal/include -Ihal/$$(FW_V_$(1)) -Idispatch -Imover
+FW_FLAGS_$(1) := $$(FW_ARCH_$$(FW_V_$(1)))
+FW_CRT0_$(1)  := $(O)/$(1)/obj/boot/$$(FW_V_$(1))/crt0.S.o
+FW_LIBOBJ_$(1):= $$(call fw_obj,$(1),$$(FW_LIB_COMMON) $$(FW_LIB_$$(FW_V_$(1))))
+FW_LIBS_$(1)  := $(O)/$(1)/libfw.a $$(call fw_libc_lib,$$(FW_V_$(1))) $$(call fw_libgcc,$$(FW_V_$(1)))
+FW_DEPS       += $(O)/$(1)/layout.h.d $$(patsubst %.o,%.d,$$(FW_LIBOBJ_$(1)) $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)))
+
+$(O)/$(1)/obj/%.c.o: %.c
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  CC      $(1)/$$<")
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@
+
+$(O)/$(1)/obj/%.S.o: %.S
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  AS      $(1)/$$<")
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_ASFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@
+
+$(O)/$(1)/libfw.a: $$(FW_LIBOBJ_$(1))
+	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+
+# The linker script: the board's map as plain numbers (linker/layout.c), then the variant's
+# script preprocessed with them.
+$(O)/$(1)/layout.h: linker/layout.c board/$(1)/board.h include/kohaku/cpu_map.h include/kohaku/bootblock.h
+	@mkdir -p $$(@D)
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -S -o $$@.s $$<
+	$(Q)sed -n 's/^->\([A-Z_0-9]*\) \(.*\)$$$$/#define \1 \2/p' $$@.s > $$@ && rm -f $$@.s
+	$(Q)test $$$$(wc -l < $$@) -eq 6 || { echo "layout.h: expected 6 values" >&2; rm -f $$@; exit 1; }
+
+$(O)/$(1)/fw.ld: linker/$$(FW_V_$(1)).ld.S $(O)/$(1)/layout.h
+	$(Q)$$(CC) -E -P -x c -I$(O)/$(1) $$< -o $$@
+
+# fw_link(board, output elf, objects): link, check, then rename, so an image that fails a
+# check never exists as an .elf a later make would trust.
+$(O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)) $(O)/$(1)/libfw.a $(O)/$(1)/fw.ld scripts/check-image.sh
+	$$(if $(Q),@echo "  LD      $$@")
+	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)))
+
+$(O)/$(1)/fw.imem.bin $(O)/$(1)/fw.spad.bin $(O)/$(1)/fw.imem.hex $(O)/$(1)/fw.spad.hex $(O)/$(1)/fw.lst: $(O)/$(1)/fw.elf scripts/mkimage.sh
+	$(Q)OBJCOPY=$$(OBJCOPY) OBJDUMP=$$(OBJDUMP) NM=$$(NM) scripts/mkimage.sh $$< $(O)/$(1)/fw
+
+firmware-$(1): $(O)/$(1)/fw.elf $(O)/$(1)/fw.imem.hex $(O)/$(1)/fw.spad.hex $(O)/$(1)/fw.lst
+	@cat $(O)/$(1)/fw.size
+
+FW_IMAGES += firmware-$(1)
+endef
+
+# fw_link(board, elf, objects): the explicit-library link and the image checks.
+fw_link = $(CC) $(FW_FLAGS_$(1)) -nostdlib -nostartfiles -static -T $(O)/$(1)/fw.ld \
+            -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(basename $(2)).map \
+            -o $(2).tmp $(3) -Wl,--start-group $(FW_LIBS_$(1)) -Wl,--end-group && \
+          OBJDUMP=$(OBJDUMP) NM=$(NM) scripts/check-image.sh $(FW_V_$(1)) $(2).tmp $(basename $(2)).size && \
+          mv -f $(2).tmp $(2)
+
+$(foreach b,$(BOARDS),$(eval $(call fw_board,$(b))))
+
+.PHONY: firmware $(addprefix firmware-,$(BOARDS)) debug
+firmware: $(addprefix firmware-,$(FW_BOARDS))
+
+-include $(FW_DEPS)
+
+# make debug BOARD=x: QEMU stopped at reset with its gdb stub on :1234.
+debug: firmware-$(BOARD) qemu tests-target-tools
+	@test -n "$(FW_QEMU_$(BOARD))" || { echo "debug: $(BOARD) is a hardware board; use a qemu-* board" >&2; exit 1; }
+	@echo "kohaku: QEMU waits for gdb. In another terminal:"
+	@echo "  gdb-multiarch $(O)/$(BOARD)/fw.elf -ex 'target remote :1234'"
+	$(Q)$(O)/qemu/bin/$(FW_QEMU_$(BOARD)) -M kohaku-sysnode,bootblock=$(O)/tests/target-tools/good.bootblock \
+	    -cpu $(FW_CPU_$(BOARD)) -bios none -display none -monitor none -serial none -nodefaults \
+	    -icount shift=0,align=off,sleep=off -kernel $(O)/$(BOARD)/fw.elf -s -S
+
+include tests/target/target.mk
+include tests/build/build.mk

@@ -1,0 +1,29 @@
+/* board.h — qemu-rv32: the RV32 control processor under our QEMU machine kohaku-sysnode.
+ * Every board difference lives here (SYSTEM.md §3); maps from BOARD.md §4 via cpu_map.h. */
+#ifndef KOHAKU_BOARD_H
+#define KOHAKU_BOARD_H
+
+#include "kohaku/cpu_map.h"
+
+#define BOARD_NAME            "qemu-rv32"
+#define BOARD_VARIANT_RV32    1
+#define BOARD_IS_QEMU         1
+
+#define BOARD_IMEM_BASE       RV32_IMEM_BASE
+#define BOARD_IMEM_BYTES      RV32_IMEM_BYTES
+#define BOARD_SPAD_BASE       RV32_SPAD_BASE
+#define BOARD_SPAD_BYTES      RV32_SPAD_BYTES
+/* Stack at the top of the scratchpad. 1 KB: the firmware has no recursion and no large
+ * locals (tables go to .noinit); the size report shows what is left. */
+#define BOARD_STACK_BYTES     0x400u
+
+#define BOARD_AGENT_BASE      RV32_AGENT_BASE
+/* Console and exit are the "ours" local-control registers (BOARD.md §4). */
+#define BOARD_CONSOLE_ADDR    (RV32_LCTL_BASE + RV32_LCTL_CONSOLE)
+#define BOARD_EXIT_ADDR       (RV32_LCTL_BASE + RV32_LCTL_EXIT)
+
+/* Default per-wait timeout in processor cycles when the boot block gives none; the boot
+ * block's wait_cycles (non-zero, checked) overrides it. */
+#define BOARD_DEFAULT_WAIT_CYCLES 1000000u
+
+#endif

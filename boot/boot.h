@@ -1,0 +1,43 @@
+/* boot.h — what boot/ gives the layers above (SYSTEM.md §2.1, §2.4): the checked boot block,
+ * the fatal path and assertions. */
+#ifndef KOHAKU_BOOT_H
+#define KOHAKU_BOOT_H
+
+#include <stdint.h>
+#include "kohaku/bootblock.h"
+#include "kohaku/exitword.h"
+
+/* Validates a boot block as the host wrote it (pure logic: no hal, host-testable).
+ * Returns 0 when it is good, else the enum kx_boot_reason of the first rule broken, in this
+ * order: KX_BOOT_BAD_MAGIC, KX_BOOT_BAD_VERSION, KX_BOOT_BAD_SIZE (size is not header plus
+ * unit_count entries), KX_BOOT_BAD_FLAGS (unknown bits), KX_BOOT_BAD_TIMEOUT (wait_cycles 0),
+ * KX_BOOT_BAD_UNITS (table without the flag, more than KX_BOOT_MAX_UNITS, an entry with
+ * inst_depth 0 or a coordinate listed twice). queue_addr is left to the command queue. */
+unsigned kx_bootblock_check(const struct kx_bootblock *bb);
+
+/* The boot block in the scratchpad, valid once boot has accepted it (main runs only then). */
+const struct kx_bootblock *kx_bootblock(void);
+
+/* The fatal path, the one function every unrecoverable error goes through (RV64 traps,
+ * assertions on both variants): prints "kohaku-fw: fatal <what> cause=.. pc=.. addr=..",
+ * calls kx_fatal_hook(word), then stops the core with `word` through the exit register. */
+void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
+    __attribute__((noreturn));
+
+/* Weak hook called once on the fatal path just before the core stops; the default does
+ * nothing. The command queue overrides it to mark itself fatal for the host. It must not
+ * fault; a fault inside it on RV64 stops the core without a second report. */
+void kx_fatal_hook(uint64_t word);
+
+/* Assertion sites: one byte, carried in the exit word KX_EXIT_ASSERT_BASE | site. boot/ owns
+ * 0x00-0x0F; other modules take a block of 16 and list it in docs/firmware.md. */
+#define KX_SITE_MAIN_RETURNED  0x01u
+#define KX_SITE_HAL_DCACHE     0x02u
+#define KX_SITE_HAL_MOVER_OFF  0x03u
+#define KX_SITE_TEST           0xF0u   /* 0xF0-0xFF: on-target test images */
+
+void kx_assert_fail(unsigned site, unsigned line) __attribute__((noreturn));
+#define KX_ASSERT(cond, site) \
+    do { if (__builtin_expect(!(cond), 0)) kx_assert_fail((site), __LINE__); } while (0)
+
+#endif

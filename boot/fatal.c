@@ -1,0 +1,31 @@
+/* fatal.c — the fatal path (STYLE.md "Errors", SYSTEM.md §2.4): one function that reports and
+ * stops the core. RV64 traps and assertions on both variants end here. */
+#include "boot.h"
+#include "hal/hal.h"
+
+__attribute__((weak)) void kx_fatal_hook(uint64_t word)
+{
+    (void)word;
+}
+
+void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
+{
+    hal_puts("kohaku-fw: fatal ");
+    hal_puts(what);
+    hal_puts(" cause=");
+    hal_put_hex(cause);
+    hal_puts(" pc=");
+    hal_put_hex(pc);
+    hal_puts(" addr=");
+    hal_put_hex(addr);
+    hal_puts("\n");
+    kx_fatal_hook(word);
+    hal_exit(word);
+}
+
+void kx_assert_fail(unsigned site, unsigned line)
+{
+    /* pc = the caller (the failing check); addr = the source line: files cost scratchpad. */
+    kx_fatal(KX_EXIT_ASSERT_BASE | (site & 0xFFu), "assert",
+             site, (uint64_t)(uintptr_t)__builtin_return_address(0), line);
+}

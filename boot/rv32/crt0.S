@@ -1,0 +1,24 @@
+/* crt0.S — RV32 reset entry (BOARD.md §4, SYSTEM.md §2.1): gp, sp, zero .bss, C start.
+ * No .data copy: .rodata/.data are linked at their scratchpad addresses and the loader puts
+ * them there (the instruction window is fetch-only). No CSRs: this core has none. */
+    .section .text.start, "ax"
+    .globl _start
+    .type _start, @function
+_start:
+    .option push
+    .option norelax                 /* gp is not set yet: no gp-relative relaxation here */
+    la      gp, __global_pointer$
+    .option pop
+    la      sp, __kx_stack_top
+    la      t0, __kx_bss_start
+    la      t1, __kx_bss_end        /* both 8-aligned by the linker script */
+1:  bgeu    t0, t1, 2f
+    sw      zero, 0(t0)
+    addi    t0, t0, 4
+    j       1b
+2:  call    kx_cstart               /* never returns */
+    /* Unreachable; should it happen, halt loudly rather than run off the end: ECALL halts
+     * this core with cause 1 and a0 as the word (BOARD.md §4). */
+    li      a0, 0xDEAD00FF
+    ecall
+    .size _start, . - _start

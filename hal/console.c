@@ -1,0 +1,22 @@
+/* console.c — console text output on both variants (CONSOLE register: BOARD.md §4 LCTL 0x40,
+ * §5 control 0x08). No printf: keeps libc's divides out of the RV32 image. */
+#include "hal/hal.h"
+
+void hal_puts(const char *s)
+{
+    while (*s)
+        hal_console_putc(*s++);
+}
+
+void hal_put_hex(uint64_t v)
+{
+    static const char digits[16] = "0123456789abcdef";
+    int shift = 60;
+
+    hal_console_putc('0');
+    hal_console_putc('x');
+    while (shift > 0 && ((v >> shift) & 0xFu) == 0)
+        shift -= 4;
+    for (; shift >= 0; shift -= 4)
+        hal_console_putc(digits[(v >> shift) & 0xFu]);
+}

@@ -1,0 +1,90 @@
+/* hal_variant.h — RV32 accessors: BOARD.md §4 (local control, MVGO, the agent window in 32-bit
+ * halves). Register addresses from include/kohaku/cpu_map.h via the board header. */
+#ifndef KOHAKU_HAL_VARIANT_H
+#define KOHAKU_HAL_VARIANT_H
+
+#include <stdint.h>
+#include "board.h"
+
+#define HAL_LCTL(reg)   (*(volatile uint32_t *)(uintptr_t)(RV32_LCTL_BASE + (reg)))
+
+/* The agent window: each 64-bit register is two 32-bit halves, low at off, high at off + 4. */
+static inline volatile uint32_t *hal_agent_word(uint32_t off)
+{
+    return (volatile uint32_t *)(uintptr_t)(BOARD_AGENT_BASE + off);
+}
+
+static inline volatile void *hal_agent_ptr(uint32_t off)
+{
+    return (volatile void *)(uintptr_t)(BOARD_AGENT_BASE + off);
+}
+
+static inline uint32_t hal_agent_rd32(uint32_t off)
+{
+    return hal_agent_word(off)[0];
+}
+
+/* Two loads, low then high: not atomic. Live counters (SIG_DONE, PROG_STAT, NODE_STATUS)
+ * keep what the firmware compares in one half, or are read with hal_agent_rd32. */
+static inline uint64_t hal_agent_rd(uint32_t off)
+{
+    uint32_t lo = hal_agent_word(off)[0];
+    uint32_t hi = hal_agent_word(off)[1];
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* BOARD.md §4: the low-half store writes [31:0], clears [63:32] and fires the register's side
+ * effect (PROG_KICK, TX_KICK, RX_POP, SIG_DONE clear). */
+static inline void hal_agent_wr32(uint32_t off, uint32_t v)
+{
+    hal_agent_word(off)[0] = v;
+}
+
+/* Low half first (clears the high half, fires side effects), then the high half only when
+ * non-zero: the high-half store keeps [31:0], so the order gives the full 64-bit value. */
+static inline void hal_agent_wr(uint32_t off, uint64_t v)
+{
+    hal_agent_word(off)[0] = (uint32_t)v;
+    if (v >> 32)
+        hal_agent_word(off)[1] = (uint32_t)(v >> 32);
+}
+
+static inline void hal_console_putc(char c)
+{
+    HAL_LCTL(RV32_LCTL_CONSOLE) = (uint8_t)c;
+}
+
+static inline void hal_fence(void)
+{
+    __asm__ volatile("fence iorw, iorw" ::: "memory");
+}
+
+/* ---- Mover, descriptor form (BOARD.md §4) ---- */
+
+/* Scratchpad word `idx` (the descriptor form addresses the scratchpad in 32-bit words). */
+static inline volatile uint32_t *hal_spad_word(uint32_t idx)
+{
+    return (volatile uint32_t *)(uintptr_t)(BOARD_SPAD_BASE + (idx << 2));
+}
+
+/* The word index MVGO takes for a 4-byte aligned scratchpad address. */
+static inline uint32_t hal_spad_word_index(const volatile void *p)
+{
+    return ((uint32_t)(uintptr_t)p - BOARD_SPAD_BASE) >> 2;
+}
+
+/* Starts the mover on the descriptor at scratchpad word `spad_word_index`. The descriptor
+ * must be complete in the scratchpad first: the fence orders those stores before this one. */
+static inline void hal_mvgo(uint32_t spad_word_index)
+{
+    hal_fence();
+    *(volatile uint32_t *)(uintptr_t)RV32_MVGO = spad_word_index;
+}
+
+/* [0] busy (descriptor fetch plus move), [7:4] mover fault, [11:8] occupant fault. */
+static inline uint32_t hal_mvgo_status(void)
+{
+    return *(volatile uint32_t *)(uintptr_t)RV32_MVGO;
+}
+
+#endif

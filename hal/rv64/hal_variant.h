@@ -1,0 +1,67 @@
+/* hal_variant.h — RV64 accessors: BOARD.md §5 (control region, the agent window in 64-bit
+ * registers, the mover window 0x00-0x38). Addresses from include/kohaku/cpu_map.h. */
+#ifndef KOHAKU_HAL_VARIANT_H
+#define KOHAKU_HAL_VARIANT_H
+
+#include <stdint.h>
+#include "board.h"
+#include "boot.h"
+#include "kohaku/mover_regs.h"
+
+#define HAL_CTL(reg)    (*(volatile uint64_t *)(uintptr_t)(BOARD_CTL_BASE + (reg)))
+
+static inline volatile void *hal_agent_ptr(uint32_t off)
+{
+    return (volatile void *)(uintptr_t)(BOARD_AGENT_BASE + off);
+}
+
+static inline uint64_t hal_agent_rd(uint32_t off)
+{
+    return *(volatile uint64_t *)(uintptr_t)(BOARD_AGENT_BASE + off);
+}
+
+/* One 64-bit load, truncated: the window decodes 64-bit registers. */
+static inline uint32_t hal_agent_rd32(uint32_t off)
+{
+    return (uint32_t)hal_agent_rd(off);
+}
+
+static inline void hal_agent_wr(uint32_t off, uint64_t v)
+{
+    *(volatile uint64_t *)(uintptr_t)(BOARD_AGENT_BASE + off) = v;
+}
+
+/* One store with [63:32] = 0: the same register outcome as RV32's low-half store. */
+static inline void hal_agent_wr32(uint32_t off, uint32_t v)
+{
+    hal_agent_wr(off, v);
+}
+
+static inline void hal_console_putc(char c)
+{
+    HAL_CTL(RV64_CTL_CONSOLE) = (uint8_t)c;
+}
+
+static inline void hal_fence(void)
+{
+    __asm__ volatile("fence iorw, iorw" ::: "memory");
+}
+
+/* ---- Mover window (BOARD.md §5: control 0x80 + k, k = 0x00..0x38) ---- */
+
+/* Writes mover register `off`. Offsets outside the window (IMM 0x40, GATHER 0x50) are not
+ * reachable on this variant; the mover layer refuses them with NO_REACH before calling, so
+ * reaching here with one is a firmware bug. */
+static inline void hal_mover_wr(unsigned off, uint64_t v)
+{
+    KX_ASSERT(off < KM_RV64_REACH_END && (off & 7u) == 0, KX_SITE_HAL_MOVER_OFF);
+    HAL_CTL(RV64_CTL_MOVER + off) = v;
+}
+
+/* [32] busy, [31:28] fault, [27:0] moves completed. */
+static inline uint64_t hal_mvstat(void)
+{
+    return HAL_CTL(RV64_CTL_MVSTAT);
+}
+
+#endif

@@ -1,0 +1,19 @@
+/* layout.c — turns the board header's memory map into plain numbers the linker scripts can
+ * use (the C headers carry u-suffixed literals and typedefs a linker script cannot read).
+ * Compiled with -S; lines "->NAME value" become linker/layout.h (mk/firmware.mk). */
+#include "board.h"
+#include "kohaku/bootblock.h"
+
+#define KX_LAYOUT(name, val) \
+    __asm__ volatile("\n->" #name " %0" : : "i"((unsigned long)(val)))
+
+void kx_layout(void);
+void kx_layout(void)
+{
+    KX_LAYOUT(LD_IMEM_BASE, BOARD_IMEM_BASE);
+    KX_LAYOUT(LD_IMEM_BYTES, BOARD_IMEM_BYTES);
+    KX_LAYOUT(LD_SPAD_BASE, BOARD_SPAD_BASE);
+    KX_LAYOUT(LD_SPAD_BYTES, BOARD_SPAD_BYTES);
+    KX_LAYOUT(LD_STACK_BYTES, BOARD_STACK_BYTES);
+    KX_LAYOUT(LD_BOOT_RESERVED, KX_BOOT_RESERVED);
+}

@@ -1,0 +1,78 @@
+/* rv32.ld.S — RV32 image layout (BOARD.md §4), preprocessed with the board header so the
+ * regions come from the board. The instruction window is fetch-only: everything the code
+ * reads as data (.rodata too) is linked at its scratchpad address and loaded there. */
+#include "layout.h"   /* generated from board.h by linker/layout.c */
+
+OUTPUT_ARCH(riscv)
+ENTRY(_start)
+
+MEMORY
+{
+    IMEM (x)  : ORIGIN = LD_IMEM_BASE, LENGTH = LD_IMEM_BYTES
+    /* The first LD_BOOT_RESERVED bytes belong to the boot block the host writes. */
+    SPAD (rw) : ORIGIN = LD_SPAD_BASE + LD_BOOT_RESERVED,
+                LENGTH = LD_SPAD_BYTES - LD_BOOT_RESERVED
+}
+
+__kx_imem_base   = LD_IMEM_BASE;
+__kx_imem_end    = LD_IMEM_BASE + LD_IMEM_BYTES;
+__kx_spad_base   = LD_SPAD_BASE;
+__kx_spad_end    = LD_SPAD_BASE + LD_SPAD_BYTES;
+__kx_bootblock   = LD_SPAD_BASE;
+__kx_stack_bytes = LD_STACK_BYTES;
+
+SECTIONS
+{
+    .text : ALIGN(4) {
+        KEEP(*(.text.start))            /* reset entry at the reset PC (0) */
+        *(.text .text.*)
+        __kx_text_end = .;
+    } > IMEM
+
+    .rodata : ALIGN(8) {
+        __kx_rodata_start = .;
+        *(.srodata .srodata.*)
+        *(.rodata .rodata.*)
+        __kx_rodata_end = .;
+    } > SPAD
+
+    .data : ALIGN(8) {
+        __kx_data_start = .;
+        *(.sdata .sdata.*)
+        *(.data .data.*)
+        __kx_data_end = .;
+    } > SPAD
+
+    /* gp-relative addressing reaches +-2 KB around __global_pointer$; crt0 sets gp. */
+    __global_pointer$ = MIN(__kx_data_start + 0x800, __kx_spad_end);
+
+    .bss (NOLOAD) : ALIGN(8) {
+        __kx_bss_start = .;
+        *(.sbss .sbss.*)
+        *(.bss .bss.*)
+        *(COMMON)
+        . = ALIGN(8);
+        __kx_bss_end = .;
+    } > SPAD
+
+    /* Never zeroed: large tables their owner initialises before use. */
+    .noinit (NOLOAD) : ALIGN(8) {
+        __kx_noinit_start = .;
+        *(.noinit .noinit.*)
+        . = ALIGN(8);
+        __kx_noinit_end = .;
+    } > SPAD
+
+    /* The stack takes the top LD_STACK_BYTES of the scratchpad; this section only
+     * reserves the space so an overflow of the data above is a link error. */
+    .stack (NOLOAD) : ALIGN(16) {
+        __kx_stack_bottom = .;
+        . = . + LD_STACK_BYTES;
+    } > SPAD
+    __kx_stack_top = __kx_spad_end;
+
+    /DISCARD/ : { *(.comment) *(.note .note.*) *(.eh_frame .eh_frame_hdr) *(.riscv.attributes.discard) }
+}
+
+ASSERT(__kx_stack_bottom + LD_STACK_BYTES <= __kx_spad_end, "scratchpad overflow: data + stack exceed the window")
+ASSERT(__kx_text_end <= __kx_imem_end, "instruction window overflow")
