@@ -20,4 +20,13 @@
 #define KS_IS_TIMEOUT(s) ((s) >= KS_RANGE_TIMEOUT_FIRST && (s) <= KS_RANGE_TIMEOUT_LAST)
 #define KS_IS_OTHER(s)   ((s) >= KS_RANGE_OTHER_FIRST && (s) <= KS_RANGE_OTHER_LAST)
 
+/* ---- dispatch/ (docs/dispatch.md). detail/value per code there. ---- */
+#define KS_DISPATCH_EMPTY      0x30u    /* a program of 0 instructions */
+#define KS_DISPATCH_BAD_TARGET 0x31u    /* target not in the unit table; detail = {y,x} */
+#define KS_DISPATCH_BAD_PROG   0x32u    /* payload not 8-byte aligned, or too many jobs */
+#define KS_DISPATCH_BAD_UNITS  0x33u    /* unit table refused (count, duplicate, depth 0, agent) */
+#define KS_UNIT_FAULT          0x50u    /* a unit's FAULT signal; detail = {y,x}, value = exec_result */
+#define KS_TIMEOUT             0x60u    /* a bounded wait ran out; detail = (what << 8) | {y,x} */
+#define KS_DISPATCH_NO_UNITS   0x70u    /* enumeration found no unit */
+
 #endif
