@@ -1,1 +1,68 @@
+# target.mk — on-target test images and their suites (TESTING.md layer 2, issue 2 item 6).
+# Every tests/target/<group>/test_<name>.c becomes image <group>_<name> for each QEMU board
+# (unless its "// kohaku-test: boards=" directive names other boards), linked like the
+# firmware (same crt0, libfw.a, libraries, checks) plus tests/target/harness.c, and run by
+# tests/target/run.sh. Suites: target-qemu-rv32, target-qemu-rv64.
 
+TT_SRCS    := $(sort $(wildcard tests/target/*/test_*.c))
+TT_TOOLS   := $(O)/target-tools
+TT_MKBB    := $(TT_TOOLS)/mkbootblock
+TT_TIMEOUT ?= 10
+tt_comma   := ,
+# tt_boards(src): the boards its directive names (empty = every QEMU board).
+tt_boards   = $(subst $(tt_comma), ,$(shell sed -n 's|^// kohaku-test: boards=||p' $(1)))
+tt_srcs_for = $(foreach s,$(TT_SRCS),$(if $(call tt_boards,$(s)),$(if $(filter $(1),$(call tt_boards,$(s))),$(s)),$(s)))
+# tt_image(src): tests/target/boot/test_x.c -> boot_x
+tt_image    = $(word 3,$(subst /, ,$(1)))_$(patsubst test_%.c,%,$(notdir $(1)))
+
+.PHONY: tests-target-tools
+tests-target-tools: $(TT_MKBB) $(TT_TOOLS)/good.bootblock
+
+$(TT_MKBB): tests/target/mkbootblock.c include/kohaku/bootblock.h
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) -std=c11 -O2 -Wall -Wextra -Werror -Iinclude $< -o $@
+
+$(TT_TOOLS)/good.bootblock: $(TT_MKBB)
+	$(Q)$(TT_MKBB) -o $@
+
+# tt_image_rules(board, src)
+define tt_image_rules
+$(O)/$(1)/tests/$(call tt_image,$(2)).o: $(2) tests/target/harness.h
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  CC      $(1)/$(2)")
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -Itests/target \
+	    -DKT_IMAGE=\"$(call tt_image,$(2))\" -c $$< -o $$@
+
+$(O)/$(1)/tests/$(call tt_image,$(2)).elf: $(O)/$(1)/tests/$(call tt_image,$(2)).o $(O)/$(1)/tests/harness.o \
+        $$(FW_CRT0_$(1)) $(O)/$(1)/libfw.a $(O)/$(1)/fw.ld scripts/check-image.sh
+	$$(if $(Q),@echo "  LD      $$@")
+	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $(O)/$(1)/tests/$(call tt_image,$(2)).o $(O)/$(1)/tests/harness.o)
+
+TT_ELFS_$(1) += $(O)/$(1)/tests/$(call tt_image,$(2)).elf
+endef
+
+# tt_board(board): the harness object, every image and the suite of one QEMU board.
+define tt_board
+TT_ELFS_$(1) :=
+$(O)/$(1)/tests/harness.o: tests/target/harness.c tests/target/harness.h
+	@mkdir -p $$(@D)
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -Itests/target \
+	    -DKT_IMAGE=\"harness\" -c $$< -o $$@
+$$(foreach s,$$(call tt_srcs_for,$(1)),$$(eval $$(call tt_image_rules,$(1),$$(s))))
+
+TEST_SUITES += target-$(1)
+.PHONY: test-suite-target-$(1) tests-target-$(1)
+tests-target-$(1): $$(TT_ELFS_$(1)) tests-target-tools
+test-suite-target-$(1): qemu tests-target-$(1)
+	@mkdir -p $(O)/tests
+	$(Q)log=$(O)/tests/target-$(1).log; : > $$$$log; \
+	for s in $$(call tt_srcs_for,$(1)); do \
+	  img=$$$$(basename $$$$(dirname $$$$s))_$$$$(basename $$$$s .c | sed 's/^test_//'); \
+	  NM=$$(NM) tests/target/run.sh $(O)/qemu/bin/$$(FW_QEMU_$(1)) $$(FW_CPU_$(1)) $(TT_MKBB) \
+	    $(TT_TIMEOUT) $(1)/$$$$img $$$$s $(O)/$(1)/tests/$$$$img.elf $(O)/tests/target-$(1)/$$$$img >> $$$$log; \
+	done; grep -E '^(PASS|FAIL|HANG): $(1)/[^:]*$$$$|^(FAIL|HANG)' $$$$log | sed 's/^/  /'
+endef
+
+$(foreach b,qemu-rv32 qemu-rv64,$(eval $(call tt_board,$(b))))
+
+-include $(wildcard $(O)/qemu-rv32/tests/*.d $(O)/qemu-rv64/tests/*.d)

@@ -1,0 +1,87 @@
+/* harness.c — on-target test harness (tests/target/harness.h): per-check console lines, the
+ * summary line and the exit word, through the hal console and exit registers only. */
+#include "harness.h"
+#include "hal/hal.h"
+
+static unsigned kt_passed, kt_failed;
+
+static void kt_line_head(int ok, const char *name)
+{
+    hal_puts(ok ? "PASS: " : "FAIL: ");
+    hal_puts(name);
+}
+
+int kt_check(int ok, const char *name, const char *file, unsigned line)
+{
+    kt_line_head(ok, name);
+    if (!ok) {
+        hal_puts(" ");
+        hal_puts(file);
+        hal_puts(":");
+        hal_put_hex(line);
+        kt_failed++;
+    } else {
+        kt_passed++;
+    }
+    hal_puts("\n");
+    return ok;
+}
+
+int kt_check_eq(uint64_t got, uint64_t want, const char *name, const char *file, unsigned line)
+{
+    int ok = got == want;
+    kt_line_head(ok, name);
+    if (!ok) {
+        hal_puts(" ");
+        hal_puts(file);
+        hal_puts(":");
+        hal_put_hex(line);
+        hal_puts(" got=");
+        hal_put_hex(got);
+        hal_puts(" want=");
+        hal_put_hex(want);
+        kt_failed++;
+    } else {
+        kt_passed++;
+    }
+    hal_puts("\n");
+    return ok;
+}
+
+void kt_note(const char *what, uint64_t v)
+{
+    hal_puts("note: ");
+    hal_puts(what);
+    hal_puts(" ");
+    hal_put_hex(v);
+    hal_puts("\n");
+}
+
+/* Decimal for the summary line without a divide (RV32 has none): repeated subtraction of
+ * powers of ten; counts are small. */
+static void kt_put_dec(unsigned v)
+{
+    static const unsigned pow10[] = { 10000, 1000, 100, 10, 1 };
+    int started = 0;
+    for (unsigned i = 0; i < sizeof pow10 / sizeof pow10[0]; i++) {
+        char d = '0';
+        while (v >= pow10[i]) {
+            v -= pow10[i];
+            d++;
+        }
+        if (d != '0' || started || pow10[i] == 1) {
+            hal_console_putc(d);
+            started = 1;
+        }
+    }
+}
+
+void kt_finish(void)
+{
+    hal_puts("kohaku-test: " KT_IMAGE " passed=");
+    kt_put_dec(kt_passed);
+    hal_puts(" failed=");
+    kt_put_dec(kt_failed);
+    hal_puts("\n");
+    hal_exit(KX_EXIT_TEST_BASE | (kt_failed > 0xFFFFu ? 0xFFFFu : kt_failed));
+}
