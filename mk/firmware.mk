@@ -108,11 +108,11 @@ FW_IMAGES += firmware-$(1)
 endef
 
 # fw_link(board, elf, objects): the explicit-library link and the image checks.
-fw_link = $(CC) $(FW_FLAGS_$(1)) -nostdlib -nostartfiles -static -T $(O)/$(1)/fw.ld \
+fw_link = { $(CC) $(FW_FLAGS_$(1)) -nostdlib -nostartfiles -static -T $(O)/$(1)/fw.ld \
             -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(basename $(2)).map \
             -o $(2).tmp $(3) -Wl,--start-group $(FW_LIBS_$(1)) -Wl,--end-group && \
           OBJDUMP=$(OBJDUMP) NM=$(NM) scripts/check-image.sh $(FW_V_$(1)) $(2).tmp $(basename $(2)).size && \
-          mv -f $(2).tmp $(2)
+          mv -f $(2).tmp $(2); } || { rm -f $(2).tmp $(2); exit 1; }
 
 $(foreach b,$(BOARDS),$(eval $(call fw_board,$(b))))
 

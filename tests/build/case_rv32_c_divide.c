@@ -1,0 +1,10 @@
+/* case_rv32_c_divide.c — build check (issue 2 item 3): C division under -mno-div calls libgcc's shift-subtract routine: no divide instruction. */
+// buildcheck: board=qemu-rv32 expect=pass
+#include "hal/hal.h"
+
+int main(void)
+{
+    volatile unsigned a = 1000, b = 7;
+    hal_put_hex(a / b + a % b);
+    hal_exit(0);
+}

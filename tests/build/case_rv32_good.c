@@ -1,0 +1,9 @@
+/* case_rv32_good.c — build check (issue 2 item 3): A plain RV32 image builds and passes every check. */
+// buildcheck: board=qemu-rv32 expect=pass
+#include "hal/hal.h"
+
+int main(void)
+{
+    hal_puts("ok\n");
+    hal_exit(0);
+}

@@ -1,0 +1,11 @@
+/* case_rv32_rdcycle.c — build check (issue 2 item 3): RV32 has no CSRs: the rdcycle pseudo-op fails the build. */
+// buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: csrrs$
+#include "hal/hal.h"
+
+int main(void)
+{
+    unsigned r;
+    __asm__ volatile(".option push\n.option arch, +zicsr\nrdcycle %0\n.option pop" : "=r"(r));
+    hal_put_hex(r);
+    hal_exit(0);
+}

@@ -1,0 +1,9 @@
+/* case_rv64_compressed.c — build check (issue 2 item 3): The RV64 core has no C extension: a compressed instruction fails the build. */
+// buildcheck: board=qemu-rv64 expect=fail message=compressed instruction
+#include "hal/hal.h"
+
+int main(void)
+{
+    __asm__ volatile(".option push\n.option arch, +c\nc.nop\n.option pop");
+    hal_exit(0);
+}

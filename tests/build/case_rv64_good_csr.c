@@ -1,0 +1,9 @@
+/* case_rv64_good_csr.c — build check (issue 2 item 3): RV64 has Zicsr: a CSR read (mcycle) passes its checks. */
+// buildcheck: board=qemu-rv64 expect=pass
+#include "hal/hal.h"
+
+int main(void)
+{
+    hal_put_hex(hal_cycles());
+    hal_exit(0);
+}

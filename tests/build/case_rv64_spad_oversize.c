@@ -1,0 +1,11 @@
+/* case_rv64_spad_oversize.c — build check (issue 2 item 3): More than 32 KB of data does not fit the RV64 scratchpad. */
+// buildcheck: board=qemu-rv64 expect=fail message=overflow
+#include "hal/hal.h"
+
+int main(void)
+{
+    static volatile unsigned char big[30000];
+    big[0] = 1;
+    hal_put_hex(big[29999]);
+    hal_exit(0);
+}

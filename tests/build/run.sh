@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# run.sh — runs every tests/build/case_*.c through the real firmware build (make with the case
+# as the only service source) and checks the outcome its directive states:
+#   // buildcheck: board=<board> expect=pass
+#   // buildcheck: board=<board> expect=fail message=<extended regex the build output matches>
+# A failing case must also leave no fw.elf (nor fw.elf.tmp) behind: a rejected image is never
+# an output.
+# Usage: run.sh WORKDIR   (run from the top of the tree)
+set -u
+work=$1
+MAKE=${MAKE:-make}
+mkdir -p "$work"
+for src in tests/build/case_*.c; do
+  name=$(basename "$src" .c); name=${name#case_}
+  d=$(sed -n 's|^// buildcheck: ||p' "$src" | head -n1)
+  board=$(sed -n 's/.*board=\([^ ]*\).*/\1/p' <<< "$d")
+  expect=$(sed -n 's/.*expect=\([^ ]*\).*/\1/p' <<< "$d")
+  message=$(sed -n 's/.*message=\(.*\)$/\1/p' <<< "$d")
+  if [ -z "$board" ] || [ -z "$expect" ]; then echo "FAIL: buildcheck/$name no directive"; continue; fi
+  out=$work/$board
+  rm -f "$out/$board/fw.elf" "$out/$board/fw.elf.tmp"
+  log=$work/$name.log
+  $MAKE --no-print-directory O="$out" BOARD="$board" FW_SERVICE="$src" "firmware-$board" > "$log" 2>&1
+  rc=$?
+  case $expect in
+    pass)
+      if [ $rc -eq 0 ] && [ -f "$out/$board/fw.elf" ]; then echo "PASS: buildcheck/$name"
+      else echo "FAIL: buildcheck/$name build failed: $(grep -m3 -E 'error|check-image' "$log" | tr '\n' '|')"; fi ;;
+    fail)
+      if [ $rc -eq 0 ]; then echo "FAIL: buildcheck/$name the build passed"
+      elif [ -f "$out/$board/fw.elf" ] || [ -f "$out/$board/fw.elf.tmp" ]; then echo "FAIL: buildcheck/$name the rejected image was left as fw.elf"
+      elif ! grep -qE -- "$message" "$log"; then echo "FAIL: buildcheck/$name failed without /$message/: $(tail -n3 "$log" | tr '\n' '|')"
+      else echo "PASS: buildcheck/$name"; fi ;;
+    *) echo "FAIL: buildcheck/$name bad expect=$expect" ;;
+  esac
+done
