@@ -26,6 +26,7 @@ struct km_cpu;
 struct km_mover;
 struct km_cu;
 struct km_events;
+struct km_unit_class;
 
 /* Timing defaults (docs/model.md): one agent/mover/unit cycle = 1 ns. */
 #define KM_DEFAULT_CYCLE_NS      1u
@@ -128,5 +129,9 @@ const struct km_unit_class *km_cu_class(const struct km_cu *cu);
 
 /* ---- referee (model.c) ---- */
 #define KM_REF_INC(m, field) ((m)->ref.field++)
+/* The counters by index, in the order of struct km_referee (host port KHP_MODEL_BASE + 8 * i). */
+unsigned km_referee_count(void);
+uint64_t km_referee_value(const struct km_model *m, unsigned i);
+const char *km_referee_name(unsigned i);
 
 #endif
