@@ -1,1 +1,75 @@
-# model build rules (placeholder until its owner fills it)
+# model/model.mk — the device model library (MODEL.md §4) and its native tests.
+#   make model              $(O)/model/libkmodel.a (position independent, for the QEMU glue)
+#   make test-suite-model-core   the model-core suite: tests/model/core_*.c under ASan/UBSan
+# Sources are every model/*.c, so a part lands by committing its file. Other model suites
+# register themselves in tests/model/<suite>.mk using MODEL_TEST_CFLAGS, MODEL_ASAN_LIB and
+# the model-test-run macro below.
+
+MODEL_SRCS      ?= $(wildcard model/*.c)
+# weak_fallbacks.c compiles only the parts whose real file is still missing.
+MODEL_HAVE      := $(foreach p,agent mesh mover cu tu np,$(if $(filter model/$(p).c,$(MODEL_SRCS)),-DKM_HAVE_$(p)))
+MODEL_INC       := -Iinclude -Imodel -Imodel/include
+MODEL_WARN      := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+MODEL_CFLAGS    := $(MODEL_WARN) -O2 -g -fPIC $(MODEL_INC) $(MODEL_HAVE)
+MODEL_SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+MODEL_ASAN_CFLAGS := $(MODEL_WARN) -O1 -g $(MODEL_SAN) $(MODEL_INC) $(MODEL_HAVE)
+MODEL_TEST_CFLAGS := $(MODEL_ASAN_CFLAGS) -Itests/model
+# What a program linking libkmodel needs after it (the NPU's numerics use libm).
+MODEL_LDLIBS    := -lm
+
+MODEL_OBJS      := $(patsubst model/%.c,$(O)/model/obj/%.o,$(MODEL_SRCS))
+MODEL_ASAN_OBJS := $(patsubst model/%.c,$(O)/model/asan/%.o,$(MODEL_SRCS))
+MODEL_LIB       := $(O)/model/libkmodel.a
+MODEL_ASAN_LIB  := $(O)/model/libkmodel-asan.a
+
+.PHONY: model
+model: $(MODEL_LIB)
+
+$(O)/model/obj/%.o: model/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(MODEL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(O)/model/asan/%.o: model/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(MODEL_ASAN_CFLAGS) -MMD -MP -c $< -o $@
+
+# A part appearing changes what the fallbacks compile.
+$(O)/model/obj/weak_fallbacks.o $(O)/model/asan/weak_fallbacks.o: \
+	$(wildcard model/agent.c model/mesh.c model/mover.c) model/model.mk
+
+# Rebuilt from scratch so an object whose source was removed leaves the archive.
+$(MODEL_LIB): $(MODEL_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(MODEL_ASAN_LIB): $(MODEL_ASAN_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+-include $(MODEL_OBJS:.o=.d) $(MODEL_ASAN_OBJS:.o=.d)
+
+# $(call model-test-run,SUITE,BINARIES): run each test binary (60 s each), collect its
+# PASS/FAIL lines into $(O)/tests/SUITE.log; a binary that dies or hangs is a FAIL/HANG line.
+define model-test-run
+	@mkdir -p $(O)/tests
+	$(Q): > $(O)/tests/$(1).log; \
+	for t in $(2); do \
+	  n=$$(basename $$t); \
+	  timeout 60 $$t >> $(O)/tests/$(1).log 2> $(O)/tests/$(1).$$n.stderr; rc=$$?; \
+	  if [ $$rc -eq 124 ]; then echo "HANG: $$n" >> $(O)/tests/$(1).log; \
+	  elif [ $$rc -ne 0 ]; then echo "FAIL: $$n exited with status $$rc (see $(O)/tests/$(1).$$n.stderr)" >> $(O)/tests/$(1).log; fi; \
+	done; \
+	grep -E '^(FAIL|HANG): ' $(O)/tests/$(1).log || true
+endef
+
+# ---- model-core: model.c, cpu.c, memory.c, hostport.c ----
+MODEL_CORE_TESTS := $(patsubst tests/model/%.c,$(O)/tests/model/%,$(wildcard tests/model/core_*.c))
+
+$(O)/tests/model/core_%: tests/model/core_%.c tests/model/kmtest.h $(MODEL_ASAN_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(MODEL_TEST_CFLAGS) $< $(MODEL_ASAN_LIB) $(MODEL_LDLIBS) -o $@
+
+TEST_SUITES += model-core
+.PHONY: test-suite-model-core
+test-suite-model-core: $(MODEL_CORE_TESTS)
+	$(call model-test-run,model-core,$(MODEL_CORE_TESTS))
+
+-include $(wildcard tests/model/*.mk)

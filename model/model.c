@@ -1,0 +1,349 @@
+/* model.c — the device model's core (MODEL.md §2, §3): construction and reset of the parts,
+ * the virtual-time event queue, configuration checks, the mover's environment and the referee.
+ * Every other part reaches time only through km_at() and m->now. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "km_internal.h"
+#include "mover.h"
+#include "kohaku/agent_regs.h"
+
+/* Bytes of one sparse DRAM page (memory.c allocates them); DRAM sizes are multiples of it. */
+#define KM_DRAM_GRANULE      (UINT64_C(64) << 10)
+/* The unit-global DRAM offset field [35:0] addresses 64 GB per mesh (BOARD.md preamble). */
+#define KM_DRAM_MAX_BYTES    (UINT64_C(64) << 30)
+/* STAGE slots must fit the processor's agent window (offsets 0x2000-0x3FFF, BOARD.md §4/§5):
+ * (0x4000 - 0x2000) / 40 = 204. */
+#define KM_STAGE_FLITS_MAX   204u
+
+struct km_event {
+    uint64_t t;
+    uint64_t seq;             /* ties at one time run in scheduling order */
+    km_event_fn fn;           /* either fn(m, ctx, arg) ... */
+    void (*plain)(void *);    /* ... or plain(ctx), the mover's callback shape */
+    void *ctx;
+    uint64_t arg;
+};
+
+struct km_events {
+    struct km_event *heap;    /* binary min-heap on (t, seq) */
+    size_t n, cap;
+    uint64_t seq;
+};
+
+/* struct km_model is shared (km_internal.h); what only model.c needs lives around it. */
+struct km_model_priv {
+    struct km_model pub;
+    struct km_mover_env menv;
+    char *units;
+    char *faults;
+    bool advancing;
+};
+
+static struct km_model_priv *priv(struct km_model *m)
+{
+    return (struct km_model_priv *)m;     /* pub is the first member */
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p) {
+        fprintf(stderr, "kmodel: out of memory (%zu x %zu bytes)\n", n, size);
+        abort();
+    }
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = xcalloc(1, n);
+    memcpy(d, s, n);
+    return d;
+}
+
+/* ---- time ---- */
+
+static bool ev_before(const struct km_event *a, const struct km_event *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static void ev_push(struct km_model *m, struct km_event ev)
+{
+    struct km_events *q = m->ev;
+    if (ev.t < m->now)
+        ev.t = m->now;               /* the past is now: never run out of order */
+    ev.seq = q->seq++;
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? q->cap * 2 : 64;
+        struct km_event *h = realloc(q->heap, cap * sizeof(*h));
+        if (!h) {
+            fprintf(stderr, "kmodel: out of memory (event queue)\n");
+            abort();
+        }
+        q->heap = h;
+        q->cap = cap;
+    }
+    size_t i = q->n++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!ev_before(&ev, &q->heap[parent]))
+            break;
+        q->heap[i] = q->heap[parent];
+        i = parent;
+    }
+    q->heap[i] = ev;
+}
+
+static struct km_event ev_pop(struct km_events *q)
+{
+    struct km_event top = q->heap[0];
+    struct km_event last = q->heap[--q->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= q->n)
+            break;
+        if (c + 1 < q->n && ev_before(&q->heap[c + 1], &q->heap[c]))
+            c++;
+        if (!ev_before(&q->heap[c], &last))
+            break;
+        q->heap[i] = q->heap[c];
+        i = c;
+    }
+    if (q->n)
+        q->heap[i] = last;
+    return top;
+}
+
+void km_at(struct km_model *m, uint64_t t, km_event_fn fn, void *ctx, uint64_t arg)
+{
+    ev_push(m, (struct km_event){ .t = t, .fn = fn, .ctx = ctx, .arg = arg });
+}
+
+void km_advance(struct km_model *m, uint64_t now_ns)
+{
+    struct km_model_priv *p = priv(m);
+    /* An event handler that calls back into the glue may re-enter: the outer loop already
+     * runs everything due, so the inner call only moves nothing. */
+    if (p->advancing || now_ns < m->now)
+        return;
+    p->advancing = true;
+    while (m->ev->n && m->ev->heap[0].t <= now_ns) {
+        struct km_event ev = ev_pop(m->ev);
+        m->now = ev.t;
+        if (ev.fn)
+            ev.fn(m, ev.ctx, ev.arg);
+        else
+            ev.plain(ev.ctx);
+    }
+    m->now = now_ns;
+    p->advancing = false;
+}
+
+uint64_t km_next_deadline(const struct km_model *m)
+{
+    return m->ev->n ? m->ev->heap[0].t : UINT64_MAX;
+}
+
+uint64_t km_now(const struct km_model *m)
+{
+    return m->now;
+}
+
+/* ---- the mover's environment ---- */
+
+static int mover_mem_read(void *ctx, uint64_t ug, void *buf, size_t len)
+{
+    /* An access the memory agent drops would hang the mover's AXI master on silicon; the
+     * model reports it as an AXI error (fault 3) so the move ends (docs/model.md). */
+    return km_mem_read(ctx, ug, buf, len) == KM_MEM_DROPPED ? -1 : 0;
+}
+
+static int mover_mem_write(void *ctx, uint64_t ug, const void *buf, size_t len)
+{
+    return km_mem_write(ctx, ug, buf, len) == KM_MEM_DROPPED ? -1 : 0;
+}
+
+static uint64_t mover_now(void *ctx)
+{
+    return ((struct km_model *)ctx)->now;
+}
+
+static void mover_at(void *ctx, uint64_t t, void (*fn)(void *arg), void *arg)
+{
+    ev_push(ctx, (struct km_event){ .t = t, .plain = fn, .ctx = arg });
+}
+
+static void mover_busy_go(void *ctx)
+{
+    KM_REF_INC((struct km_model *)ctx, busy_go);
+}
+
+/* ---- configuration ---- */
+
+static bool check_config(const struct km_config *cfg, char *err, size_t errlen)
+{
+    if (cfg->variant != KM_VARIANT_RV32 && cfg->variant != KM_VARIANT_RV64) {
+        snprintf(err, errlen, "variant must be 32 or 64, not %d", (int)cfg->variant);
+        return false;
+    }
+    if (cfg->dram_bytes && (cfg->dram_bytes % KM_DRAM_GRANULE || cfg->dram_bytes > KM_DRAM_MAX_BYTES)) {
+        snprintf(err, errlen, "dram=%llu: must be a multiple of 64 KiB, at most 64 GiB",
+                 (unsigned long long)cfg->dram_bytes);
+        return false;
+    }
+    if (cfg->stage_flits > KM_STAGE_FLITS_MAX) {
+        snprintf(err, errlen, "stage_flits=%u: at most %u slots fit the agent window",
+                 cfg->stage_flits, KM_STAGE_FLITS_MAX);
+        return false;
+    }
+    /* Fault injection is a later issue: refuse any spec rather than accept and ignore it. */
+    if (cfg->faults && cfg->faults[0] && strcmp(cfg->faults, "none") != 0) {
+        snprintf(err, errlen, "faults=%s: no faults supported yet", cfg->faults);
+        return false;
+    }
+    return true;
+}
+
+struct km_model *km_new(const struct km_config *cfg, const struct km_platform *plat,
+                        char *err, size_t errlen)
+{
+    char dummy[1];
+    if (!err || !errlen) {
+        err = dummy;
+        errlen = sizeof(dummy);
+    }
+    err[0] = '\0';
+    if (!cfg || !plat) {
+        snprintf(err, errlen, "no config or platform");
+        return NULL;
+    }
+    if (!check_config(cfg, err, errlen))
+        return NULL;
+
+    struct km_model_priv *p = xcalloc(1, sizeof(*p));
+    struct km_model *m = &p->pub;
+    m->cfg = *cfg;
+    p->units = xstrdup(cfg->units);
+    p->faults = xstrdup(cfg->faults);
+    m->cfg.units = p->units;
+    m->cfg.faults = p->faults;
+    if (!m->cfg.dram_bytes)
+        m->cfg.dram_bytes = KM_DEFAULT_DRAM_BYTES;
+    if (!m->cfg.stage_flits)
+        m->cfg.stage_flits = KA_STAGE_FLITS_DEFAULT;
+    m->plat = *plat;
+    m->ev = xcalloc(1, sizeof(*m->ev));
+
+    m->cpu = km_cpu_new(m);
+    m->mem = km_memory_new(m, m->cfg.dram_bytes);
+    m->mesh = km_mesh_new(m, m->cfg.units, err, errlen);
+    if (!m->mesh) {
+        if (!err[0])
+            snprintf(err, errlen, "bad unit map");
+        km_free(m);
+        return NULL;
+    }
+    m->agent = km_agent_new(m);
+
+    size_t spad_bytes;
+    const uint8_t *spad = km_spad(m, &spad_bytes);
+    p->menv = (struct km_mover_env){
+        .ctx = m,
+        .mem_read = mover_mem_read,
+        .mem_write = mover_mem_write,
+        .now = mover_now,
+        .at = mover_at,
+        .busy_go = mover_busy_go,
+        .spad = spad,
+        .spad_bytes = spad_bytes,
+        .ns_per_cycle = KM_DEFAULT_CYCLE_NS,
+        .latency_ns = KM_DEFAULT_MEM_NS,
+    };
+    m->mover = km_mover_new(&p->menv);
+    km_cpu_reset(m);
+    return m;
+}
+
+void km_free(struct km_model *m)
+{
+    if (!m)
+        return;
+    struct km_model_priv *p = priv(m);
+    if (m->mover)
+        km_mover_free(m->mover);
+    if (m->agent)
+        km_agent_free(m->agent);
+    if (m->mesh)
+        km_mesh_free(m->mesh);
+    if (m->mem)
+        km_memory_free(m->mem);
+    if (m->cpu)
+        km_cpu_free(m->cpu);
+    if (m->ev)
+        free(m->ev->heap);
+    free(m->ev);
+    free(p->units);
+    free(p->faults);
+    free(p);
+}
+
+void km_reset(struct km_model *m)
+{
+    /* Drop every pending event first: they point into state the parts are about to clear.
+     * The clock is QEMU's and keeps running. */
+    m->ev->n = 0;
+    km_cpu_reset(m);
+    km_memory_reset(m->mem);
+    km_mesh_reset(m->mesh);
+    km_agent_reset(m->agent);
+    km_mover_reset(m->mover);
+    memset(&m->ref, 0, sizeof(m->ref));
+}
+
+/* ---- referee ---- */
+
+static const char *const km_referee_names[] = {
+    "credit_violations", "bad_reg_writes", "busy_go", "cpu_aux_cfg_writes",
+    "stage_oob_writes", "kick_while_running", "stage_overrun", "rx_dropped",
+};
+_Static_assert(sizeof(struct km_referee) == sizeof(km_referee_names) / sizeof(km_referee_names[0]) * 8,
+               "one name per referee counter");
+
+void km_referee_get(const struct km_model *m, struct km_referee *out)
+{
+    *out = m->ref;
+}
+
+unsigned km_referee_count(void)
+{
+    return (unsigned)(sizeof(km_referee_names) / sizeof(km_referee_names[0]));
+}
+
+uint64_t km_referee_value(const struct km_model *m, unsigned i)
+{
+    uint64_t v[sizeof(struct km_referee) / 8];
+    memcpy(v, &m->ref, sizeof(v));
+    return i < km_referee_count() ? v[i] : 0;
+}
+
+const char *km_referee_name(unsigned i)
+{
+    return i < km_referee_count() ? km_referee_names[i] : NULL;
+}
+
+void km_referee_print(const struct km_model *m, void (*put)(void *ctx, const char *line), void *ctx)
+{
+    char line[96];
+    for (unsigned i = 0; i < km_referee_count(); i++) {
+        snprintf(line, sizeof(line), "%s=%llu", km_referee_names[i],
+                 (unsigned long long)km_referee_value(m, i));
+        put(ctx, line);
+    }
+}
