@@ -5,6 +5,25 @@
 
 static unsigned kt_passed, kt_failed;
 
+/* Decimal for line numbers and the summary without a divide (RV32 has none): repeated subtraction of
+ * powers of ten; counts are small. */
+static void kt_put_dec(unsigned v)
+{
+    static const unsigned pow10[] = { 10000, 1000, 100, 10, 1 };
+    int started = 0;
+    for (unsigned i = 0; i < sizeof pow10 / sizeof pow10[0]; i++) {
+        char d = '0';
+        while (v >= pow10[i]) {
+            v -= pow10[i];
+            d++;
+        }
+        if (d != '0' || started || pow10[i] == 1) {
+            hal_console_putc(d);
+            started = 1;
+        }
+    }
+}
+
 static void kt_line_head(int ok, const char *name)
 {
     hal_puts(ok ? "PASS: " : "FAIL: ");
@@ -18,7 +37,7 @@ int kt_check(int ok, const char *name, const char *file, unsigned line)
         hal_puts(" ");
         hal_puts(file);
         hal_puts(":");
-        hal_put_hex(line);
+        kt_put_dec(line);
         kt_failed++;
     } else {
         kt_passed++;
@@ -35,7 +54,7 @@ int kt_check_eq(uint64_t got, uint64_t want, const char *name, const char *file,
         hal_puts(" ");
         hal_puts(file);
         hal_puts(":");
-        hal_put_hex(line);
+        kt_put_dec(line);
         hal_puts(" got=");
         hal_put_hex(got);
         hal_puts(" want=");
@@ -55,25 +74,6 @@ void kt_note(const char *what, uint64_t v)
     hal_puts(" ");
     hal_put_hex(v);
     hal_puts("\n");
-}
-
-/* Decimal for the summary line without a divide (RV32 has none): repeated subtraction of
- * powers of ten; counts are small. */
-static void kt_put_dec(unsigned v)
-{
-    static const unsigned pow10[] = { 10000, 1000, 100, 10, 1 };
-    int started = 0;
-    for (unsigned i = 0; i < sizeof pow10 / sizeof pow10[0]; i++) {
-        char d = '0';
-        while (v >= pow10[i]) {
-            v -= pow10[i];
-            d++;
-        }
-        if (d != '0' || started || pow10[i] == 1) {
-            hal_console_putc(d);
-            started = 1;
-        }
-    }
 }
 
 void kt_finish(void)

@@ -22,8 +22,9 @@ int main(void)
     __asm__ volatile(
         "la t0, kt_fault_target\n"
         ".globl kt_fault_insn\n"
-        "kt_fault_insn: ld t1, 0(t0)\n"
+        "kt_fault_insn: lw t1, 0(t0)\n"
         "j 1f\n"
+        ".balign 8\n"              /* aligned: the fault must be the access, not alignment */
         ".globl kt_fault_target\n"
         "kt_fault_target: nop\n"
         "1:\n" ::: "t0", "t1", "memory");
