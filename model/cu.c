@@ -1,0 +1,434 @@
+/* cu.c — the compute-unit framework of the device model: noc_cu_base as MODEL.md §1.3 and
+ * BOARD.md §1.1 describe it (instruction FIFO, CU_CTRL answers, completion signals of
+ * seeds/flit-format.md §4.6/§5 and seeds/instruction-encoding.md §6). Unit types (tu.c,
+ * np.c) plug in through unit.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "km_internal.h"
+#include "unit.h"
+
+#define CU_CPL_DEPTH 16u                 /* the endpoint's completion queue (BOARD.md §1.1) */
+#define CU_OUT_CAP   (CU_CPL_DEPTH + 1u) /* plus the one CU_CTRL reply that may be pending */
+
+struct cu_timer {
+    struct km_cu *cu;
+    void (*fn)(struct km_cu *cu, void *state, uint64_t arg);
+    uint64_t arg;
+    uint32_t gen;
+    struct cu_timer *prev, *next;
+};
+
+struct cu_flitq {
+    struct kf_flit *buf;
+    unsigned cap, head, count;
+};
+
+struct km_cu {
+    struct km_model *m;
+    const struct km_unit_class *cls;
+    unsigned x, y;
+    struct km_endpoint ep;
+    void *state;
+    uint32_t gen;                  /* bumped by reset: events of an earlier life are ignored */
+
+    struct kf_flit *fifo;          /* the instruction FIFO, inst_depth entries */
+    unsigned fifo_head, fifo_count;
+    /* Flits that arrived while an overfilled instruction was waiting: the input is stalled,
+     * as a full FIFO backpressures the link in silicon (docs/model.md). */
+    struct cu_flitq backlog;
+
+    bool executing;
+    struct kf_flit cur;
+    uint64_t exec_start;
+    bool issue_pending;            /* an issue event is scheduled */
+
+    struct kf_flit out[CU_OUT_CAP];  /* completions and the CU_CTRL reply, in leaving order */
+    bool out_is_reply[CU_OUT_CAP];
+    unsigned out_head, out_count, out_sigs;
+    bool tx_pending;
+    bool ctrl_pending;             /* a CU_CTRL reply is queued and has not left */
+
+    uint32_t retired;
+    uint64_t busy_ns;
+    struct cu_timer *timers;       /* pending km_cu_after() calls, freed with the unit */
+};
+
+static void try_issue(struct km_cu *cu);
+static void schedule_tx(struct km_cu *cu);
+
+static uint32_t hdr_of(const struct kf_flit *f) { return (uint32_t)f->w[KF_HDR_WORD]; }
+static unsigned hget(uint64_t mask, const struct kf_flit *f)
+{
+    return (unsigned)KH_FIELD_GET(mask, hdr_of(f));
+}
+
+uint64_t km_cu_now(const struct km_cu *cu) { return cu->m->now; }
+unsigned km_cu_x(const struct km_cu *cu) { return cu->x; }
+unsigned km_cu_y(const struct km_cu *cu) { return cu->y; }
+uint64_t km_cu_cycle_ns(const struct km_cu *cu) { (void)cu; return KM_DEFAULT_CYCLE_NS; }
+struct km_endpoint *km_cu_endpoint(struct km_cu *cu) { return &cu->ep; }
+const struct km_unit_class *km_cu_class(const struct km_cu *cu) { return cu->cls; }
+
+void km_cu_mem_agent(const struct km_cu *cu, unsigned *x, unsigned *y)
+{
+    km_mesh_agent_xy(cu->m->mesh, x, y);
+}
+
+void km_cu_send(struct km_cu *cu, struct kf_flit *f)
+{
+    uint64_t h = f->w[KF_HDR_WORD] & ~(KF_HDR_SRC_X | KF_HDR_SRC_Y);
+    f->w[KF_HDR_WORD] = h | KH_FIELD_PREP(KF_HDR_SRC_X, cu->x) | KH_FIELD_PREP(KF_HDR_SRC_Y, cu->y);
+    km_mesh_send(cu->m, cu->x, cu->y, f);
+}
+
+/* ---- timers ---- */
+
+static void timer_ev(struct km_model *m, void *ctx, uint64_t arg)
+{
+    (void)m;
+    (void)arg;
+    struct cu_timer *t = ctx;
+    struct km_cu *cu = t->cu;
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        cu->timers = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    bool live = t->gen == cu->gen;
+    void (*fn)(struct km_cu *, void *, uint64_t) = t->fn;
+    uint64_t a = t->arg;
+    free(t);
+    if (live)
+        fn(cu, cu->state, a);
+}
+
+void km_cu_after(struct km_cu *cu, uint64_t delay_ns,
+                 void (*fn)(struct km_cu *cu, void *state, uint64_t arg), uint64_t arg)
+{
+    struct cu_timer *t = calloc(1, sizeof *t);
+    if (!t)
+        abort();
+    t->cu = cu;
+    t->fn = fn;
+    t->arg = arg;
+    t->gen = cu->gen;
+    t->next = cu->timers;
+    if (cu->timers)
+        cu->timers->prev = t;
+    cu->timers = t;
+    km_at(cu->m, cu->m->now + delay_ns, timer_ev, t, 0);
+}
+
+/* ---- the outgoing queue: completions and the CU_CTRL reply, one flit per unit cycle ---- */
+
+static void out_push(struct km_cu *cu, const struct kf_flit *f, bool reply)
+{
+    unsigned i = (cu->out_head + cu->out_count) % CU_OUT_CAP;
+    cu->out[i] = *f;
+    cu->out_is_reply[i] = reply;
+    cu->out_count++;
+    if (!reply)
+        cu->out_sigs++;
+    schedule_tx(cu);
+}
+
+static void tx_ev(struct km_model *m, void *ctx, uint64_t arg)
+{
+    (void)m;
+    struct km_cu *cu = ctx;
+    if ((uint32_t)arg != cu->gen)
+        return;
+    cu->tx_pending = false;
+    if (!cu->out_count)
+        return;
+    struct kf_flit f = cu->out[cu->out_head];
+    bool reply = cu->out_is_reply[cu->out_head];
+    bool was_full = cu->out_sigs >= CU_CPL_DEPTH;
+    cu->out_head = (cu->out_head + 1) % CU_OUT_CAP;
+    cu->out_count--;
+    if (reply)
+        cu->ctrl_pending = false;
+    else
+        cu->out_sigs--;
+    km_mesh_send(cu->m, cu->x, cu->y, &f);
+    if (cu->out_count) {
+        cu->tx_pending = true;
+        km_at(cu->m, cu->m->now + km_cu_cycle_ns(cu), tx_ev, cu, cu->gen);
+    }
+    if (was_full && !reply)
+        try_issue(cu);   /* a full completion queue held issue back */
+}
+
+static void schedule_tx(struct km_cu *cu)
+{
+    if (cu->tx_pending)
+        return;
+    cu->tx_pending = true;
+    /* The endpoint registers its output: a flit queued now leaves on the next unit cycle. */
+    km_at(cu->m, cu->m->now + km_cu_cycle_ns(cu), tx_ev, cu, cu->gen);
+}
+
+/* ---- CU_CTRL (BOARD.md §1 enumeration, §1.1 endpoint rows) ---- */
+
+static bool busy(const struct km_cu *cu)
+{
+    return cu->executing || cu->fifo_count || cu->out_sigs;
+}
+
+static uint64_t ctrl_value(struct km_cu *cu, unsigned index)
+{
+    uint64_t busy_ns = cu->busy_ns + (cu->executing ? cu->m->now - cu->exec_start : 0);
+    switch (index) {
+    case KF_CTRL_CU_CAPS:
+        return KH_FIELD_PREP(KF_CAPS_TYPE, cu->cls->type) |
+               KH_FIELD_PREP(KF_CAPS_VERSION, cu->cls->version) |
+               KH_FIELD_PREP(KF_CAPS_BUFFERS, cu->cls->buffers) |
+               KH_FIELD_PREP(KF_CAPS_INST_DEPTH, cu->cls->inst_depth);
+    case KF_CTRL_CU_STATUS:
+        return (busy(cu) ? KF_STATUS_BUSY : 0) |
+               KH_FIELD_PREP(KF_STATUS_FREE, cu->cls->inst_depth - cu->fifo_count);
+    case KF_CTRL_CU_COUNTERS:
+        return KH_FIELD_PREP(KF_COUNTERS_RETIRED, cu->retired) |
+               KH_FIELD_PREP(KF_COUNTERS_BUSY, (uint32_t)(busy_ns / km_cu_cycle_ns(cu)));
+    case KF_CTRL_CU_DBG:
+        return cu->cls->dbg ? cu->cls->dbg(cu, cu->state) : 0;
+    default:
+        return 0;
+    }
+}
+
+/* op is ignored (a write is answered as a read), the value is sampled now, and the reply
+ * queues behind every completion already queued. A request while a reply is pending is
+ * accepted and dropped (the upstream revision that drops it rather than stalling). */
+static void ctrl_request(struct km_cu *cu, const struct kf_flit *req)
+{
+    if (cu->ctrl_pending)
+        return;
+    unsigned index = (unsigned)KH_FIELD_GET(KF_W3_CTRL_INDEX, req->w[3]);
+    struct kf_flit r = { { 0, 0, 0, 0, 0 } };
+    r.w[3] = KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_REPLY) | KH_FIELD_PREP(KF_W3_CTRL_INDEX, index);
+    kf_ctrl_value_put(&r, ctrl_value(cu, index));
+    r.w[KF_HDR_WORD] = kf_hdr(hget(KF_HDR_SRC_X, req), hget(KF_HDR_SRC_Y, req), cu->x, cu->y,
+                              KF_T_CU_CTRL, hget(KF_HDR_TXN, req), 1);
+    cu->ctrl_pending = true;
+    out_push(cu, &r, true);
+}
+
+/* ---- instruction issue and retirement ---- */
+
+static void fifo_push(struct km_cu *cu, const struct kf_flit *f)
+{
+    cu->fifo[(cu->fifo_head + cu->fifo_count) % cu->cls->inst_depth] = *f;
+    cu->fifo_count++;
+}
+
+static void backlog_push(struct km_cu *cu, const struct kf_flit *f)
+{
+    struct cu_flitq *q = &cu->backlog;
+    if (q->count == q->cap) {
+        unsigned ncap = q->cap ? q->cap * 2 : 8;
+        struct kf_flit *nb = malloc(sizeof *nb * ncap);
+        if (!nb)
+            abort();
+        for (unsigned i = 0; i < q->count; i++)
+            nb[i] = q->buf[(q->head + i) % q->cap];
+        free(q->buf);
+        q->buf = nb;
+        q->cap = ncap;
+        q->head = 0;
+    }
+    q->buf[(q->head + q->count) % q->cap] = *f;
+    q->count++;
+}
+
+static void accept(struct km_cu *cu, const struct kf_flit *f);
+
+/* A FIFO slot freed: let stalled flits in, in arrival order, until an instruction finds the
+ * FIFO full again. */
+static void drain_backlog(struct km_cu *cu)
+{
+    struct cu_flitq *q = &cu->backlog;
+    while (q->count) {
+        const struct kf_flit *f = &q->buf[q->head];
+        if (hget(KF_HDR_TYPE, f) == KF_T_CU_INST && cu->fifo_count >= cu->cls->inst_depth)
+            return;
+        struct kf_flit c = *f;
+        q->head = (q->head + 1) % q->cap;
+        q->count--;
+        accept(cu, &c);
+    }
+}
+
+static void try_issue(struct km_cu *cu)
+{
+    if (cu->executing || !cu->fifo_count || cu->out_sigs >= CU_CPL_DEPTH)
+        return;
+    cu->cur = cu->fifo[cu->fifo_head];
+    cu->fifo_head = (cu->fifo_head + 1) % cu->cls->inst_depth;
+    cu->fifo_count--;
+    cu->executing = true;
+    cu->exec_start = cu->m->now;
+    drain_backlog(cu);
+    struct kf_flit inst = cu->cur;
+    cu->cls->exec(cu, cu->state, &inst);
+}
+
+static void issue_ev(struct km_model *m, void *ctx, uint64_t arg)
+{
+    (void)m;
+    struct km_cu *cu = ctx;
+    if ((uint32_t)arg != cu->gen)
+        return;
+    cu->issue_pending = false;
+    try_issue(cu);
+}
+
+void km_cu_done(struct km_cu *cu, uint32_t exec_result, bool fault)
+{
+    if (!cu->executing)
+        return;     /* a unit bug: nothing to retire */
+    cu->executing = false;
+    cu->retired++;
+    cu->busy_ns += cu->m->now - cu->exec_start;
+
+    /* Completion flit (BOARD.md §1.1): dst = the instruction's src, src = the unit, type 6,
+     * txn = the instruction's, last 1, payload [215:0] zero. A faulting last instruction
+     * reports FAULT; BATCH_COMPLETE discards exec_result for {24'd0, txn}. */
+    unsigned txn = hget(KF_HDR_TXN, &cu->cur);
+    unsigned code;
+    uint32_t arg;
+    if (fault) {
+        code = KF_SIG_FAULT;
+        arg = exec_result;
+    } else if (hget(KF_HDR_LAST, &cu->cur)) {
+        code = KF_SIG_BATCH_COMPLETE;
+        arg = txn;
+    } else {
+        code = KF_SIG_INST_COMPLETE;
+        arg = exec_result;
+    }
+    struct kf_flit s = { { 0, 0, 0, 0, 0 } };
+    s.w[3] = KH_FIELD_PREP(KF_W3_SIG_CODE, code) | KH_FIELD_PREP(KF_W3_SIG_ARG, arg);
+    s.w[KF_HDR_WORD] = kf_hdr(hget(KF_HDR_SRC_X, &cu->cur), hget(KF_HDR_SRC_Y, &cu->cur),
+                              cu->x, cu->y, KF_T_CU_SIGNAL, txn, 1);
+    out_push(cu, &s, false);
+
+    /* The next instruction issues on the next unit cycle, so a unit that retires inside
+     * exec() still takes one cycle per instruction and never recurses. */
+    if (!cu->issue_pending) {
+        cu->issue_pending = true;
+        km_at(cu->m, cu->m->now + km_cu_cycle_ns(cu), issue_ev, cu, cu->gen);
+    }
+}
+
+/* ---- the endpoint ---- */
+
+static void accept(struct km_cu *cu, const struct kf_flit *f)
+{
+    switch (hget(KF_HDR_TYPE, f)) {
+    case KF_T_CU_INST:
+        if (cu->fifo_count >= cu->cls->inst_depth) {
+            /* A dispatcher that ignored credit: count it, then hold this flit and everything
+             * behind it until a slot frees (docs/model.md, "Overfilled FIFO"). */
+            KM_REF_INC(cu->m, credit_violations);
+            backlog_push(cu, f);
+            return;
+        }
+        fifo_push(cu, f);
+        try_issue(cu);
+        return;
+    case KF_T_CU_CTRL:
+        ctrl_request(cu, f);
+        return;
+    case KF_T_MEM_RD_RESP:
+    case KF_T_MEM_WR_ACK:
+    case KF_T_CU_DATA:
+        if (cu->cls->receive)
+            cu->cls->receive(cu, cu->state, f);
+        return;
+    default:
+        return;     /* nothing in noc_cu_base consumes any other type */
+    }
+}
+
+static void cu_deliver(struct km_model *m, struct km_endpoint *ep, const struct kf_flit *f)
+{
+    (void)m;
+    struct km_cu *cu = ep->owner;
+    if (cu->backlog.count) {
+        /* The input is stalled behind an overfilled instruction; keep order. An instruction
+         * joining the stall is itself beyond the FIFO's depth. */
+        if (hget(KF_HDR_TYPE, f) == KF_T_CU_INST)
+            KM_REF_INC(cu->m, credit_violations);
+        backlog_push(cu, f);
+        return;
+    }
+    accept(cu, f);
+}
+
+struct km_cu *km_cu_new(struct km_model *m, const struct km_unit_class *cls, unsigned x, unsigned y)
+{
+    struct km_cu *cu = calloc(1, sizeof *cu);
+    if (!cu)
+        return NULL;
+    cu->m = m;
+    cu->cls = cls;
+    cu->x = x;
+    cu->y = y;
+    cu->ep.x = x;
+    cu->ep.y = y;
+    cu->ep.deliver = cu_deliver;
+    cu->ep.owner = cu;
+    cu->fifo = calloc(cls->inst_depth ? cls->inst_depth : 1, sizeof *cu->fifo);
+    cu->state = cls->state_size ? calloc(1, cls->state_size) : NULL;
+    if (!cu->fifo || (cls->state_size && !cu->state)) {
+        free(cu->fifo);
+        free(cu->state);
+        free(cu);
+        return NULL;
+    }
+    if (cls->init)
+        cls->init(cu, cu->state);
+    return cu;
+}
+
+void km_cu_free(struct km_cu *cu)
+{
+    if (!cu)
+        return;
+    if (cu->cls->fini)
+        cu->cls->fini(cu, cu->state);
+    while (cu->timers) {
+        struct cu_timer *t = cu->timers;
+        cu->timers = t->next;
+        free(t);
+    }
+    free(cu->backlog.buf);
+    free(cu->fifo);
+    free(cu->state);
+    free(cu);
+}
+
+/* Power-on state: queues empty, counters zero, the unit's own state rebuilt. Pending timers
+ * stay allocated until they fire (or the unit is freed) but do nothing. */
+void km_cu_reset(struct km_cu *cu)
+{
+    cu->gen++;
+    cu->fifo_head = cu->fifo_count = 0;
+    cu->backlog.head = cu->backlog.count = 0;
+    cu->executing = false;
+    cu->issue_pending = false;
+    cu->out_head = cu->out_count = cu->out_sigs = 0;
+    cu->tx_pending = false;
+    cu->ctrl_pending = false;
+    cu->retired = 0;
+    cu->busy_ns = 0;
+    if (cu->cls->fini)
+        cu->cls->fini(cu, cu->state);
+    if (cu->state)
+        memset(cu->state, 0, cu->cls->state_size);
+    if (cu->cls->init)
+        cu->cls->init(cu, cu->state);
+}
