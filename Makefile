@@ -27,6 +27,7 @@ include mk/firmware.mk
 include model/model.mk
 include qemu/qemu.mk
 include host/host.mk
+include dispatch/dispatch.mk
 include tests/tests.mk
 
 deps:
