@@ -1,0 +1,118 @@
+/* dispatch.h — the firmware's dispatch layer (SYSTEM.md §2.3, BOARD.md §1, §1.1, §2; issue 5):
+ * the unit table (enumerated through the mailbox or given by the host), programs staged into
+ * STAGE and kicked through PROG_* to one or several targets, completion by NODE_STATUS
+ * counts, faults and timeouts. docs/dispatch.md holds the choices made where the specs are
+ * silent. Both variants through hal/ only. */
+#ifndef KOHAKU_DISPATCH_H
+#define KOHAKU_DISPATCH_H
+
+#include <stdint.h>
+#include "kdp_flit.h"
+#include "kohaku/status.h"
+
+#define KDP_MAX_JOBS      8u     /* targets served at once by one kdp_run */
+#define KDP_REGIONS       4u     /* the staging RAM is cut into this many equal regions */
+#define KDP_ENUM_TRIES    2u     /* CU_CTRL attempts per coordinate (BOARD.md §1.1: a lost TX_KICK) */
+/* Agent cycles to let pass after PROG_STAT.run fell before a TX_KICK (BOARD.md §1.1: one
+ * upstream revision loses a TX_KICK in the cycle right after run falls). */
+#define KDP_TX_SETTLE_CYCLES 8u
+
+/* A CU_INST program: n 256-bit payloads (32 bytes each, 8-byte aligned, payload word 0
+ * first) and its program id. The dispatch layer writes each header itself: type CU_INST,
+ * txn, last on instruction n-1 only (seed instruction-encoding.md §3). The memory must be
+ * coherent for the processor (the caller invalidates the data cache after a host wrote it). */
+struct kdp_prog {
+    const void *payload;
+    uint32_t n;
+    uint8_t txn;
+};
+
+/* What one program did at one target. */
+struct kdp_report {
+    uint32_t dispatched;    /* instructions pushed to the target */
+    uint32_t completions;   /* CU_SIGNALs counted from the target since the snapshot */
+    uint8_t last_code;      /* NODE_STATUS code and arg of the last signal read */
+    uint32_t last_arg;
+    uint32_t status;        /* KS_OK, or this job's own failure */
+    uint64_t cycles;        /* processor cycles from the first kick to the completion seen */
+};
+
+/* One (program, target) pair of a kdp_run. Fill prog and yx; the rest is the layer's. */
+struct kdp_job {
+    const struct kdp_prog *prog;
+    uint8_t yx;
+    struct kdp_report rep;
+    /* private */
+    uint32_t cursor;        /* next instruction to kick */
+    uint16_t depth;
+    uint16_t last_count;    /* NODE_STATUS count at the last read */
+    uint64_t t0;
+    uint8_t state;
+};
+
+struct kdp_region {          /* what a staging region holds */
+    const struct kdp_prog *prog;
+    uint32_t start;
+    uint32_t len;
+    uint32_t stamp;         /* for least-recently-used eviction */
+};
+
+struct kdp_ctx {
+    uint64_t wait_cycles;   /* bound of every single wait, processor cycles */
+    uint32_t stage_flits;   /* STAGE slots (BOARD.md §7: 128) */
+    uint8_t agent_yx;       /* the agent's own coordinate: src of every mailbox request */
+    uint8_t txn_seq;        /* CU_CTRL txn of the next request */
+    uint8_t running;        /* region read by the running kick, KDP_REGIONS when none */
+    uint8_t n_units;
+    uint32_t clock;
+    /* first error of the last call (STYLE.md: the first error wins) */
+    uint32_t status;
+    uint32_t detail;
+    uint64_t value;
+    struct kdp_region reg[KDP_REGIONS];
+    struct kx_unit_entry units[KX_BOOT_MAX_UNITS];
+    /* per unit: instructions an earlier run left unretired, and its count at that time */
+    uint16_t owed[KX_BOOT_MAX_UNITS];
+    uint16_t owed_count[KX_BOOT_MAX_UNITS];
+};
+
+/* Sets up the layer. agent_yx: the agent's coordinate (docs/dispatch.md: from the board,
+ * BOARD_AGENT_YX, or a host override); wait_cycles: the bound of each wait (the boot block's
+ * wait_cycles); stage_flits: STAGE slots. The unit table starts empty. */
+void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint64_t wait_cycles, uint32_t stage_flits);
+
+/* Replaces the unit table with a host-given one (bootblock.h struct kx_unit_entry).
+ * Returns KS_OK or KS_DISPATCH_BAD_UNITS (table unchanged). */
+unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigned n);
+
+/* The table entry of the unit at yx, or NULL. */
+const struct kx_unit_entry *kdp_unit(const struct kdp_ctx *c, uint8_t yx);
+
+/* The default scan range: CAPS grid low/high widened by one step on each side (edge
+ * endpoints sit one step outside the router grid), clipped to 0..15. */
+void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx);
+
+/* Enumerates every coordinate of the rectangle lo..hi (the agent's own and the rectangle's
+ * out-of-grid corners skipped) with CU_CTRL reads of CU_CAPS through the mailbox, one request
+ * in flight, KDP_ENUM_TRIES attempts of coord_cycles each; silence means absent. Only with no
+ * program running. Replaces the table on success; RX is empty on return. Returns KS_OK,
+ * KS_DISPATCH_NO_UNITS (table unchanged), or KS_TIMEOUT (detail RUN / MAILBOX_TX /
+ * MAILBOX_RX). */
+unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint64_t coord_cycles);
+
+/* Runs jobs[0..n-1] to completion: programs staged region by region (never past the last
+ * slot), the next region staged while a kick runs, one program staged once for every job
+ * that shares it, kicks topped up per target within its inst_depth, completion by NODE_STATUS
+ * counts modulo 2^16. Each job gets its report. Returns KS_OK or the first error:
+ * KS_DISPATCH_EMPTY / _BAD_TARGET / _BAD_PROG (nothing sent), KS_UNIT_FAULT (detail {y,x},
+ * value exec_result; work in flight allowed to retire first), KS_TIMEOUT (detail = what was
+ * awaited | {y,x}). The agent is left quiet: no program running, RX empty. */
+unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
+
+/* One program to one target: kdp_run of a single job. */
+unsigned kdp_dispatch(struct kdp_ctx *c, const struct kdp_prog *p, uint8_t yx, struct kdp_report *rep);
+
+/* Waits (bounded) for no program running and drains RX. KS_OK or KS_TIMEOUT. */
+unsigned kdp_quiesce(struct kdp_ctx *c);
+
+#endif
