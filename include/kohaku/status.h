@@ -29,4 +29,28 @@
 #define KS_TIMEOUT             0x60u    /* a bounded wait ran out; detail = (what << 8) | {y,x} */
 #define KS_DISPATCH_NO_UNITS   0x70u    /* enumeration found no unit */
 
+/* ---- mover/ (docs/mover.md "Statuses"): detail per code there; index = the write. ---- */
+#define KS_BAD_OFFSET          0x10u    /* offset word not an 8-aligned register 0x00-0x7F; detail = it */
+#define KS_NO_GO               0x11u    /* empty list, or writes after the last GO; detail = how many */
+#define KS_LIST_TOO_LONG       0x12u    /* more than KD_MAX_WRITES writes; detail = n */
+#define KS_NO_REACH            0x13u    /* register outside the writer's window (RV64 0x00-0x3F); detail = offset */
+#define KS_MV_FIELD            0x14u    /* bits outside the register's fields; detail = offset */
+#define KS_MV_MODE             0x15u    /* mode 6 or 7; detail = mode */
+#define KS_MV_TRANSPOSE        0x16u    /* mode 1: a transpose is a COPY with reordered walkers */
+#define KS_MV_WIDTH            0x17u    /* element width 3 */
+#define KS_MV_DIM              0x18u    /* dimension index > 5 or ndim > 6; detail = it */
+#define KS_MV_UNSET            0x19u    /* a setting the move needs is not written in the list */
+#define KS_MV_ALIGN            0x1Au    /* base/stride/pitch/index base not 32-byte aligned */
+#define KS_MV_WRAP             0x1Bu    /* walk offset wraps int32 or leaves 40 bits; detail = walker */
+#define KS_MV_SHORT_SRC        0x1Cu    /* COPY source walk shorter than the destination walk */
+#define KS_MV_GATHER           0x1Du    /* rows beyond index count x words, or > 2048 indices */
+#define KS_MV_XFORM            0x1Eu    /* an XFORM the mover hangs on; detail = which case */
+#define KS_TEXT_SYNTAX         0x1Fu    /* descriptor list text form; detail = line */
+#define KS_MOVER_FAULT         0x40u    /* the mover faulted; detail = fault code 1-7 */
+#define KS_XFORM_FAULT         0x41u    /* RV32 MVGO occupant fault; detail = its code */
+/* KS_TIMEOUT detail = (what << 8) | {y,x}: what 0x01-0x0F dispatch (dispatch/kdp_flit.h),
+ * 0x10-0x1F mover, {y,x} = 0. value = the mover status word (RV32 MVGO, RV64 MVSTAT). */
+#define KS_AWAIT_MOVER         0x10u    /* a move (or a descriptor fetch) to finish */
+#define KS_AWAIT_MOVER_IDLE    0x11u    /* the mover to be idle before a list's first write */
+
 #endif
