@@ -1,0 +1,143 @@
+/* kmv.h — the firmware's mover layer (SYSTEM.md §2.2, BOARD.md §3-§5, issue 4): descriptor
+ * list validation and building (pure C, also built natively for host tools, tests and the
+ * fuzzer) and replay through the hal (firmware only). docs/mover.md is the long form. */
+#ifndef KOHAKU_KMV_H
+#define KOHAKU_KMV_H
+
+#include <stdint.h>
+#include "kohaku/desc_list.h"
+#include "kohaku/mover_regs.h"
+#include "kohaku/status.h"
+
+/* ---- What the validator knows of the machine ---- */
+
+struct kmv_caps {
+    uint32_t reach_end;     /* first mover offset the writer cannot reach: 0x80 host/RV32, 0x40 RV64 */
+    uint16_t xf_ids;        /* bit k set: transform id k has an occupant */
+    uint8_t  xf_in_words;   /* an XFORM entry: IN_BITS / 256 source words (8) */
+    uint8_t  xf_out_words;  /* ... and OUT_WORDS destination words (4) */
+};
+
+/* The reference geometry (BOARD.md §3.1 XFORM row, seeds/instruction-encoding.md §4.3): one
+ * occupant at id 1, 2048 bits in, 4 words out. */
+extern const struct kmv_caps kmv_caps_rv32;     /* also the host's AUX_CFG reach */
+extern const struct kmv_caps kmv_caps_rv64;
+
+/* The outcome of validating or replaying a list: status, a detail whose meaning the status
+ * names (docs/mover.md "Statuses"), the index of the write it concerns, and moves counted. */
+struct kmv_result {
+    uint32_t status;
+    uint32_t detail;
+    uint32_t index;         /* write index the status concerns (n for a list-level one) */
+    uint32_t moves;         /* validate: moves in the list; replay: moves completed fault-free */
+    uint64_t value;         /* replay: the mover status word read last (MVGO / MVSTAT) */
+};
+
+/* Validates n writes against the caps, tracking the mover's registers across the list.
+ * Nothing is written anywhere. Returns res->status, one of:
+ *   KS_OK, KS_LIST_TOO_LONG (n > KD_MAX_WRITES), KS_NO_GO (empty, or writes after the last GO),
+ *   KS_BAD_OFFSET (offset word not 8-aligned in 0x00..0x7F naming a register),
+ *   KS_NO_REACH (offset at or past caps->reach_end; detail = the offset),
+ *   KS_MV_FIELD (bits outside the register's fields), KS_MV_MODE (mode 6 or 7),
+ *   KS_MV_TRANSPOSE (mode 1), KS_MV_WIDTH (element width 3), KS_MV_DIM (dimension index > 5,
+ *   more than 6 dimensions), KS_MV_UNSET (a setting the move needs was not written earlier in
+ *   the list), KS_MV_ALIGN, KS_MV_WRAP, KS_MV_SHORT_SRC, KS_MV_GATHER, KS_MV_XFORM. */
+unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
+                      struct kmv_result *res);
+
+/* The structural half only (length, offsets, reach, GO framing), which replay keeps even on
+ * its unchecked path so that nothing it writes can leave the writer's window. */
+unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
+                            struct kmv_result *res);
+
+/* Status text for the mover's statuses (NULL for others): the TRANSPOSE one says that a
+ * transpose is a COPY with the walkers' dimensions reordered. */
+const char *kmv_status_text(unsigned status);
+
+/* ---- Builder ---- */
+
+/* One walker: base (unit-global, 40 bits), up to 6 dimensions outermost first, and up to two
+ * bound axes. Dimension i walks count[i] elements (1..65535) of stride[i] bytes (signed,
+ * multiple of 32); axis[i] (0..3) and astep[i] feed the bound axes (BOARD.md §3.1: code 1
+ * feeds bound 0, code 2 bound 1). A bound with extent 0 is disabled. */
+struct kmv_walk {
+    uint64_t base;
+    unsigned ndim;
+    uint16_t count[KM_MAX_DIMS];
+    int32_t  stride[KM_MAX_DIMS];
+    uint8_t  axis[KM_MAX_DIMS];
+    int16_t  astep[KM_MAX_DIMS];
+    int16_t  bound_base[2];
+    uint16_t bound_extent[2];
+};
+
+/* A list under construction in caller memory. The builder tracks what it has written, so a
+ * setting already in the list (bounds, IMM) is not repeated. */
+struct kmv_builder {
+    struct kd_write *w;
+    uint32_t cap, n;
+    uint32_t status;        /* first error, sticky: later calls do nothing */
+    uint32_t known;         /* builder's own record of registers already written */
+    uint64_t bound_val[2][2];
+    uint32_t imm;
+};
+
+void kmv_build_init(struct kmv_builder *b, struct kd_write *buf, uint32_t cap);
+
+/* Each appends one move and returns KS_OK or the builder's first error (sticky): KS_MV_ALIGN
+ * (a base or stride not a multiple of 32 bytes), KS_MV_FIELD (a value wider than its field,
+ * a count of 0, an axis code above 3), KS_MV_DIM (more than 6 dimensions), KS_LIST_TOO_LONG
+ * (the buffer is full), KS_MV_WIDTH (width 3). There is no transpose builder: a transpose is
+ * kmv_build_copy with the source walker's dimensions reordered; kmv_build_raw refuses a GO
+ * with mode TRANSPOSE with KS_MV_TRANSPOSE. width is enum km_width.
+ * `flags` goes to CTRL[15:8] (e.g. KM_CTRL_FLAG_COALESCE >> 8). */
+unsigned kmv_build_copy(struct kmv_builder *b, const struct kmv_walk *dst,
+                        const struct kmv_walk *src, unsigned width, uint32_t pad, unsigned flags);
+unsigned kmv_build_fill(struct kmv_builder *b, const struct kmv_walk *dst, unsigned width,
+                        uint32_t value, unsigned flags);
+unsigned kmv_build_generate(struct kmv_builder *b, const struct kmv_walk *dst, uint64_t seed,
+                            unsigned flags);
+/* Gather: indices (32-bit, count <= 2048) at idx_base; row r of `words` words at
+ * src_base + index[r] * pitch; the destination walk sets the element count. */
+unsigned kmv_build_gather(struct kmv_builder *b, const struct kmv_walk *dst, uint64_t src_base,
+                          uint64_t idx_base, uint32_t idx_count, uint32_t pitch,
+                          uint32_t words, unsigned flags);
+/* XFORM through transform `id` with occupant mode `xmode`: the source walk defines the
+ * entries, the destination steps once per entry. */
+unsigned kmv_build_xform(struct kmv_builder *b, const struct kmv_walk *dst,
+                         const struct kmv_walk *src, unsigned id, unsigned xmode, unsigned flags);
+/* Any mode, as the caller asks (TRANSPOSE refused); for tests that need an exact list. */
+unsigned kmv_build_raw(struct kmv_builder *b, uint32_t off, uint64_t val);
+
+/* A contiguous one-dimensional walk of `words` 32-byte words from base, bounds disabled. */
+void kmv_walk_linear(struct kmv_walk *wk, uint64_t base, uint16_t words);
+
+/* ---- Replay (firmware: mover/rv32/replay.c, mover/rv64/replay.c) ---- */
+
+/* This variant's caps. */
+const struct kmv_caps *kmv_caps_self(void);
+
+/* Validates (kmv_validate with kmv_caps_self()) and, only if the whole list is good, replays
+ * it move by move: every GO is waited for, at most timeout_cycles processor cycles per move.
+ * Data cache: flushed before the first write (the mover reads what the CPU wrote) and
+ * invalidated after the last move (the CPU reads what the mover wrote). Returns res->status:
+ *   a validation status (nothing written),
+ *   KS_TIMEOUT with detail KS_AWAIT_MOVER_IDLE << 8 (the mover stayed busy before the first
+ *   write: an earlier move that timed out is still running; nothing written),
+ *   KS_MOVER_FAULT (detail = fault code 1..7; index = the GO's write; the list stops there),
+ *   KS_XFORM_FAULT (RV32: occupant fault, detail = its code),
+ *   KS_TIMEOUT (detail = KS_WAIT_MOVER; index = the GO's write),
+ *   KS_OK. res->moves counts the moves completed without fault. */
+unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
+                    struct kmv_result *res);
+
+/* Replay after only kmv_validate_frame: for tests that provoke mover faults on purpose and
+ * for nothing a host can reach. */
+unsigned kmv_replay_unchecked(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
+                              struct kmv_result *res);
+
+/* BOARD.md §3.1 last row: after busy falls on a FILL or GENERATE move, replay waits this many
+ * processor cycles before reading the fault and before any later write (IMM, SEED). */
+#define KMV_FILL_MARGIN_CYCLES  64u
+
+#endif

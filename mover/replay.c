@@ -1,0 +1,117 @@
+/* replay.c — descriptor list replay on both variants (SYSTEM.md §2.2, issue 4 item 3): checks
+ * the list before any write, then runs it chunk by chunk through the variant's port
+ * (kmv_port.h), waiting for every move with a bounded timeout and decoding its fault.
+ * BOARD.md §3.1 last row: a FILL/GENERATE move gets KMV_FILL_MARGIN_CYCLES after busy falls. */
+#include "hal/hal.h"
+#include "kmv.h"
+#include "kmv_port.h"
+
+static unsigned done(struct kmv_result *res, unsigned st, uint32_t detail, uint32_t index,
+                     uint64_t value)
+{
+    res->status = st;
+    res->detail = detail;
+    res->index = index;
+    res->value = value;
+    return st;
+}
+
+/* Waits for busy to fall, at most `timeout` cycles from t0. Returns 0 when idle. */
+static int wait_idle(struct kmv_stat *s, uint64_t t0, uint64_t timeout)
+{
+    for (;;) {
+        kmv_port_status(s);
+        if (!s->busy)
+            return 0;
+        if (hal_cycles() - t0 > timeout) {
+            kmv_port_status(s);     /* one last look: it may have finished meanwhile */
+            return s->busy;
+        }
+    }
+}
+
+static unsigned replay(const struct kd_write *w, uint32_t n, uint64_t timeout,
+                       struct kmv_result *res)
+{
+    const struct kd_write *end = w + n;
+    struct kmv_chunk cur = { .p = w, .buf = 0 }, nxt = { .buf = 1 };
+    struct kmv_stat s;
+    unsigned st = KS_OK;
+
+    res->moves = 0;
+    /* A move that timed out earlier may still run: a GO now would be refused (§4: a second
+     * MVGO while busy is an error), so wait for it, within the same bound. */
+    if (wait_idle(&s, hal_cycles(), timeout))
+        return done(res, KS_TIMEOUT, KS_AWAIT_MOVER_IDLE << 8, 0, s.raw);
+
+    /* The mover reads memory behind the data cache: what the CPU wrote must be there. */
+    hal_dcache_flush();
+    hal_fence();
+    kmv_port_stage(&cur);
+    for (;;) {
+        uint64_t t0;
+
+        kmv_port_start(&cur);
+        t0 = hal_cycles();
+        /* Stage the next chunk while this one runs (RV32 copies into the other buffer). */
+        if (cur.next != end) {
+            nxt.p = cur.next;
+            kmv_port_stage(&nxt);
+        }
+        if (wait_idle(&s, t0, timeout)) {
+            st = done(res, KS_TIMEOUT, KS_AWAIT_MOVER << 8, (uint32_t)(cur.next - w) - 1u, s.raw);
+            break;
+        }
+        if (cur.go) {
+            uint32_t go_index = (uint32_t)(cur.next - w) - 1u;
+
+            if (cur.mode == KM_MODE_FILL || cur.mode == KM_MODE_GENERATE) {
+                /* Reported hazard: busy may fall before the last write has left, and that
+                 * write uses IMM/SEED as they are then and loses its error. Nothing further
+                 * is written, and the fault is read, only after the margin. */
+                uint64_t t1 = hal_cycles();
+                while (hal_cycles() - t1 < KMV_FILL_MARGIN_CYCLES)
+                    ;
+                kmv_port_status(&s);
+            }
+            if (s.fault != KM_FAULT_NONE) {
+                st = done(res, KS_MOVER_FAULT, s.fault, go_index, s.raw);
+                break;
+            }
+            /* The occupant's fault is sticky across moves: only an XFORM move reads it. */
+            if (cur.mode == KM_MODE_XFORM && s.occ_fault != 0) {
+                st = done(res, KS_XFORM_FAULT, s.occ_fault, go_index, s.raw);
+                break;
+            }
+            res->moves++;
+        }
+        if (cur.next == end) {
+            st = done(res, KS_OK, 0, n, s.raw);
+            break;
+        }
+        cur = nxt;
+        nxt.buf = cur.buf ^ 1u;
+    }
+    /* The CPU must read what the mover wrote, not lines cached before the move. Nothing the
+     * CPU wrote since the flush sits in the cache (replay writes only the scratchpad). */
+    hal_dcache_inval();
+    return st;
+}
+
+unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
+                    struct kmv_result *res)
+{
+    res->value = 0;
+    if (kmv_validate(w, n, kmv_caps_self(), res) != KS_OK)
+        return res->status;
+    return replay(w, n, timeout_cycles, res);
+}
+
+unsigned kmv_replay_unchecked(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
+                              struct kmv_result *res)
+{
+    res->value = 0;
+    if (kmv_validate_frame(w, n, kmv_caps_self(), res) != KS_OK)
+        return res->status;
+    return replay(w, n, timeout_cycles, res);
+}

@@ -1,0 +1,64 @@
+/* port.c — the RV32 mover port: the descriptor form in the scratchpad and MVGO (BOARD.md §4).
+ * Two scratchpad buffers of KMV_SPAD_WRITES writes: the next chunk is copied into one while
+ * the mover fetches and runs the other. A move longer than a buffer is split; only its last
+ * chunk carries the GO, the earlier ones just load registers (busy covers their fetch). */
+#include "hal/hal.h"
+#include "kmv.h"
+#include "kmv_port.h"
+
+/* 2 x (4 + 32 x 12) = 776 bytes of the 8 KB scratchpad. A builder move of two 6-dimensional
+ * walkers is 2 + 24 + 4 + 2 writes; most moves fit one buffer. */
+#define KMV_SPAD_WRITES  32u
+
+/* .bss is in the scratchpad on RV32 (linker/rv32.ld.S): MVGO reads it by word index. */
+static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES];
+
+const struct kmv_caps *kmv_caps_self(void)
+{
+    return &kmv_caps_rv32;
+}
+
+void kmv_port_status(struct kmv_stat *s)
+{
+    uint32_t v = hal_mvgo_status();
+
+    s->raw = v;
+    s->busy = (v & RV32_MVGO_BUSY) != 0;
+    s->fault = (unsigned)KH_FIELD_GET(RV32_MVGO_FAULT, v);
+    s->occ_fault = (unsigned)KH_FIELD_GET(RV32_MVGO_OCC_FAULT, v);
+}
+
+/* The hot loop: three loads and three stores a write; the list is validated, so it ends with a
+ * GO and the loop needs no end-of-list test. */
+void kmv_port_stage(struct kmv_chunk *c)
+{
+    uint32_t *buf = kmv_spad[c->buf];
+    uint32_t *d = buf + 1, *dend = buf + 1 + KD_RECORD_WORDS * KMV_SPAD_WRITES;
+    const struct kd_write *p = c->p;
+
+    c->go = 0;
+    for (;;) {
+        uint32_t off = p->off, lo = p->lo, hi = p->hi;
+
+        p++;
+        d[0] = off;
+        d[1] = lo;
+        d[2] = hi;
+        d += KD_RECORD_WORDS;
+        if (off == KM_REG_CTRL && (lo & (uint32_t)KM_CTRL_GO)) {
+            c->go = 1;
+            c->mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, lo);
+            break;
+        }
+        if (d == dend)
+            break;
+    }
+    buf[0] = (uint32_t)(p - c->p);
+    c->next = p;
+}
+
+void kmv_port_start(struct kmv_chunk *c)
+{
+    /* hal_mvgo fences the buffer's stores before the MVGO store. */
+    hal_mvgo(hal_spad_word_index(kmv_spad[c->buf]));
+}

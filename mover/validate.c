@@ -1,0 +1,390 @@
+/* validate.c — descriptor list validation before any write (BOARD.md §3, §3.1 "refuse" rows,
+ * §5 reach; issue 4 "Validation before any write"). Pure C: no hal, so the host tests, kactl
+ * and the fuzzer build it as is. It replays the list onto a shadow of the mover's registers,
+ * with the register semantics of BOARD.md §3.1 (one walker select shared by HDR/DIM/BOUND,
+ * AXIS commits the staged DIM, settings persist across moves), and checks every move at its
+ * GO. State from before the list is unknown; see docs/mover.md "What the validator knows". */
+#include "kmv.h"
+
+const struct kmv_caps kmv_caps_rv32 = {
+    .reach_end = KM_REG_SPAN, .xf_ids = 1u << 1, .xf_in_words = 8, .xf_out_words = 4,
+};
+const struct kmv_caps kmv_caps_rv64 = {
+    .reach_end = KM_RV64_REACH_END, .xf_ids = 1u << 1, .xf_in_words = 8, .xf_out_words = 4,
+};
+
+/* Registers by offset >> 3: 0x00 CTRL, 0x10 HDR, 0x18 DIM, 0x20 AXIS, 0x28 BOUND, 0x30 INDEX,
+ * 0x38 SEED, 0x40 IMM, 0x50 GATHER. 0x08, 0x48 and 0x58-0x78 are free (BOARD.md §3). */
+#define KNOWN_REGS  ((1u << 0) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6) | \
+                     (1u << 7) | (1u << 8) | (1u << 10))
+
+/* Every bit a register defines; anything else set is refused as KS_MV_FIELD. */
+static const uint64_t field_mask[16] = {
+    [KM_REG_CTRL >> 3]   = KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_FLAGS | KM_CTRL_GO,
+    [KM_REG_HDR >> 3]    = KM_HDR_WALKER | KM_HDR_BASE | KM_HDR_NDIM | KM_HDR_XFORM_ID |
+                           KM_HDR_XFORM_MODE,
+    [KM_REG_DIM >> 3]    = KM_DIM_WALKER | KM_DIM_INDEX | KM_DIM_COUNT | KM_DIM_STRIDE,
+    [KM_REG_AXIS >> 3]   = KM_AXIS_AXIS | KM_AXIS_STEP,
+    [KM_REG_BOUND >> 3]  = KM_BOUND_WALKER | KM_BOUND_WHICH | KM_BOUND_BASE | KM_BOUND_EXTENT,
+    [KM_REG_INDEX >> 3]  = KM_INDEX_BASE | KM_INDEX_COUNT,
+    [KM_REG_SEED >> 3]   = ~UINT64_C(0),
+    [KM_REG_IMM >> 3]    = KM_IMM_VALUE,
+    [KM_REG_GATHER >> 3] = KM_GATHER_PITCH | KM_GATHER_WORDS,
+};
+
+#define WALK_LIMIT      (UINT64_C(1) << 48)     /* longest walk the validator will count */
+#define ADDR_LIMIT      (UINT64_C(1) << 40)
+#define DETAIL_DST      0x100u                  /* detail bit 8: the destination walker */
+
+struct vwalk {
+    uint64_t base;
+    unsigned ndim;
+    int hdr_known;
+    uint8_t dim_known;              /* bit i: dimension i committed in this list */
+    uint8_t bound_known;            /* bit b: bound b written in this list */
+    uint16_t count[8];              /* indices 6, 7 are never live (ndim <= 6 is enforced) */
+    int32_t stride[8];
+    uint16_t extent[2];
+};
+
+struct vstate {
+    struct vwalk wk[2];
+    unsigned sel;                   /* walker select: the last HDR/DIM/BOUND [0] */
+    int staged;                     /* a DIM was written in this list */
+    unsigned st_index;
+    uint16_t st_count;
+    int32_t st_stride;
+    unsigned xf_id;
+    int index_known, gather_known;
+    uint64_t idx_base;
+    uint32_t idx_count;
+    uint32_t pitch, words;
+};
+
+static unsigned fail(struct kmv_result *res, unsigned status, uint32_t detail, uint32_t index)
+{
+    res->status = status;
+    res->detail = detail;
+    res->index = index;
+    return status;
+}
+
+/* Offset, register and reach of one write. */
+static unsigned check_offset(const struct kd_write *w, const struct kmv_caps *caps,
+                             struct kmv_result *res, uint32_t i)
+{
+    uint32_t off = w->off;
+
+    if ((off & ~UINT32_C(0x78)) != 0 || !(KNOWN_REGS & (1u << (off >> 3))))
+        return fail(res, KS_BAD_OFFSET, off, i);
+    if (off >= caps->reach_end)
+        return fail(res, KS_NO_REACH, off, i);
+    return KS_OK;
+}
+
+unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
+                            struct kmv_result *res)
+{
+    uint32_t moves = 0, last_go = 0;
+
+    res->moves = 0;
+    if (n > KD_MAX_WRITES)
+        return fail(res, KS_LIST_TOO_LONG, n, n);
+    if (n == 0)
+        return fail(res, KS_NO_GO, 0, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        if (check_offset(&w[i], caps, res, i) != KS_OK)
+            return res->status;
+        if (kd_is_go(&w[i])) {
+            moves++;
+            last_go = i + 1;
+        }
+    }
+    if (last_go != n)
+        return fail(res, KS_NO_GO, n - last_go, last_go);
+    res->moves = moves;
+    return fail(res, KS_OK, 0, n);
+}
+
+/* Shift-and-subtract division: the RV32 core has no divide (BOARD.md §4). */
+static uint64_t udiv(uint64_t a, uint32_t b, uint64_t *rem)
+{
+    uint64_t q = 0, r = 0;
+
+    for (int i = 63; i >= 0; i--) {
+        r = (r << 1) | ((a >> i) & 1u);
+        if (r >= b) {
+            r -= b;
+            q |= UINT64_C(1) << i;
+        }
+    }
+    *rem = r;
+    return q;
+}
+
+/* Checks one walker a move walks: everything it needs written in the list, 32-byte aligned
+ * base and strides, an offset sum that stays a 32-bit signed number, addresses inside the
+ * 40-bit space. *elems gets the element count (a count of 0 counts as 1). */
+static unsigned check_walk(const struct vwalk *wk, unsigned which, int need_bounds,
+                           uint64_t *elems, uint32_t *detail)
+{
+    uint32_t tag = which ? DETAIL_DST : 0;
+    int64_t lo = 0, hi = 0;
+    uint64_t count = 1;
+
+    if (!wk->hdr_known) {
+        *detail = tag | KM_REG_HDR;
+        return KS_MV_UNSET;
+    }
+    if (need_bounds && wk->bound_known != 3u) {
+        *detail = tag | KM_REG_BOUND;
+        return KS_MV_UNSET;
+    }
+    if (wk->base & (KM_WORD_BYTES - 1)) {
+        *detail = tag | KM_REG_HDR;
+        return KS_MV_ALIGN;
+    }
+    for (unsigned d = 0; d < wk->ndim; d++) {
+        uint32_t c = wk->count[d] ? wk->count[d] : 1u;
+        int64_t span = (int64_t)(c - 1u) * wk->stride[d];
+
+        if (!(wk->dim_known & (1u << d))) {
+            *detail = tag | KM_REG_DIM | (d << 12);
+            return KS_MV_UNSET;
+        }
+        if (wk->stride[d] & (int32_t)(KM_WORD_BYTES - 1)) {
+            *detail = tag | KM_REG_DIM | (d << 12);
+            return KS_MV_ALIGN;
+        }
+        if (span < 0)
+            lo += span;
+        else
+            hi += span;
+        count *= c;
+        if (count > WALK_LIMIT) {
+            *detail = which;
+            return KS_MV_WRAP;
+        }
+    }
+    /* Each dimension's index runs independently, so the extremes of Σ idx × stride are the
+     * sums of each dimension's extremes: inside int32 there, inside int32 everywhere. */
+    if (lo < INT32_MIN || hi > INT32_MAX) {
+        *detail = which;
+        return KS_MV_WRAP;
+    }
+    if ((int64_t)wk->base + lo < 0 || (uint64_t)((int64_t)wk->base + hi) + KM_WORD_BYTES > ADDR_LIMIT) {
+        *detail = which;
+        return KS_MV_WRAP;
+    }
+    *elems = count;
+    return KS_OK;
+}
+
+/* Checks the move a GO starts, with the registers as the list left them. */
+static unsigned check_move(const struct vstate *s, uint64_t ctrl, const struct kmv_caps *caps,
+                           uint32_t *detail)
+{
+    unsigned mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, ctrl);
+    unsigned width = (unsigned)KH_FIELD_GET(KM_CTRL_WIDTH, ctrl);
+    uint64_t dn = 0, sn = 0, rem;
+    unsigned st;
+
+    /* The mover checks the width before the mode (fault 5 before fault 4). */
+    *detail = width;
+    if (width == KM_WIDTH_BAD)
+        return KS_MV_WIDTH;
+    *detail = mode;
+    if (mode == KM_MODE_TRANSPOSE)
+        return KS_MV_TRANSPOSE;
+    if (mode > KM_MODE_XFORM)
+        return KS_MV_MODE;
+
+    switch (mode) {
+    case KM_MODE_COPY:
+        if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
+            return st;
+        if ((st = check_walk(&s->wk[KM_WALK_SRC], 0, 1, &sn, detail)) != KS_OK)
+            return st;
+        *detail = 0;
+        return sn < dn ? KS_MV_SHORT_SRC : KS_OK;
+
+    case KM_MODE_FILL:
+    case KM_MODE_GENERATE:
+        return check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail);
+
+    case KM_MODE_GATHER:
+        if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
+            return st;
+        /* Only the source base counts: its dimensions and bounds are ignored. */
+        if (!s->wk[KM_WALK_SRC].hdr_known) {
+            *detail = KM_REG_HDR;
+            return KS_MV_UNSET;
+        }
+        if (s->wk[KM_WALK_SRC].base & (KM_WORD_BYTES - 1)) {
+            *detail = KM_REG_HDR;
+            return KS_MV_ALIGN;
+        }
+        *detail = KM_REG_INDEX;
+        if (!s->index_known)
+            return KS_MV_UNSET;
+        if (s->idx_base & (KM_WORD_BYTES - 1))
+            return KS_MV_ALIGN;
+        *detail = KM_REG_GATHER;
+        if (!s->gather_known)
+            return caps->reach_end <= KM_REG_GATHER ? KS_NO_REACH : KS_MV_UNSET;
+        if (s->pitch & (KM_WORD_BYTES - 1))
+            return KS_MV_ALIGN;
+        if (s->idx_count > KM_MAX_INDICES) {
+            *detail = 1;
+            return KS_MV_GATHER;
+        }
+        /* Rows past the index count read stale buffer contents; words 0 never advances. */
+        if (dn > (uint64_t)s->idx_count * s->words) {
+            *detail = 2;
+            return KS_MV_GATHER;
+        }
+        return KS_OK;
+
+    default: /* KM_MODE_XFORM: every hang case of BOARD.md §3.1 */
+        if ((st = check_walk(&s->wk[KM_WALK_SRC], 0, 1, &sn, detail)) != KS_OK)
+            return st;
+        if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
+            return st;
+        if (s->xf_id >= 16 || !(caps->xf_ids & (1u << s->xf_id))) {
+            *detail = 1;                /* no occupant at this id */
+            return KS_MV_XFORM;
+        }
+        if (s->wk[KM_WALK_SRC].extent[0] | s->wk[KM_WALK_SRC].extent[1] |
+            s->wk[KM_WALK_DST].extent[0] | s->wk[KM_WALK_DST].extent[1]) {
+            *detail = 3;                /* a bound axis: fault 7 or a hang inside an entry */
+            return KS_MV_XFORM;
+        }
+        uint64_t entries = udiv(sn, caps->xf_in_words ? caps->xf_in_words : 1u, &rem);
+        if (rem != 0) {
+            *detail = 2;                /* a partial entry */
+            return KS_MV_XFORM;
+        }
+        if (dn < entries) {
+            *detail = 4;                /* the destination walk is shorter than the entries */
+            return KS_MV_XFORM;
+        }
+        return KS_OK;
+    }
+}
+
+unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
+                      struct kmv_result *res)
+{
+    struct vstate s = { .sel = 0 };
+    uint32_t moves = 0, last_go = 0;
+
+    res->moves = 0;
+    if (n > KD_MAX_WRITES)
+        return fail(res, KS_LIST_TOO_LONG, n, n);
+    if (n == 0)
+        return fail(res, KS_NO_GO, 0, 0);
+
+    for (uint32_t i = 0; i < n; i++) {
+        const struct kd_write *wr = &w[i];
+        uint64_t v = kd_value(wr);
+        uint32_t detail = 0;
+        unsigned st, wsel;
+
+        if (check_offset(wr, caps, res, i) != KS_OK)
+            return res->status;
+        if (v & ~field_mask[wr->off >> 3])
+            return fail(res, KS_MV_FIELD, wr->off, i);
+
+        switch (wr->off) {
+        case KM_REG_CTRL:
+            if (v & KM_CTRL_GO) {
+                st = check_move(&s, v, caps, &detail);
+                if (st != KS_OK)
+                    return fail(res, st, detail, i);
+                moves++;
+                last_go = i + 1;
+            }
+            break;
+        case KM_REG_HDR:
+            wsel = (unsigned)KH_FIELD_GET(KM_HDR_WALKER, v);
+            if (KH_FIELD_GET(KM_HDR_NDIM, v) > KM_MAX_DIMS)
+                return fail(res, KS_MV_DIM, (uint32_t)KH_FIELD_GET(KM_HDR_NDIM, v), i);
+            /* The transform fields ride the source header only; on the destination's they
+             * are ignored by the mover and almost certainly a mistake. */
+            if (wsel == KM_WALK_DST && (v & (KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE)))
+                return fail(res, KS_MV_FIELD, wr->off, i);
+            s.sel = wsel;
+            s.wk[wsel].base = KH_FIELD_GET(KM_HDR_BASE, v);
+            s.wk[wsel].ndim = (unsigned)KH_FIELD_GET(KM_HDR_NDIM, v);
+            s.wk[wsel].hdr_known = 1;
+            if (wsel == KM_WALK_SRC)
+                s.xf_id = (unsigned)KH_FIELD_GET(KM_HDR_XFORM_ID, v);
+            break;
+        case KM_REG_DIM:
+            if (KH_FIELD_GET(KM_DIM_INDEX, v) >= KM_MAX_DIMS)
+                return fail(res, KS_MV_DIM, (uint32_t)KH_FIELD_GET(KM_DIM_INDEX, v), i);
+            s.sel = (unsigned)KH_FIELD_GET(KM_DIM_WALKER, v);
+            s.staged = 1;
+            s.st_index = (unsigned)KH_FIELD_GET(KM_DIM_INDEX, v);
+            s.st_count = (uint16_t)KH_FIELD_GET(KM_DIM_COUNT, v);
+            s.st_stride = (int32_t)(uint32_t)KH_FIELD_GET(KM_DIM_STRIDE, v);
+            break;
+        case KM_REG_AXIS:
+            /* Commits the staged dimension to the walker the last HDR/DIM/BOUND selected. */
+            if (!s.staged)
+                return fail(res, KS_MV_UNSET, KM_REG_DIM, i);
+            s.wk[s.sel].count[s.st_index] = s.st_count;
+            s.wk[s.sel].stride[s.st_index] = s.st_stride;
+            s.wk[s.sel].dim_known |= (uint8_t)(1u << s.st_index);
+            break;
+        case KM_REG_BOUND: {
+            unsigned b = (unsigned)KH_FIELD_GET(KM_BOUND_WHICH, v);
+            s.sel = (unsigned)KH_FIELD_GET(KM_BOUND_WALKER, v);
+            s.wk[s.sel].extent[b] = (uint16_t)KH_FIELD_GET(KM_BOUND_EXTENT, v);
+            s.wk[s.sel].bound_known |= (uint8_t)(1u << b);
+            break;
+        }
+        case KM_REG_INDEX:
+            s.idx_base = KH_FIELD_GET(KM_INDEX_BASE, v);
+            s.idx_count = (uint32_t)KH_FIELD_GET(KM_INDEX_COUNT, v);
+            s.index_known = 1;
+            break;
+        case KM_REG_GATHER:
+            s.pitch = (uint32_t)KH_FIELD_GET(KM_GATHER_PITCH, v);
+            s.words = (uint32_t)KH_FIELD_GET(KM_GATHER_WORDS, v);
+            s.gather_known = 1;
+            break;
+        default:    /* SEED, IMM: data, no rule; inherited values are allowed (docs) */
+            break;
+        }
+    }
+    if (last_go != n)
+        return fail(res, KS_NO_GO, n - last_go, last_go);
+    res->moves = moves;
+    return fail(res, KS_OK, 0, n);
+}
+
+const char *kmv_status_text(unsigned status)
+{
+    switch (status) {
+    case KS_BAD_OFFSET:   return "mover offset not an 8-aligned register in 0x00-0x7F";
+    case KS_NO_GO:        return "a descriptor list must end every move with a CTRL write with GO";
+    case KS_LIST_TOO_LONG:return "descriptor list longer than the firmware accepts";
+    case KS_NO_REACH:     return "mover register outside this processor's window (RV64: 0x00-0x3F)";
+    case KS_MV_FIELD:     return "bits set outside the mover register's fields";
+    case KS_MV_MODE:      return "mover modes 6 and 7 do not exist";
+    case KS_MV_TRANSPOSE: return "TRANSPOSE faults: a transpose is a COPY with the walkers' dimensions reordered";
+    case KS_MV_WIDTH:     return "element width 3 faults";
+    case KS_MV_DIM:       return "dimension index above 5 or more than 6 dimensions";
+    case KS_MV_UNSET:     return "the move uses a mover setting not written earlier in the list";
+    case KS_MV_ALIGN:     return "base, stride, pitch or index base not a multiple of 32 bytes";
+    case KS_MV_WRAP:      return "walk offsets wrap 32-bit signed or leave the 40-bit address space";
+    case KS_MV_SHORT_SRC: return "source walk shorter than the destination walk";
+    case KS_MV_GATHER:    return "gather needs more rows than indices, or more than 2048 indices";
+    case KS_MV_XFORM:     return "XFORM move the mover would hang on";
+    case KS_TEXT_SYNTAX:  return "descriptor list text: syntax error";
+    case KS_MOVER_FAULT:  return "mover fault (detail = code 1-7)";
+    case KS_XFORM_FAULT:  return "transform occupant fault";
+    default:              return 0;
+    }
+}
