@@ -324,6 +324,10 @@ static void t_gemx_timing(void)
     d = run(np_gemm(40000, 20000, 0, 6, 5, 0));
     CHECK(!d.fault && d.result == 8224 && d.at - t0 == 8224, "gemm %u in %llu ns", d.result,
           (unsigned long long)(d.at - t0));
+    /* GEMV 128x128: 2 * (128 + 16384 + 128) / 64 = 520. */
+    ok(np_memset_shape(7, 1, 128, 128));
+    d = run(np_gemv(40000, 20000, 0, 6, 7, 0));
+    CHECK(!d.fault && d.result == 552, "gemv 128 %u", d.result);
     /* accm adds the dest read: GEMV traffic 2 * 66304 / 64 = 2072. */
     d = run(np_gemv(40000, 20000, NP_GF_ACCM, 6, 5, 0));
     CHECK(!d.fault && d.result == 32 + 2072, "gemv accm %u", d.result);
@@ -685,6 +689,52 @@ static void t_async_fault(void)
     CHECK(!d.fault, "async fault reported twice");
 }
 
+/* docs/npu.md §8, word for word: the example program the dispatch tests run end to end. */
+static void t_doc_example(void)
+{
+    static const uint64_t prog[20] = {
+        0x3800000001000000, 0x3000004002000000, 0x3010020001000000, 0x3020004001000200,
+        0x34000203c0000000, 0x382fc00000000000, 0x2800000000000000, 0x2800800000004002,
+        0x1004000002000200, 0x4000400028001020, 0x4500500030000400, 0x4600500028000410,
+        0x4500508030400400, 0x4600508028400410, 0x4500510030800400, 0x4600510028800410,
+        0x4500518030c00400, 0x4600518028c00410, 0x3030004001000000, 0x24000000a0008006,
+    };
+    /* The helpers encode the same words. */
+    CHECK(prog[0] == np_memset_host_base(0x100000) && prog[4] == np_memset_weight(0, 64, NP_FP16_ONE, 0) &&
+          prog[8] == np_gemm(128, 0, NP_GF_FINDEMAX, 0, 2, 0) &&
+          prog[17] == np_cvo(NP_CVO_SCALE, 163, 163, 16, NP_CF_RECIP_SCALE, 0) &&
+          prog[19] == np_memcpy_out(0x100, 160, 3, 0), "helpers disagree with the documented words");
+    static uint16_t x[4 * 32], w[32 * 16], p[4 * 16];
+    fill(x, 4 * 32, -1, 1);
+    fill(w, 32 * 16, -1, 1);
+    memcpy(&fake_dram[0x100000], x, sizeof x);
+    memcpy(&fake_dram[0x101000], w, sizeof w);
+    memset(&fake_dram[0x102000], 0xEE, sizeof p);
+    for (unsigned i = 0; i < 20; i++) {
+        struct fake_done d = fake_run(cu, prog[i], i == 19, 10000000);
+        CHECK(d.done && !d.fault, "instruction %u: %08x", i, d.result);
+    }
+    memcpy(p, &fake_dram[0x102000], sizeof p);
+    for (int r = 0; r < 4; r++) {
+        double logit[16], sum = 0, total = 0;
+        for (int j = 0; j < 16; j++) {
+            double e = 0;
+            for (int k = 0; k < 32; k++)
+                e += d_of(x[r * 32 + k]) * d_of(w[k * 16 + j]);
+            logit[j] = d_of(h_of(e));
+        }
+        for (int j = 0; j < 16; j++)
+            sum += exp(logit[j]);
+        for (int j = 0; j < 16; j++) {
+            double want = exp(logit[j]) / sum;
+            CHECK(ulps16(p[r * 16 + j], h_of(want)) <= 3, "p[%d][%d] = %g want %g", r, j, d_of(p[r * 16 + j]), want);
+            total += d_of(p[r * 16 + j]);
+        }
+        CHECK(fabs(total - 1.0) < 0.01, "row %d sums to %g", r, total);
+    }
+    CHECK(fake_stats.proto_errors == 0, "protocol: %s", fake_stats.last_error);
+}
+
 static void t_dbg(void)
 {
     ok(np_memset(NP_CACHE_SCALAR, NP_SCALAR_S, 0x4000, 0, 0));
@@ -739,6 +789,7 @@ static const struct test tests[] = {
     { "np-memcpy-timeout", t_memcpy_timeout },
     { "np-async", t_async },
     { "np-async-fault", t_async_fault },
+    { "np-doc-example", t_doc_example },
     { "np-dbg", t_dbg },
 };
 
