@@ -1,7 +1,7 @@
 /* agent.c — the control agent ("orchestrator") of the device model: every register of
  * BOARD.md §1 with the behaviour of §1.1 (staging RAM, dispatcher and credit, shared TX FIFO,
  * RX FIFO with sticky overflow, NODE_STATUS mirror, SIG_DONE, CAPS) and the referee counts of
- * MODEL.md §3. Timing: one agent cycle per KM_DEFAULT_CYCLE_NS (docs/model.md). */
+ * MODEL.md §3. Timing: one agent cycle per KM_DEFAULT_CYCLE_NS (docs/model-mesh.md). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -35,7 +35,7 @@ struct km_cu {
     struct kf_flit *fifo;          /* the instruction FIFO, inst_depth entries */
     unsigned fifo_head, fifo_count;
     /* Flits that arrived while an overfilled instruction was waiting: the input is stalled,
-     * as a full FIFO backpressures the link in silicon (docs/model.md). */
+     * as a full FIFO backpressures the link in silicon (docs/model-mesh.md). */
     struct cu_flitq backlog;
 
     bool executing;
@@ -331,7 +331,7 @@ static void accept(struct km_cu *cu, const struct kf_flit *f)
     case KF_T_CU_INST:
         if (cu->fifo_count >= cu->cls->inst_depth) {
             /* A dispatcher that ignored credit: count it, then hold this flit and everything
-             * behind it until a slot frees (docs/model.md, "Overfilled FIFO"). */
+             * behind it until a slot frees (docs/model-mesh.md, "Overfilled FIFO"). */
             KM_REF_INC(cu->m, credit_violations);
             backlog_push(cu, f);
             return;

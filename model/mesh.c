@@ -1,6 +1,6 @@
 /* mesh.c — the router grid of the device model (MODEL.md §1.2, seeds/flit-format.md §2.1):
  * unit placement from the unit map, XY routing on clamped coordinates, per-hop latency,
- * in-order delivery per (source, destination) pair. Unit map syntax: docs/model.md "Mesh". */
+ * in-order delivery per (source, destination) pair. Unit map syntax: docs/model-mesh.md "Mesh". */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #define MESH_MAX_GRID   14u
 #define MESH_DEFAULT_GRID 4u
 
-/* The default map (docs/model.md): a 4 x 2 router grid, the system node (control and memory
+/* The default map (docs/model-mesh.md): a 4 x 2 router grid, the system node (control and memory
  * agents) on the west edge of row 1, four NPUs on row 1 and two test units on row 2. */
 const char km_mesh_default_map[] =
     "grid=4x2;agent@0,1;NP@1,1;NP@2,1;NP@3,1;NP@4,1;TU@1,2;TU@2,2";

@@ -1,6 +1,6 @@
 /* test_mesh.c — native tests of the mesh side of the device model (agent.c, mesh.c, cu.c,
  * tu.c) against BOARD.md §1/§1.1/§2/§7 and seeds/flit-format.md. Every expected value is a
- * literal worked out by hand from those pages (or from docs/model.md for the TU encoding and
+ * literal worked out by hand from those pages (or from docs/model-mesh.md for the TU encoding and
  * the unit map), never computed by the code under test. Prints one PASS:/FAIL: line per test. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,7 +43,7 @@ static uint64_t rd(uint32_t off) { return km_agent_read(M, off, KM_FROM_HOST); }
 static void wr(uint32_t off, uint64_t v) { km_agent_write(M, off, v, KM_FROM_HOST); }
 static void run(uint64_t ns) { fake_run_for(M, ns); }
 
-/* Default map (docs/model.md): grid=4x2;agent@0,1;NP@1,1;NP@2,1;NP@3,1;NP@4,1;TU@1,2;TU@2,2 */
+/* Default map (docs/model-mesh.md): grid=4x2;agent@0,1;NP@1,1;NP@2,1;NP@3,1;NP@4,1;TU@1,2;TU@2,2 */
 #define YX(x, y) (((y) << 4) | (x))
 #define TU_A YX(1, 2)
 #define TU_B YX(2, 2)
@@ -487,7 +487,7 @@ static void t_faults(void)
     kick(2, 1, 0x21, 1);
     run(500);
     CHECK_EQ(rd(0x1000 + 0x21 * 8), (0x04ull << 56) | (0xBEEFull << 24) | (3ull << 8) | 1u);
-    /* Unknown opcode 0xF retires as a fault with arg 0xBAD0000F (docs/model.md). */
+    /* Unknown opcode 0xF retires as a fault with arg 0xBAD0000F (docs/model-mesh.md). */
     stage(3, 0, 0, 0, 0xFull << 60, inst_hdr(0x22, 0));
     kick(3, 1, 0x21, 1);
     run(500);
