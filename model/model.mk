@@ -73,3 +73,4 @@ test-suite-model-core: $(MODEL_CORE_TESTS)
 	$(call model-test-run,model-core,$(MODEL_CORE_TESTS))
 
 -include $(wildcard tests/model/*.mk)
+-include model/mover.mk
