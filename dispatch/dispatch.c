@@ -195,6 +195,7 @@ static unsigned kdp_stage_chunk(struct kdp_ctx *c, const struct kdp_prog *p, uin
     uint32_t rs = c->stage_flits / KDP_REGIONS;
     uint32_t len = kdp_plan_chunk(p->n, cursor, best * rs, rs, c->stage_flits);
     kdp_stage(best * rs, p, cursor, len);
+    c->staged_flits += len;
     struct kdp_region *g = &c->reg[best];
     g->prog = p;
     g->start = cursor;

@@ -65,6 +65,7 @@ struct kdp_ctx {
     uint8_t running;        /* region read by the running kick, KDP_REGIONS when none */
     uint8_t n_units;
     uint32_t clock;
+    uint32_t staged_flits;  /* flits written into STAGE since kdp_init (restaging shows here) */
     /* first error of the last call (STYLE.md: the first error wins) */
     uint32_t status;
     uint32_t detail;

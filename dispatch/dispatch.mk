@@ -1,25 +1,45 @@
-# dispatch/dispatch.mk — native tests of the dispatch layer's pure logic (dispatch/kdp_flit.c)
-# under ASan/UBSan: suite host-dispatch (tests/host/dispatch/test_*.c). The firmware build
-# picks dispatch/*.c up by itself (mk/firmware.mk); on-target tests live in tests/target/dispatch/.
-#   make test-suite-host-dispatch
+# dispatch/dispatch.mk — native tests of the dispatch layer under ASan/UBSan (TESTING.md layer 1).
+#   make test-suite-host-dispatch        pure logic (dispatch/kdp_flit.c): tests/host/dispatch/test_kdp_flit.c
+#   make test-suite-host-dispatch-model  dispatch/*.c against the device model library through a
+#                                        hal stand-in (tests/host/dispatch/fakehal.c): test_kdp_model.c
+# The firmware build picks dispatch/*.c up by itself (mk/firmware.mk); on-target tests live in
+# tests/target/dispatch/ (target.mk).
 
 KDP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
                    -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Iinclude -Idispatch
-KDP_HOST_TESTS  := $(patsubst tests/host/dispatch/%.c,$(O)/tests/host/dispatch/%,$(wildcard tests/host/dispatch/test_*.c))
+KDP_SRCS        := dispatch/dispatch.c dispatch/enum.c dispatch/kdp_flit.c
+KDP_HDRS        := dispatch/dispatch.h dispatch/kdp_flit.h include/kohaku/status.h \
+                   include/kohaku/flit.h include/kohaku/agent_regs.h
+KDP_T           := $(O)/tests/host/dispatch
 
-$(O)/tests/host/dispatch/%: tests/host/dispatch/%.c dispatch/kdp_flit.c dispatch/kdp_flit.h include/kohaku/status.h include/kohaku/flit.h
+$(KDP_T)/test_kdp_flit: tests/host/dispatch/test_kdp_flit.c dispatch/kdp_flit.c $(KDP_HDRS)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) $< dispatch/kdp_flit.c -o $@
 
-TEST_SUITES += host-dispatch
-.PHONY: test-suite-host-dispatch
-test-suite-host-dispatch: $(KDP_HOST_TESTS)
+$(KDP_T)/test_kdp_model: tests/host/dispatch/test_kdp_model.c tests/host/dispatch/fakehal.c \
+        tests/host/dispatch/fakehal.h tests/host/dispatch/fakehal/hal/hal.h $(KDP_SRCS) $(KDP_HDRS) \
+        $(MODEL_ASAN_LIB)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) -Itests/host/dispatch/fakehal -Itests/host/dispatch \
+	    -Imodel -Imodel/include $< tests/host/dispatch/fakehal.c $(KDP_SRCS) $(MODEL_ASAN_LIB) -lm -o $@
+
+# kdp-run(suite, binaries): one log line per test; a binary that dies or hangs is a line too.
+define kdp-run
 	@mkdir -p $(O)/tests
-	$(Q): > $(O)/tests/host-dispatch.log; \
-	for t in $(KDP_HOST_TESTS); do \
+	$(Q): > $(O)/tests/$(1).log; \
+	for t in $(2); do \
 	  n=$$(basename $$t); \
-	  timeout 60 $$t >> $(O)/tests/host-dispatch.log 2> $(O)/tests/host-dispatch.$$n.stderr; rc=$$?; \
-	  if [ $$rc -eq 124 ]; then echo "HANG: host-dispatch/$$n" >> $(O)/tests/host-dispatch.log; \
-	  elif [ $$rc -ne 0 ]; then echo "FAIL: host-dispatch/$$n exited with status $$rc" >> $(O)/tests/host-dispatch.log; fi; \
+	  timeout 120 $$t >> $(O)/tests/$(1).log 2> $(O)/tests/$(1).$$n.stderr; rc=$$?; \
+	  if [ $$rc -eq 124 ]; then echo "HANG: $(1)/$$n" >> $(O)/tests/$(1).log; \
+	  elif [ $$rc -ne 0 ]; then echo "FAIL: $(1)/$$n exited with status $$rc" >> $(O)/tests/$(1).log; fi; \
 	done; \
-	grep -E '^(FAIL|HANG): ' $(O)/tests/host-dispatch.log || true
+	grep -E '^(FAIL|HANG): ' $(O)/tests/$(1).log || true
+endef
+
+TEST_SUITES += host-dispatch host-dispatch-model
+.PHONY: test-suite-host-dispatch test-suite-host-dispatch-model
+test-suite-host-dispatch: $(KDP_T)/test_kdp_flit
+	$(call kdp-run,host-dispatch,$^)
+
+test-suite-host-dispatch-model: $(KDP_T)/test_kdp_model
+	$(call kdp-run,host-dispatch-model,$^)

@@ -1,0 +1,19 @@
+/* hal.h (native stand-in) — the hal API of the firmware tree contract, implemented by
+ * tests/host/dispatch/fakehal.c on top of the device model library (model/include/kmodel.h) as
+ * an RV64 processor would see it (BOARD.md §5 agent window), so dispatch/ runs natively under
+ * ASan/UBSan against the real model. Every access costs 1 ns of model time. */
+#ifndef KOHAKU_HAL_H
+#define KOHAKU_HAL_H
+
+#include <stdint.h>
+
+uint64_t hal_agent_rd(uint32_t off);
+uint32_t hal_agent_rd32(uint32_t off);
+void hal_agent_wr(uint32_t off, uint64_t v);
+void hal_agent_wr32(uint32_t off, uint32_t v);
+/* STAGE and TX_FLIT: a shadow of the window, pushed into the model by hal_fence(). */
+volatile void *hal_agent_ptr(uint32_t off);
+void hal_fence(void);
+uint64_t hal_cycles(void);
+
+#endif
