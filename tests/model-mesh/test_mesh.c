@@ -673,6 +673,81 @@ static void t_byte_enables(void)
     teardown();
 }
 
+
+static void t_busy_output_stage(void)
+{
+    setup(NULL);
+    /* BOARD.md §1.1: STATUS.busy (TX not empty or run) can read 0 while the last flit still
+     * sits in the output stage. */
+    mailbox(0, 0, 0x01017008u);
+    CHECK_EQ(rd(0x0008), 0x4);
+    CHECK_EQ(n_seen, 0);
+    run(100);
+    CHECK_EQ(n_seen, 1);
+    teardown();
+}
+
+static void t_signal_edges(void)
+{
+    setup(NULL);
+    struct kf_flit s = { { 0, 0, 0, 0x0000000077000000ull, kf_hdr(0, 1, 1, 2, KF_T_CU_SIGNAL, 1, 1) } };
+    run(3);
+    /* A SIG_DONE clear wins over a signal in the same cycle; NODE_STATUS still counts it. */
+    km_agent_receive(M, &s);
+    wr(0x0070, 1);
+    km_agent_receive(M, &s);
+    CHECK_EQ(rd(0x0070), 0);
+    CHECK_EQ(rd(0x1000 + 0x21 * 8), (0x77ull << 24) | (2ull << 8) | 1u);
+    run(1);
+    km_agent_receive(M, &s);
+    CHECK_EQ(rd(0x0070), 1);
+    /* RX full (16 flits to itself), then a signal: it sets the sticky overflow bit but is
+     * summarised as usual, not dropped. */
+    for (unsigned i = 0; i < 16; i++)
+        mailbox(0, 0, 0x01017008u);
+    run(100);
+    CHECK_EQ(rd(0x01C8), 0);
+    km_agent_receive(M, &s);
+    CHECK_EQ(rd(0x01C8), 0x20000);
+    CHECK_EQ(M->ref.rx_dropped, 0);
+    CHECK_EQ(rd(0x0070), 2);
+    teardown();
+}
+
+static void t_reply_after_completions(void)
+{
+    setup(NULL);
+    /* BOARD.md §1.1: the CU_CTRL reply leaves after every completion already queued. Deliver
+     * a NOP straight to the TU at (1,2); it retires one cycle later and its completion waits a
+     * cycle in the output queue; a CU_CTRL taken in that cycle queues behind it. */
+    struct km_endpoint *ep = km_cu_endpoint(km_mesh_unit_at(M->mesh, 1, 2));
+    struct kf_flit nop = { { 0, 0, 0, 0xABu, kf_hdr(1, 2, 0, 1, KF_T_CU_INST, 5, 0) } };
+    struct kf_flit ctl = { { 0, 0, 0, 0x0001000000000000ull, kf_hdr(1, 2, 0, 1, KF_T_CU_CTRL, 6, 1) } };
+    ep->deliver(M, ep, &nop);
+    run(1);
+    ep->deliver(M, ep, &ctl);
+    run(100);
+    CHECK_EQ(n_seen, 2);
+    CHECK_EQ((seen[0].w[4] >> 12) & 0xF, 0x6);    /* the completion first */
+    CHECK_EQ((seen[1].w[4] >> 12) & 0xF, 0x7);    /* then the reply */
+    /* Sampled when taken: CU_STATUS busy (the completion was queued), free 16. */
+    CHECK_EQ(kf_ctrl_value_get(&seen[1]), 0x8000001000000000ull);
+    teardown();
+}
+
+static void t_ctrl_ping_pong(void)
+{
+    setup(NULL);
+    /* BOARD.md §1.1: a CU_CTRL whose src is another unit makes the two answer each other
+     * forever (op is ignored, so a reply is taken as a request). TU (1,2) asked "from"
+     * TU (2,2): dst (1,2), src (2,2), type 7, last. */
+    mailbox(0, 0, 0x12227008u);
+    run(100000);
+    CHECK(!fake_idle(M), "the exchange stopped");
+    CHECK_EQ(n_seen, 0);
+    teardown();
+}
+
 int main(void)
 {
     static const struct { const char *name; void (*fn)(void); } tests[] = {
@@ -700,6 +775,10 @@ int main(void)
         { "in_order_latency", t_in_order_latency },
         { "aux", t_aux },
         { "byte_enables", t_byte_enables },
+        { "busy_output_stage", t_busy_output_stage },
+        { "signal_edges", t_signal_edges },
+        { "reply_after_completions", t_reply_after_completions },
+        { "ctrl_ping_pong", t_ctrl_ping_pong },
     };
     for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         cur_test = tests[i].name;
