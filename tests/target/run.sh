@@ -10,6 +10,9 @@
 #                                  (default: exited cause=0 word=KX_EXIT_TEST_BASE and the
 #                                  harness summary line with failed=0)
 #   expect-console=<text>          must appear in the console output (repeatable)
+#   expect-referee=<name>=<n> | <name>>0   a model referee counter QEMU printed on stderr
+#                                  ("kohaku-referee: <name>=<n>") has that value (repeatable;
+#                                  a missing counter line fails)
 # Values v are numbers (0x..) or @symbol, resolved from the image's ELF symbol table, so a
 # fault PC comes from a label in the test, never a hard-coded address; in expect-console
 # text, @symbol becomes 0x<hex> as hal_put_hex prints it.
@@ -88,6 +91,19 @@ while IFS= read -r text; do
   done
   grep -qF -- "$text" "$con" || why="$why console lacks '$text';"
 done < <(directive expect-console)
+while IFS= read -r rk; do
+  [ -n "$rk" ] || continue
+  case $rk in
+    *'>0') rn=${rk%>0} rop=gt rv=0 ;;
+    *=*)   rn=${rk%%=*} rop=eq rv=${rk#*=} ;;
+    *)     why="$why bad expect-referee '$rk';"; continue ;;
+  esac
+  rgot=$(sed -n "s/^kohaku-referee: $rn=\([0-9]*\)$/\1/p" "$err" | tail -n1)
+  if [ -z "$rgot" ]; then why="$why no referee line for $rn;"
+  elif [ $rop = gt ] && [ "$rgot" -le 0 ]; then why="$why referee $rn=$rgot want >0;"
+  elif [ $rop = eq ] && [ "$rgot" -ne $((rv)) ]; then why="$why referee $rn=$rgot want $rv;"
+  fi
+done < <(directive expect-referee)
 
 if [ -z "$why" ]; then
   echo "PASS: $tag"
