@@ -1,0 +1,11 @@
+/* rv32-imem-store.S — the instruction window is fetch only: a store to it halts with cause 3, word = pc = 0x100 (BOARD.md §4). */
+#include "smoke.h"
+    .section .text.start
+    .globl _start
+_start:
+    li   t0, IMEM + 0x40
+    j    9f                          /* over the fill up to 0x100 */
+    .org 0x100
+9:
+    sw   t0, 0(t0)
+1:  j    1b

@@ -1,0 +1,11 @@
+/* rv32-unassigned.S — an unassigned address (0x3000_0000) faults: cause 3, word = pc = 0x100. */
+#include "smoke.h"
+    .section .text.start
+    .globl _start
+_start:
+    li   t0, UNASSIGNED
+    j    9f                          /* over the fill up to 0x100 */
+    .org 0x100
+9:
+    lw   a1, 0(t0)
+1:  j    1b

@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""smoke.py — the kohaku-sysnode machine's smoke tests (docs/qemu.md): runs the hand-written images
+of tests/qemu/ on both emulators and checks the run contract's stop line, exit status and console
+output, -icount determinism, the boot-block property and the host port (HELLO over a real Unix
+socket, the core held until released). Expected values are literals from BOARD.md §4/§5 and the
+run contract, written out below, never taken from the code under test.
+
+Writes one line per test to --log: PASS: name / FAIL: name why / HANG: name."""
+
+import argparse
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+TIMEOUT_S = 20
+STOP_RE = re.compile(r"^kohaku-stop: state=(exited|halted) cause=(\d+) word=0x([0-9a-f]+) pc=0x([0-9a-f]+)$")
+
+# Host port wire format (include/kohaku/hostport.h, docs/hostport.md): literals.
+KHP_OP_HELLO, KHP_OP_READ, KHP_OP_WRITE = 1, 2, 3
+KHP_MAGIC, KHP_VERSION = 0x4B485031, 1
+KHP_CPU_CTRL, KHP_CPU_STATE = 0x10000, 0x10008
+KHP_CPU_HELD, KHP_CPU_EXITED = 0, 3
+
+
+class Hang(Exception):
+    pass
+
+
+def qemu_cmd(args, variant, image, mprops=""):
+    emu = os.path.join(args.qemu_bin, "qemu-system-riscv%d" % variant)
+    machine = "kohaku-sysnode" + ("," + mprops if mprops else "")
+    cmd = [emu, "-M", machine, "-cpu", "rv%d,c=false" % variant, "-bios", "none",
+           "-display", "none", "-monitor", "none", "-serial", "none", "-nodefaults",
+           "-icount", "shift=0,align=off,sleep=off"]
+    if image:
+        cmd += ["-kernel", os.path.join(args.images, image)]
+    return cmd
+
+
+def run(args, variant, image, mprops=""):
+    try:
+        p = subprocess.run(qemu_cmd(args, variant, image, mprops), capture_output=True,
+                           timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise Hang()
+    return p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1")
+
+
+def stop_line(stderr):
+    lines = [l for l in stderr.splitlines() if l.startswith("kohaku-stop:")]
+    if len(lines) != 1:
+        return None, "expected exactly one kohaku-stop line, got %d (stderr: %r)" % (len(lines), stderr[-400:])
+    m = STOP_RE.match(lines[0])
+    if not m:
+        return None, "malformed stop line %r" % lines[0]
+    return (m.group(1), int(m.group(2)), int(m.group(3), 16), int(m.group(4), 16)), None
+
+
+def expect_stop(args, variant, image, state, cause, word, pc=None, rc=None, stdout=None, mprops=""):
+    """Run an image and compare its stop line; pc None = not asserted (EXIT has no defined pc)."""
+    code, out, err = run(args, variant, image, mprops)
+    got, why = stop_line(err)
+    if why:
+        return why
+    if got[0] != state or got[1] != cause or got[2] != word or (pc is not None and got[3] != pc):
+        return "stop %s cause=%d word=0x%x pc=0x%x, want %s cause=%d word=0x%x pc=%s" % (
+            got + (state, cause, word, "any" if pc is None else "0x%x" % pc))
+    want_rc = rc if rc is not None else (0 if state == "exited" and word == 0 else 1)
+    if code != want_rc:
+        return "exit status %d, want %d" % (code, want_rc)
+    if stdout is not None and out != stdout:
+        return "stdout %r, want %r" % (out, stdout)
+    if not any(l.startswith("kohaku-referee: ") for l in err.splitlines()):
+        return "no kohaku-referee lines after the stop line"
+    return None
+
+
+def t_instret(args):
+    runs = [run(args, 32, "rv32-instret.elf") for _ in range(2)]
+    outs = [r[1] for r in runs]
+    if outs[0] != outs[1]:
+        return "two -icount runs differ: %r vs %r" % tuple(outs)
+    words = outs[0].split()
+    if len(words) != 3:
+        return "expected three hex words, got %r" % outs[0]
+    first, second = int(words[0], 16), int(words[1], 16)
+    if second - first != 2002:
+        return "INSTRET advanced by %d across the loop, want 2002" % (second - first)
+    if runs[0][0] != 0:
+        return "exit status %d" % runs[0][0]
+    return None
+
+
+def t_bootblock(args):
+    with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as f:
+        f.write(bytes([0x78, 0x56, 0x34, 0x12, 0xAA, 0xBB]))
+        path = f.name
+    try:
+        return expect_stop(args, 32, "rv32-bootblock.elf", "exited", 0, 0x12345678,
+                           mprops="bootblock=" + path)
+    finally:
+        os.unlink(path)
+
+
+def hp_request(sock, op, tag, addr=0, data=b"", width=0, length=None):
+    n = len(data) if length is None else length
+    sock.sendall(struct.pack("<BBHIQ", op, width, tag, n, addr) + data)
+    hdr = b""
+    while len(hdr) < 16:
+        chunk = sock.recv(16 - len(hdr))
+        if not chunk:
+            raise RuntimeError("host port closed")
+        hdr += chunk
+    rop, status, rtag, rlen, value = struct.unpack("<BBHIQ", hdr)
+    body = b""
+    while len(body) < rlen:
+        chunk = sock.recv(rlen - len(body))
+        if not chunk:
+            raise RuntimeError("host port closed mid-reply")
+        body += chunk
+    return rop, status, rtag, value, body
+
+
+def t_hostport(args):
+    """HELLO over a Unix socket; the core starts held (no stop line, state HELD); after a
+    release through KHP_CPU_CTRL it runs, prints and exits, and QEMU keeps running."""
+    tmp = tempfile.mkdtemp(prefix="kohaku-hp-")
+    path = os.path.join(tmp, "hp.sock")
+    cmd = qemu_cmd(args, 32, "rv32-console-exit.elf", "hostport=hp")
+    cmd[1:1] = ["-chardev", "socket,id=hp,path=%s,server=on,wait=off" % path]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + TIMEOUT_S
+        while not os.path.exists(path):
+            if time.time() > deadline or p.poll() is not None:
+                raise Hang() if p.poll() is None else RuntimeError("qemu exited %d" % p.returncode)
+            time.sleep(0.02)
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(TIMEOUT_S)
+        s.connect(path)
+        try:
+            rop, status, tag, value, _ = hp_request(s, KHP_OP_HELLO, 0x5A17)
+        except socket.timeout:
+            raise Hang()
+        if (rop, status, tag) != (KHP_OP_HELLO, 0, 0x5A17):
+            return "HELLO reply op=%d status=%d tag=0x%x" % (rop, status, tag)
+        if value != (KHP_MAGIC | KHP_VERSION << 32):
+            return "HELLO value 0x%x, want 0x%x" % (value, KHP_MAGIC | KHP_VERSION << 32)
+        _, status, _, value, _ = hp_request(s, KHP_OP_READ, 2, KHP_CPU_STATE, width=8, length=8)
+        if status != 0 or value & 3 != KHP_CPU_HELD:
+            return "CPU_STATE before release: status %d value 0x%x, want HELD (0)" % (status, value)
+        _, status, _, _, _ = hp_request(s, KHP_OP_WRITE, 3, KHP_CPU_CTRL, struct.pack("<Q", 0), width=8)
+        if status != 0:
+            return "release (CPU_CTRL=0) status %d" % status
+        state = None
+        while time.time() < deadline:
+            _, status, _, value, _ = hp_request(s, KHP_OP_READ, 4, KHP_CPU_STATE, width=8, length=8)
+            state = value & 3
+            if state == KHP_CPU_EXITED:
+                break
+            time.sleep(0.05)
+        if state != KHP_CPU_EXITED:
+            raise Hang()
+        if p.poll() is not None:
+            return "QEMU exited on stop although a host port is attached (exit-on-stop defaults off)"
+        s.close()
+    finally:
+        if p.poll() is None:
+            p.terminate()
+        try:
+            out, err = p.communicate(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        os.rmdir(tmp)
+    out, err = out.decode("latin-1"), err.decode("latin-1")
+    if out != "kohaku\n":
+        return "stdout %r, want 'kohaku\\n'" % out
+    got, why = stop_line(err)
+    if why:
+        return why
+    if got[:3] != ("exited", 0, 0):
+        return "stop line %r" % (got,)
+    return None
+
+
+def tests():
+    E, H = "exited", "halted"
+    t = [
+        # RV32 (BOARD.md §4)
+        ("rv32-console-exit", lambda a: expect_stop(a, 32, "rv32-console-exit.elf", E, 0, 0, stdout="kohaku\n")),
+        ("rv32-exit-word", lambda a: expect_stop(a, 32, "rv32-exit-word.elf", E, 0, 0xC0FFEE01)),
+        ("rv32-spad", lambda a: expect_stop(a, 32, "rv32-spad.elf", E, 0, 0)),
+        ("rv32-spad-end", lambda a: expect_stop(a, 32, "rv32-spad-end.elf", H, 3, 0x100, 0x100)),
+        ("rv32-imem-load", lambda a: expect_stop(a, 32, "rv32-imem-load.elf", H, 3, 0x100, 0x100)),
+        ("rv32-imem-store", lambda a: expect_stop(a, 32, "rv32-imem-store.elf", H, 3, 0x100, 0x100)),
+        ("rv32-unassigned", lambda a: expect_stop(a, 32, "rv32-unassigned.elf", H, 3, 0x100, 0x100)),
+        ("rv32-ecall", lambda a: expect_stop(a, 32, "rv32-ecall.elf", H, 1, 0x1234ABCD, 0x100)),
+        ("rv32-ebreak", lambda a: expect_stop(a, 32, "rv32-ebreak.elf", H, 2, 0x0BADF00D, 0x100)),
+        ("rv32-illegal", lambda a: expect_stop(a, 32, "rv32-illegal.elf", H, 3, 0x100, 0x100)),
+        ("rv32-divide", lambda a: expect_stop(a, 32, "rv32-divide.elf", H, 3, 0x100, 0x100)),
+        ("rv32-misaligned", lambda a: expect_stop(a, 32, "rv32-misaligned.elf", H, 3, 0x100, 0x100)),
+        ("rv32-fetch-spad", lambda a: expect_stop(a, 32, "rv32-fetch-spad.elf", H, 3, 0x10000000, 0x10000000)),
+        ("rv32-forge", lambda a: expect_stop(a, 32, "rv32-forge.elf", H, 3, 0x100, 0x100)),
+        ("rv32-instret-deterministic", t_instret),
+        ("rv32-bootblock", t_bootblock),
+        # RV64 (BOARD.md §5): a trap with mtvec unset halts with cause=mcause word=mtval pc=mepc
+        ("rv64-console-exit", lambda a: expect_stop(a, 64, "rv64-console-exit.elf", E, 0, 0, stdout="kohaku\n")),
+        ("rv64-exit-word", lambda a: expect_stop(a, 64, "rv64-exit-word.elf", E, 0, 0x1122334455667788)),
+        ("rv64-spad", lambda a: expect_stop(a, 64, "rv64-spad.elf", E, 0, 0)),
+        ("rv64-spad-end", lambda a: expect_stop(a, 64, "rv64-spad-end.elf", H, 5, 0x18000, 0x100)),
+        ("rv64-imem-load", lambda a: expect_stop(a, 64, "rv64-imem-load.elf", H, 5, 0x40, 0x100)),
+        ("rv64-imem-store", lambda a: expect_stop(a, 64, "rv64-imem-store.elf", H, 7, 0x48, 0x100)),
+        ("rv64-unassigned", lambda a: expect_stop(a, 64, "rv64-unassigned.elf", H, 5, 0x3000000, 0x100)),
+        ("rv64-ecall", lambda a: expect_stop(a, 64, "rv64-ecall.elf", H, 11, 0, 0x100)),
+        ("rv64-fetch-spad", lambda a: expect_stop(a, 64, "rv64-fetch-spad.elf", H, 1, 0x10000, 0x10000)),
+        ("rv64-mtvec", lambda a: expect_stop(a, 64, "rv64-mtvec.elf", E, 0, 0)),
+        # Host port (BOARD.md §6, hostport.h)
+        ("hostport-hello-hold-release", t_hostport),
+    ]
+    return t
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--qemu-bin", required=True)
+    ap.add_argument("--images", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("only", nargs="*", help="run only these tests")
+    args = ap.parse_args()
+    results = []
+    for name, fn in tests():
+        if args.only and name not in args.only:
+            continue
+        try:
+            why = fn(args)
+            line = "PASS: %s" % name if why is None else "FAIL: %s %s" % (name, why)
+        except Hang:
+            line = "HANG: %s" % name
+        except Exception as e:  # a broken test is a failure, never a crash of the suite
+            line = "FAIL: %s %s: %s" % (name, type(e).__name__, e)
+        print(line, flush=True)
+        results.append(line)
+    with open(args.log, "w") as f:
+        f.write("\n".join(results) + "\n")
+    return 0 if all(l.startswith("PASS") for l in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
