@@ -547,8 +547,11 @@ static void dma_pump(struct km_cu *cu, struct np_state *st)
         uint64_t addr = dma_host_addr(d, d->issued);
         f.w[3] = KH_FIELD_PREP(KF_W3_MEM_ADDR, addr) | KH_FIELD_PREP(KF_W3_MEM_LEN, n - 1u);
         if (!d->to_host) {
-            /* A plain read of at most four beats: every response is entry 0, so txn is the
-             * tag itself and rsvd[1:0] the beat. */
+            /* A STREAM read of one entry of n <= 4 words: every response carries txn = tag + 0
+             * and its word index in rsvd[1:0] (flit-format.md §2.5), so placement never
+             * depends on arrival order. (A plain read answers with rsvd 0.) */
+            f.w[3] |= KH_FIELD_PREP(KF_W3_MEM_FLAGS, KF_MEM_FLAG_STREAM) | KH_FIELD_PREP(KF_W3_MEM_COUNT, 1u);
+            f.w[2] = KH_FIELD_PREP(KF_W2_MEM_ENTRY_WORDS, n);
             send_mem(cu, KF_T_MEM_RD_REQ, s->txn, 1, &f);
         } else {
             send_mem(cu, KF_T_MEM_WR_REQ, s->txn, 0, &f);

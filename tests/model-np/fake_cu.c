@@ -9,6 +9,7 @@
 
 uint8_t fake_dram[FAKE_DRAM_BYTES];
 struct fake_stats fake_stats;
+bool fake_reorder;
 
 struct fake_ev {
     uint64_t t, seq;
@@ -121,29 +122,45 @@ static void mem_serve(struct km_cu *cu, const struct kf_flit *f)
     unsigned beats = (unsigned)KH_FIELD_GET(KF_W3_MEM_LEN, f->w[3]) + 1u;
 
     switch (type) {
-    case KF_T_MEM_RD_REQ:
+    case KF_T_MEM_RD_REQ: {
+        /* Plain: len + 1 beats, rsvd 0. STREAM: count entries of entry_words (0 or > 4 = 4)
+         * words, txn + entry index, word index in rsvd[1:0], last per entry. */
+        bool stream = (KH_FIELD_GET(KF_W3_MEM_FLAGS, f->w[3]) & KF_MEM_FLAG_STREAM) != 0;
+        unsigned entries = 1, words = beats;
         fake_stats.rd_reqs++;
-        if (beats > fake_stats.max_rd_beats)
-            fake_stats.max_rd_beats = beats;
-        if (KH_FIELD_GET(KF_W3_MEM_FLAGS, f->w[3]) || KH_FIELD_GET(KF_W3_MEM_COUNT, f->w[3]) ||
-            f->w[2] || f->w[1] || f->w[0])
-            proto("read descriptor with flags, count, peers or reserved bits set");
-        if (beats > 4)
-            proto("plain read longer than one 4-word entry");
+        if (stream) {
+            fake_stats.stream_reqs++;
+            entries = (unsigned)KH_FIELD_GET(KF_W3_MEM_COUNT, f->w[3]);
+            entries = entries ? entries : 1;
+            words = (unsigned)KH_FIELD_GET(KF_W2_MEM_ENTRY_WORDS, f->w[2]);
+            words = (words == 0 || words > 4) ? 4 : words;
+        }
+        if (entries * words > fake_stats.max_rd_beats)
+            fake_stats.max_rd_beats = entries * words;
+        if ((KH_FIELD_GET(KF_W3_MEM_FLAGS, f->w[3]) & ~(uint64_t)KF_MEM_FLAG_STREAM) ||
+            (f->w[2] & ~KF_W2_MEM_ENTRY_WORDS) || f->w[1] || f->w[0])
+            proto("read descriptor with reserved flags, peers or reserved bits set");
         if (addr & 31u)
             proto("read not 32-byte aligned");
-        if (!dram_ok(addr, (uint64_t)beats * 32u)) {
+        if (!dram_ok(addr, (uint64_t)entries * words * 32u)) {
             fake_stats.dropped++;          /* an unserved aperture: no response at all */
             return;
         }
-        for (unsigned b = 0; b < beats; b++) {
-            struct kf_flit r = { { 0 } };
-            memcpy(&r.w[0], &fake_dram[(addr & KF_UG_LOCAL) + 32u * b], 32);
-            r.w[4] = kf_hdr(FAKE_NP_X, FAKE_NP_Y, FAKE_MEM_X, FAKE_MEM_Y, KF_T_MEM_RD_RESP, txn,
-                            b + 1u == beats) | KH_FIELD_PREP(KF_HDR_RSVD, b);
-            push(cu, cu->now + 1u + b, 2, NULL, 0, &r);   /* one beat per ns */
-        }
+        unsigned k = 0;
+        for (unsigned e = 0; e < entries; e++)
+            for (unsigned b = 0; b < words; b++, k++) {
+                struct kf_flit r = { { 0 } };
+                memcpy(&r.w[0], &fake_dram[(addr & KF_UG_LOCAL) + 32u * k], 32);
+                r.w[4] = kf_hdr(FAKE_NP_X, FAKE_NP_Y, FAKE_MEM_X, FAKE_MEM_Y, KF_T_MEM_RD_RESP,
+                                stream ? (txn + e) & 0xFFu : txn, b + 1u == words) |
+                         (stream ? KH_FIELD_PREP(KF_HDR_RSVD, b & 3u) : 0);
+                /* One beat per ns, the words of an entry in REVERSE order when fake_reorder
+                 * is set: the unit must place them by rsvd, not by arrival. */
+                unsigned slot = fake_reorder ? k - b + (words - 1u - b) : k;
+                push(cu, cu->now + 1u + slot, 2, NULL, 0, &r);
+            }
         break;
+    }
     case KF_T_MEM_WR_REQ:
         fake_stats.wr_reqs++;
         if (beats > fake_stats.max_wr_beats)
@@ -222,6 +239,7 @@ struct km_cu *fake_new(const struct km_unit_class *cls, uint64_t cycle_ns)
     cu->cls = cls;
     cu->cycle_ns = cycle_ns;
     memset(&fake_stats, 0, sizeof fake_stats);
+    fake_reorder = false;
     cls->init(cu, cu->state);
     return cu;
 }

@@ -16,7 +16,7 @@
 #define FAKE_MEM_Y        1u
 
 struct fake_stats {
-    unsigned rd_reqs, wr_reqs, wr_data, rd_resps, wr_acks;
+    unsigned rd_reqs, stream_reqs, wr_reqs, wr_data, rd_resps, wr_acks;
     unsigned max_rd_beats, max_wr_beats;
     unsigned proto_errors;         /* any malformed flit the unit sent */
     unsigned dropped;              /* requests the fake memory did not answer */
@@ -32,6 +32,9 @@ struct fake_done {
 
 extern uint8_t fake_dram[FAKE_DRAM_BYTES];
 extern struct fake_stats fake_stats;
+/* Deliver the words of each read entry last-first (the mesh keeps order per pair; this
+ * checks the unit places words by rsvd[1:0], not by arrival). */
+extern bool fake_reorder;
 
 /* A fresh unit (state zeroed, init called) at time 0 with cycle_ns ns per unit cycle. */
 struct km_cu *fake_new(const struct km_unit_class *cls, uint64_t cycle_ns);

@@ -195,6 +195,15 @@ static void t_memcpy_roundtrip(void)
     CHECK(fake_stats.rd_reqs - s0.rd_reqs == 16, "long reads %u", fake_stats.rd_reqs - s0.rd_reqs);
     store(5000, back, 1, 1000);
     CHECK(memcmp(big, back, 2000) == 0, "long roundtrip");
+    /* Words placed by their rsvd[1:0] index, whatever order they arrive in. */
+    fake_reorder = true;
+    fill(big, 1000, -100, 100);
+    load(6000, big, 1, 1000);
+    store(6000, back, 1, 1000);
+    CHECK(memcmp(big, back, 2000) == 0, "roundtrip with words reordered");
+    /* Reads are one-entry STREAM fetches (count 1, entry_words = beats). */
+    CHECK(fake_stats.stream_reqs == fake_stats.rd_reqs, "%u of %u reads not STREAM",
+          fake_stats.rd_reqs - fake_stats.stream_reqs, fake_stats.rd_reqs);
     CHECK(fake_stats.max_rd_beats <= 4 && fake_stats.max_wr_beats <= 4, "beats rd %u wr %u",
           fake_stats.max_rd_beats, fake_stats.max_wr_beats);
     CHECK(fake_stats.proto_errors == 0, "protocol: %s", fake_stats.last_error);

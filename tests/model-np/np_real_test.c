@@ -1,0 +1,137 @@
+/* np_real_test.c — the NPU inside the whole device model (km_new: the real framework cu.c,
+ * mesh, control agent and memory agent): the example program of docs/npu.md §8 dispatched
+ * through the agent's host-side registers (BOARD.md §1) to the NP at (1,1) of the default map,
+ * its result checked in DRAM against an independent double-precision reference. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "kmtest.h"
+#include "km_internal.h"
+
+static struct kt_plat plat;
+static struct km_model *M;
+
+static uint64_t rd(uint32_t off) { return km_agent_read(M, off, KM_FROM_HOST); }
+static void wr(uint32_t off, uint64_t v) { km_agent_write(M, off, v, KM_FROM_HOST); }
+static void run(uint64_t ns) { km_advance(M, km_now(M) + ns); }
+
+/* One CU_INST into staging slot `slot` (BOARD.md §2: word 3 = payload [255:192], word 4 the
+ * header with type 5 at [15:12], txn [11:4], last [3]; dst/src are rewritten by dispatch). */
+static void stage(unsigned slot, uint64_t w3, unsigned txn, unsigned last)
+{
+    uint32_t b = 0x2000u + 40u * slot;
+    wr(b + 0x00, 0);
+    wr(b + 0x08, 0);
+    wr(b + 0x10, 0);
+    wr(b + 0x18, w3);
+    wr(b + 0x20, (0x5u << 12) | (txn << 4) | (last << 3));
+}
+
+static void kick(unsigned base, unsigned len, unsigned dst, unsigned cred)
+{
+    wr(0x0068, base);
+    wr(0x0048, len);
+    wr(0x0040, dst);
+    wr(0x0060, cred);
+    wr(0x0050, 1);
+}
+
+static uint16_t h_of(double v)
+{
+    _Float16 h = (_Float16)v;
+    uint16_t b;
+    memcpy(&b, &h, sizeof b);
+    return b;
+}
+
+static double d_of(uint16_t b)
+{
+    _Float16 h;
+    memcpy(&h, &b, sizeof h);
+    return (double)h;
+}
+
+static long ulps16(uint16_t a, uint16_t b)
+{
+    long ia = (a & 0x8000u) ? -(long)(a & 0x7FFFu) : (long)a;
+    long ib = (b & 0x8000u) ? -(long)(b & 0x7FFFu) : (long)b;
+    return labs(ia - ib);
+}
+
+/* docs/npu.md §8, word for word. */
+static const uint64_t prog[20] = {
+    0x3800000001000000, 0x3000004002000000, 0x3010020001000000, 0x3020004001000200,
+    0x34000203c0000000, 0x382fc00000000000, 0x2800000000000000, 0x2800800000004002,
+    0x1004000002000200, 0x4000400028001020, 0x4500500030000400, 0x4600500028000410,
+    0x4500508030400400, 0x4600508028400410, 0x4500510030800400, 0x4600510028800410,
+    0x4500518030c00400, 0x4600518028c00410, 0x3030004001000000, 0x24000000a0008006,
+};
+
+static void np_real_example_program(void)
+{
+    static uint16_t x[4 * 32], w[32 * 16], p[4 * 16];
+    uint32_t r = 99;
+
+    M = kt_model(&plat, KM_VARIANT_RV32, true);
+    if (!M)
+        exit(1);
+    for (unsigned i = 0; i < 4 * 32; i++)
+        x[i] = h_of(((r = r * 1103515245u + 12345u) >> 16 & 0x7FFF) / 16384.0 - 1.0);
+    for (unsigned i = 0; i < 32 * 16; i++)
+        w[i] = h_of(((r = r * 1103515245u + 12345u) >> 16 & 0x7FFF) / 16384.0 - 1.0);
+    KT_EXPECT_EQ(km_mem_write(M, 0x100000, x, sizeof x), KM_MEM_OK);
+    KT_EXPECT_EQ(km_mem_write(M, 0x101000, w, sizeof w), KM_MEM_OK);
+    for (unsigned i = 0; i < 20; i++)
+        stage(i, prog[i], 0x4C, i == 19);
+    /* NP at (1,1) = {y,x} 0x11, credit its inst_depth 16. */
+    kick(0, 20, 0x11, 16);
+    run(2000000);
+    uint64_t ns = rd(0x1000 + 0x11 * 8);
+    /* BATCH_COMPLETE (0x01), arg {24'd0, txn 0x4C}, 20 signals, valid. */
+    KT_EXPECT_EQ(ns, (0x01ull << 56) | (0x4Cull << 24) | (20ull << 8) | 1u);
+    KT_EXPECT_EQ(km_mem_read(M, 0x102000, p, sizeof p), KM_MEM_OK);
+    for (int row = 0; row < 4; row++) {
+        double logit[16], sum = 0, total = 0;
+        for (int j = 0; j < 16; j++) {
+            double e = 0;
+            for (int k = 0; k < 32; k++)
+                e += d_of(x[row * 32 + k]) * d_of(w[k * 16 + j]);
+            logit[j] = d_of(h_of(e));
+            sum += exp(logit[j]);
+        }
+        for (int j = 0; j < 16; j++) {
+            KT_EXPECT(ulps16(p[row * 16 + j], h_of(exp(logit[j]) / sum)) <= 3);
+            total += d_of(p[row * 16 + j]);
+        }
+        KT_EXPECT(fabs(total - 1.0) < 0.01);
+    }
+    KT_EXPECT_EQ(M->ref.credit_violations + M->ref.rx_dropped + M->ref.bad_reg_writes, 0);
+    km_free(M);
+}
+
+/* An unserved aperture is dropped by the real memory agent (BOARD.md §8); the NP times out
+ * after 100,000 cycles and faults with 0x4E500209 (docs/npu.md §6). */
+static void np_real_memcpy_timeout(void)
+{
+    M = kt_model(&plat, KM_VARIANT_RV32, true);
+    if (!M)
+        exit(1);
+    /* MEMSET scalar 0 = host base 1 << 39 | 5 << 32 (aperture 5); fmap 0 = (1, 32, 0);
+     * MEMCPY host -> L2 0, shape 0, last. */
+    stage(0, 0x3800085000000000ull, 0x33, 0);
+    stage(1, 0x3000001002000000ull, 0x33, 0);
+    stage(2, 0x2800000000000000ull, 0x33, 1);
+    kick(0, 3, 0x11, 3);
+    run(50000);
+    KT_EXPECT_EQ(rd(0x1000 + 0x11 * 8) & 0xFFFF01u, (2u << 8) | 1u);   /* still waiting */
+    run(100000);
+    KT_EXPECT_EQ(rd(0x1000 + 0x11 * 8), (0x04ull << 56) | (0x4E500209ull << 24) | (3ull << 8) | 1u);
+    km_free(M);
+}
+
+int main(void)
+{
+    KT_RUN(np_real_example_program);
+    KT_RUN(np_real_memcpy_timeout);
+    return kt_failures ? 1 : 0;
+}
