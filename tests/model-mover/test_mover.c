@@ -391,6 +391,53 @@ static void t_copy_6d_negative_strides(struct ctx *c)
     EXPECT(memcmp(c->a + A_DST + 0x800 + 32, w, 32) == 0, "element 1 by hand");
 }
 
+static uint32_t lcg(uint32_t *st)
+{
+    *st = *st * 1664525u + 1013904223u;
+    return *st >> 8;
+}
+
+static void random_walker(uint32_t *st, struct wspec *w, uint64_t base, unsigned stride_unit)
+{
+    memset(w, 0, sizeof *w);
+    w->base = base;
+    w->ndim = lcg(st) % 8;
+    for (unsigned d = 0; d < 6; d++) {
+        w->count[d] = lcg(st) % 5;
+        w->stride[d] = ((int32_t)(lcg(st) % 17) - 8) * (int32_t)stride_unit;
+        w->axis[d] = lcg(st) % 4;
+        w->astep[d] = (int16_t)((int)(lcg(st) % 7) - 3);
+    }
+    for (unsigned b = 0; b < 2; b++) {
+        w->abase[b] = (int16_t)((int)(lcg(st) % 7) - 3);
+        w->aext[b] = lcg(st) % 3 ? lcg(st) % 6 : 0;
+    }
+}
+
+static void t_copy_random_walks(struct ctx *c)
+{
+    /* 300 random pairs of walkers (0-7 dimensions, counts 0-4, negative strides, both bounds,
+     * every axis code, unaligned sources, sources shorter or longer than the destination),
+     * each checked against the reference walker over all of region A. */
+    uint32_t st = 12345;
+    for (unsigned it = 0; it < 300; it++) {
+        struct wspec s, d;
+        random_walker(&st, &s, A_SRC + 0x8000, 4);
+        random_walker(&st, &d, A_DST + 0x10000, 32);
+        uint32_t imm = lcg(&st) * 2654435761u;
+        unsigned width = lcg(&st) % 3;
+        program(c, SRC, &s);
+        program(c, DST, &d);
+        W(c, R_IMM, imm);
+        go(c, COPY, width);
+        EXPECT(ST_FAULT(stat(c)) == 0, "iteration %u: fault %u", it, ST_FAULT(stat(c)));
+        ref_copy(c, &s, &d, width, imm);
+        char why[128];
+        EXPECT(mem_ok(c, why, sizeof why), "iteration %u: %s", it, why);
+    }
+    EXPECT_EQ(ST_MOVES(stat(c)), 300);
+}
+
 static void t_reverse_copy(struct ctx *c)
 {
     struct wspec s = lin(A_SRC + 7 * 32, 8, -32), d = lin(A_DST, 8, 32);
@@ -493,6 +540,19 @@ static void t_axis_wraps_16bit(struct ctx *c)
     exp_fill_word(c, A_DST, W8, 0x77);
     exp_fill_word(c, A_DST + 32, W8, 0x77);
     exp_fill_word(c, A_DST + 128, W8, 0x77);
+    EXPECT_MEM(c);
+    /* Step -1 over 40000 elements: positions 0, -1, ..., -32768, then 32767 down to 25537 as
+     * the 16-bit position wraps: index 0 and indices 32769..39999 are in bounds, 7232 writes
+     * (and index x step exceeds a C int: the model must wrap, not overflow). */
+    d = lin(A_DST + 0x1000, 40000, 0);
+    d.axis[0] = 1;
+    d.astep[0] = -1;
+    d.aext[0] = 0xFFFF;
+    program(c, DST, &d);
+    unsigned before = c->f.writes;
+    go(c, FILL, W8);
+    EXPECT_EQ(c->f.writes - before, 7232);
+    exp_fill_word(c, A_DST + 0x1000, W8, 0x77);
     EXPECT_MEM(c);
 }
 
@@ -1395,6 +1455,7 @@ static const struct test tests[] = {
     { "fill_widths", t_fill_widths },
     { "copy_1d", t_copy_1d },
     { "copy_6d_negative_strides", t_copy_6d_negative_strides },
+    { "copy_random_walks", t_copy_random_walks },
     { "reverse_copy", t_reverse_copy },
     { "broadcast_stride0", t_broadcast },
     { "padding_keeps_source_address", t_padding_keeps_source_address },
