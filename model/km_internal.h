@@ -107,6 +107,9 @@ enum km_mem_outcome km_mem_write(struct km_model *m, uint64_t ug, const void *bu
 void km_memory_receive(struct km_model *m, const struct kf_flit *f);
 /* Forget requests in flight (open writes, queued responses); memory contents are kept. */
 void km_memory_reset(struct km_memory *mem);
+/* Test seam: when set, the memory agent hands its outgoing flits (MEM_RD_RESP, MEM_WR_ACK)
+ * to tap at the time they would enter the mesh, instead of km_mesh_send. */
+void km_memory_set_tap(struct km_memory *mem, void (*tap)(void *ctx, const struct kf_flit *f), void *ctx);
 
 /* ---- processor (cpu.c) ---- */
 struct km_cpu *km_cpu_new(struct km_model *m);

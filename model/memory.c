@@ -43,7 +43,15 @@ struct km_memory {
     uint8_t *staging;
     struct km_wr_open *open;       /* oldest first */
     struct km_resp *resp;
+    void (*tap)(void *ctx, const struct kf_flit *f);
+    void *tap_ctx;
 };
+
+void km_memory_set_tap(struct km_memory *mem, void (*tap)(void *ctx, const struct kf_flit *f), void *ctx)
+{
+    mem->tap = tap;
+    mem->tap_ctx = ctx;
+}
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -250,8 +258,13 @@ static void resp_step(struct km_model *m, void *ctx, uint64_t arg)
     struct km_resp *r = ctx;
     unsigned ax, ay;
     (void)arg;
-    km_mesh_agent_xy(m->mesh, &ax, &ay);
-    km_mesh_send(m, ax, ay, &r->flits[r->sent++]);
+    const struct kf_flit *f = &r->flits[r->sent++];
+    if (m->mem->tap) {
+        m->mem->tap(m->mem->tap_ctx, f);
+    } else {
+        km_mesh_agent_xy(m->mesh, &ax, &ay);
+        km_mesh_send(m, ax, ay, f);
+    }
     if (r->sent == r->n)
         resp_free(m->mem, r);
     else

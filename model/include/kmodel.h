@@ -84,6 +84,9 @@ struct khp_req;
 size_t km_hp_parse(const uint8_t *in, size_t n, struct khp_req *req, const uint8_t **data);
 size_t km_hp_execute(struct km_model *m, const struct khp_req *req, const uint8_t *data,
                      uint8_t *out, size_t outcap);
+/* Virtual time one request costs (docs/model.md, "Host port"): the glue takes the next request
+ * only that many ns after this one, so host-driven work pays a PCIe-like latency. */
+uint64_t km_hp_cost_ns(const struct khp_req *req);
 
 /* Referee counters (MODEL.md §3), also readable at KHP_MODEL_BASE through the host port. */
 struct km_referee {

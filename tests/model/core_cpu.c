@@ -183,6 +183,8 @@ static void rv32_cache_has_128_lines_of_32_bytes(void)
     km_cpu_write(m, 0x80000000, 4, 0x01020304);
     km_cpu_write(m, 0x80000FE0, 4, 0x0A0B0C0D);       /* line 127: no conflict */
     KT_EXPECT_EQ(mem32(m, 0x0), 0);
+    KT_EXPECT_EQ(kt_rd(m, 0x80000800, 4), 0);          /* 2 KB away is line 64: no conflict */
+    KT_EXPECT_EQ(mem32(m, 0x0), 0);
     KT_EXPECT_EQ(kt_rd(m, 0x80001000, 4), 0);          /* evicts line 0, writing it back */
     KT_EXPECT_EQ(mem32(m, 0x0), 0x01020304);
     KT_EXPECT_EQ(mem32(m, 0xFE0), 0);                  /* line 127 still dirty in the cache */
