@@ -166,7 +166,7 @@ static bool walk_valid(const struct mv_walker *w, const struct mv_cursor *c)
         uint16_t pos = w->abase[b];
         for (unsigned d = 0; d < MV_NDIM; d++)
             if (w->axis[d] == b + 1)
-                pos = (uint16_t)(pos + (uint16_t)(c->idx[d] * w->astep[d]));
+                pos = (uint16_t)(pos + (uint32_t)c->idx[d] * w->astep[d]);
         int32_t s = (int16_t)pos;
         if (s < 0 || s >= (int32_t)w->aext[b])
             return false;
