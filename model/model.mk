@@ -6,13 +6,11 @@
 # the model-test-run macro below.
 
 MODEL_SRCS      ?= $(wildcard model/*.c)
-# weak_fallbacks.c compiles only the parts whose real file is still missing.
-MODEL_HAVE      := $(foreach p,agent mesh mover cu tu np,$(if $(filter model/$(p).c,$(MODEL_SRCS)),-DKM_HAVE_$(p)))
 MODEL_INC       := -Iinclude -Imodel -Imodel/include
 MODEL_WARN      := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-MODEL_CFLAGS    := $(MODEL_WARN) -O2 -g -fPIC $(MODEL_INC) $(MODEL_HAVE)
+MODEL_CFLAGS    := $(MODEL_WARN) -O2 -g -fPIC $(MODEL_INC)
 MODEL_SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-MODEL_ASAN_CFLAGS := $(MODEL_WARN) -O1 -g $(MODEL_SAN) $(MODEL_INC) $(MODEL_HAVE)
+MODEL_ASAN_CFLAGS := $(MODEL_WARN) -O1 -g $(MODEL_SAN) $(MODEL_INC)
 MODEL_TEST_CFLAGS := $(MODEL_ASAN_CFLAGS) -Itests/model
 # What a program linking libkmodel needs after it (the NPU's numerics use libm).
 MODEL_LDLIBS    := -lm
@@ -32,10 +30,6 @@ $(O)/model/obj/%.o: model/%.c
 $(O)/model/asan/%.o: model/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(MODEL_ASAN_CFLAGS) -MMD -MP -c $< -o $@
-
-# A part appearing changes what the fallbacks compile.
-$(O)/model/obj/weak_fallbacks.o $(O)/model/asan/weak_fallbacks.o: \
-	$(wildcard model/agent.c model/mesh.c model/mover.c) model/model.mk
 
 # Rebuilt from scratch so an object whose source was removed leaves the archive.
 $(MODEL_LIB): $(MODEL_OBJS)

@@ -247,7 +247,6 @@ static void model_registers_are_the_referee(void)
     km_free(m);
 }
 
-#ifdef KM_HAVE_agent
 static void agent_registers_through_the_host(void)
 {
     struct km_model *m = kt_model(&P, KM_VARIANT_RV32, false);
@@ -280,7 +279,6 @@ static void rv32_agent_window_half_rules(void)
     KT_EXPECT_EQ(ref.cpu_aux_cfg_writes, 1);
     km_free(m);
 }
-#endif
 
 static void random_bytes_never_crash(void)
 {
@@ -327,10 +325,8 @@ int main(void)
     KT_RUN(load_paths_only_while_held);
     KT_RUN(processor_host_registers);
     KT_RUN(model_registers_are_the_referee);
-#ifdef KM_HAVE_agent
     KT_RUN(agent_registers_through_the_host);
     KT_RUN(rv32_agent_window_half_rules);
-#endif
     KT_RUN(random_bytes_never_crash);
     return 0;
 }
