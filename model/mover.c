@@ -23,7 +23,7 @@
 #define MV_MAX_IN_WORDS  8u
 #define MV_MAX_OUT_WORDS 4u
 
-/* The reference occupant at transform id 1 (docs/mover-model.md §XFORM). */
+/* The reference occupant at transform id 1, FP16 -> FP8 E5M2 (docs/mover-model.md §4). */
 #define OCC_ID           1u
 #define OCC_IN_BITS      2048u
 #define OCC_OUT_WORDS    4u
