@@ -102,6 +102,11 @@ void km_cu_send(struct km_cu *cu, struct kf_flit *f)
     /* The framework stamps src with the unit's own coordinate. */
     f->w[4] = (h & ~(KF_HDR_SRC_X | KF_HDR_SRC_Y)) | KH_FIELD_PREP(KF_HDR_SRC_X, FAKE_NP_X) |
               KH_FIELD_PREP(KF_HDR_SRC_Y, FAKE_NP_Y);
+    unsigned type = (unsigned)KH_FIELD_GET(KF_HDR_TYPE, f->w[4]);
+    if (type == KF_T_MEM_RD_REQ || type == KF_T_MEM_WR_REQ) {
+        if (++fake_stats.outstanding > fake_stats.max_outstanding)
+            fake_stats.max_outstanding = fake_stats.outstanding;
+    }
     push(cu, cu->now + FAKE_MEM_NS, 1, NULL, 0, f);
 }
 
@@ -225,6 +230,9 @@ static bool step(struct km_cu *cu, uint64_t limit)
             fake_stats.rd_resps++;
         else
             fake_stats.wr_acks++;
+        /* A descriptor is answered by its ack, or by the final word of its (single) entry. */
+        if (t == KF_T_MEM_WR_ACK || (KH_FIELD_GET(KF_HDR_LAST, e.flit.w[4]) && fake_stats.outstanding))
+            fake_stats.outstanding--;
         if (cu->cls->receive)
             cu->cls->receive(cu, cu->state, &e.flit);
     }

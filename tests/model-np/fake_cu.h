@@ -18,6 +18,7 @@
 struct fake_stats {
     unsigned rd_reqs, stream_reqs, wr_reqs, wr_data, rd_resps, wr_acks;
     unsigned max_rd_beats, max_wr_beats;
+    unsigned outstanding, max_outstanding;   /* descriptors sent and not yet answered */
     unsigned proto_errors;         /* any malformed flit the unit sent */
     unsigned dropped;              /* requests the fake memory did not answer */
     char last_error[160];

@@ -187,20 +187,25 @@ static void t_memcpy_roundtrip(void)
     CHECK(fake_dram[0x3000 + 3 * 160] == 0x77, "past the end written");
     store(100, b, 3, 20);
     CHECK(memcmp(a, b, sizeof a) == 0, "store helper");
-    /* A long transfer: 1 row of 1000 elements = 63 lines = 16 descriptors (window 16). */
-    uint16_t *big = malloc(1000 * 2), *back = malloc(1000 * 2);
-    fill(big, 1000, -100, 100);
+    /* A long transfer: 1 row of 2000 elements = 125 lines = 32 descriptors, twice the
+     * window of 16 in flight. */
+    uint16_t *big = malloc(2000 * 2), *back = malloc(2000 * 2);
+    fill(big, 2000, -100, 100);
     s0 = fake_stats;
-    load(5000, big, 1, 1000);
-    CHECK(fake_stats.rd_reqs - s0.rd_reqs == 16, "long reads %u", fake_stats.rd_reqs - s0.rd_reqs);
-    store(5000, back, 1, 1000);
-    CHECK(memcmp(big, back, 2000) == 0, "long roundtrip");
+    load(5000, big, 1, 2000);
+    CHECK(fake_stats.rd_reqs - s0.rd_reqs == 32, "long reads %u", fake_stats.rd_reqs - s0.rd_reqs);
+    s0 = fake_stats;
+    store(5000, back, 1, 2000);
+    CHECK(fake_stats.wr_reqs - s0.wr_reqs == 32 && fake_stats.wr_acks - s0.wr_acks == 32, "long writes");
+    CHECK(memcmp(big, back, 4000) == 0, "long roundtrip");
+    CHECK(fake_stats.max_outstanding == 16, "at most %u descriptors in flight, want the window of 16",
+          fake_stats.max_outstanding);
     /* Words placed by their rsvd[1:0] index, whatever order they arrive in. */
     fake_reorder = true;
-    fill(big, 1000, -100, 100);
-    load(6000, big, 1, 1000);
-    store(6000, back, 1, 1000);
-    CHECK(memcmp(big, back, 2000) == 0, "roundtrip with words reordered");
+    fill(big, 2000, -100, 100);
+    load(6000, big, 1, 2000);
+    store(6000, back, 1, 2000);
+    CHECK(memcmp(big, back, 4000) == 0, "roundtrip with words reordered");
     /* Reads are one-entry STREAM fetches (count 1, entry_words = beats). */
     CHECK(fake_stats.stream_reqs == fake_stats.rd_reqs, "%u of %u reads not STREAM",
           fake_stats.rd_reqs - fake_stats.stream_reqs, fake_stats.rd_reqs);
