@@ -387,12 +387,22 @@ static void t_ctrl_while_busy(void)
     run(100);
     CHECK_EQ(rd(0x0180 + 0x18), 0x0201800000100000ull);
     wr(0x01C0, 1);
+    /* Three more instructions queue behind the HANG: free slots 16 - 3 = 13. */
+    stage(1, 0, 0, 0, 0, inst_hdr(2, 0));
+    stage(2, 0, 0, 0, 0, inst_hdr(2, 0));
+    stage(3, 0, 0, 0, 0, inst_hdr(2, 1));
+    kick(1, 3, 0x21, 3);
+    run(100);
+    ctrl_read(1, 2, 1, 1);
+    run(100);
+    CHECK_EQ(rd(0x0180 + 0x18), 0x02018000000D0000ull);
+    wr(0x01C0, 1);
     /* Two requests back to back: the second arrives while the first reply is pending and is
      * accepted and discarded. */
     ctrl_read(1, 2, 0, 2);
     wr(0x0140, 1);
     run(100);
-    CHECK_EQ(n_seen, 2);
+    CHECK_EQ(n_seen, 3);
     wr(0x01C0, 1);
     CHECK_EQ(rd(0x01C8), 0x10000);
     /* The unit still answers afterwards. */
@@ -568,8 +578,9 @@ static void t_credit_violation(void)
 
 static void t_clamping(void)
 {
-    /* Routers at 1..3 x 1..3; an east edge endpoint at (4,2). */
-    setup("grid=3x3;agent@0,1;TU@1,1;TU@3,3;TU@4,2");
+    /* Routers at 1..3 x 1..3; edge endpoints east at (4,2) and west at (0,3); units on the
+     * routers (3,2) and (1,3) so a missed outward hop would land somewhere else. */
+    setup("grid=3x3;agent@0,1;TU@1,1;TU@3,3;TU@4,2;TU@3,2;TU@0,3;TU@1,3");
     ctrl_read(9, 2, 0, 1);       /* clamps to router (3,2), outward east: (4,2) */
     run(100);
     CHECK_EQ((rd(0x0180 + 0x20) >> 16) & 0xFF, 0x42);    /* src_x 4, src_y 2 */
@@ -578,7 +589,13 @@ static void t_clamping(void)
     run(100);
     CHECK_EQ((rd(0x0180 + 0x20) >> 16) & 0xFF, 0x33);
     wr(0x01C0, 1);
-    ctrl_read(2, 9, 0, 3);       /* (2,3) is empty: the nearest endpoint, (3,3) */
+    ctrl_read(0, 9, 0, 3);       /* clamps to (1,3), outward west first (XY): (0,3) */
+    run(100);
+    CHECK_EQ((rd(0x0180 + 0x20) >> 16) & 0xFF, 0x03);
+    wr(0x01C0, 1);
+    teardown();
+    setup("grid=3x3;agent@0,1;TU@1,1;TU@3,3");
+    ctrl_read(2, 9, 0, 4);       /* (2,4) and router (2,3) are empty: the nearest, (3,3) */
     run(100);
     CHECK_EQ((rd(0x0180 + 0x20) >> 16) & 0xFF, 0x33);
     wr(0x01C0, 1);
