@@ -129,8 +129,32 @@ static void np_real_memcpy_timeout(void)
     km_free(M);
 }
 
+/* A decode-step GEMV (K = N = 256) on each of the four NPs of the default map: each reports
+ * exec_result 2096 cycles (docs/npu.md §5) in its NODE_STATUS as an INST_COMPLETE. */
+static void np_real_gemv_timing(void)
+{
+    static const unsigned np[4] = { 0x11, 0x12, 0x13, 0x14 };   /* {y,x} of NP@1..4,1 */
+
+    M = kt_model(&plat, KM_VARIANT_RV32, true);
+    if (!M)
+        exit(1);
+    /* MEMSET fmap 1 = (1, 256, 256); MEMSET weight 2 = (line 0, 1.0, packed);
+     * GEMV dest 40000, src 20000, weights 2, shape 1 — none of them last. */
+    stage(0, 0x3010001010001000ull, 0x21, 0);
+    stage(1, 0x34200003c0000000ull, 0x21, 0);
+    stage(2, 0x04e2013880008100ull, 0x21, 0);
+    for (unsigned u = 0; u < 4; u++) {
+        kick(0, 3, np[u], 3);
+        run(10000);
+        KT_EXPECT_EQ(rd(0x1000 + np[u] * 8), (0x00ull << 56) | (2096ull << 24) | (3ull << 8) | 1u);
+    }
+    KT_EXPECT_EQ(M->ref.credit_violations, 0);
+    km_free(M);
+}
+
 int main(void)
 {
+    KT_RUN(np_real_gemv_timing);
     KT_RUN(np_real_example_program);
     KT_RUN(np_real_memcpy_timeout);
     return kt_failures ? 1 : 0;
