@@ -45,7 +45,13 @@ unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigne
     if (st != KS_OK)
         return st;
     for (unsigned i = 0; i < n; i++) {
-        c->units[i] = u[i];
+        /* field by field: a struct copy would pull memcpy into a small image */
+        c->units[i].yx = u[i].yx;
+        c->units[i].version = u[i].version;
+        c->units[i].buffers = u[i].buffers;
+        c->units[i].rsvd = 0;
+        c->units[i].type = u[i].type;
+        c->units[i].inst_depth = u[i].inst_depth;
         c->owed[i] = 0;
     }
     c->n_units = (uint8_t)n;
@@ -242,12 +248,12 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
 
     for (unsigned i = 0; i < n; i++) {
         struct kdp_job *j = &jobs[i];
-        const struct kx_unit_entry *u = kdp_unit(c, j->yx);
-        unsigned ui = (unsigned)(u - c->units);
-        struct kdp_report zero = { 0 };
-        j->rep = zero;
+        unsigned ui = (unsigned)(kdp_unit(c, j->yx) - c->units);
+        j->rep.dispatched = j->rep.completions = j->rep.last_arg = j->rep.status = 0;
+        j->rep.last_code = 0;
+        j->rep.cycles = 0;
         j->cursor = 0;
-        j->depth = u->inst_depth;
+        j->depth = c->units[ui].inst_depth;
         j->state = KDP_J_RUN;
         j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(j->yx)));
         /* Instructions an earlier failed run left in this unit that have not retired yet. */
@@ -255,19 +261,25 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         skip[i] = paid >= c->owed[ui] ? 0 : (uint16_t)(c->owed[ui] - paid);
     }
 
+    /* One loop: poll every target; kick the first (round robin) with room for its next
+     * top-up, staging its region first if needed (while the previous kick runs); after a
+     * fault, kick nothing more and let what was pushed retire. Every wait is bounded from the
+     * last progress (a signal or a kick), so a long program never times out while it moves. */
     unsigned rr = 0;
     uint64_t t_progress = hal_cycles();
     for (;;) {
         bool moved = false;
-        struct kdp_job *pick = 0, *open = 0;
+        struct kdp_job *pick = 0, *need = 0, *pend = 0;
         unsigned pi = 0;
         for (unsigned k = 0, i = rr; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
             struct kdp_job *j = &jobs[i];
             moved |= kdp_poll(c, j, &skip[i]);
+            if (j->rep.completions < j->rep.dispatched && !pend)
+                pend = j;
             if (j->state != KDP_J_RUN || j->cursor == j->prog->n)
                 continue;
-            if (!open)
-                open = j;
+            if (!need)
+                need = j;
             /* Top up once half the FIFO (or the rest of the program) fits: fewer, longer
              * kicks, and the unit still holds work while the next region is staged. */
             uint32_t want = j->prog->n - j->cursor, half = (j->depth + 1u) / 2u;
@@ -278,14 +290,17 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 pi = i;
             }
         }
-        if (c->status != KS_OK || !open)
-            break;
         if (moved)
             t_progress = hal_cycles();
+        if (c->status != KS_OK)
+            need = pick = 0;
         if (!pick) {
+            if (!need && !pend)
+                break;
             if (kdp_expired(c, t_progress)) {
-                kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(KDP_AWAIT_CREDIT, open->yx),
-                         ((uint64_t)open->rep.completions << 32) | open->rep.dispatched);
+                struct kdp_job *j = need ? need : pend;
+                kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION, j->yx),
+                         ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
                 break;
             }
             continue;
@@ -298,14 +313,10 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             r = kdp_stage_chunk(c, p, j->cursor);   /* overlaps the running kick */
         if (kdp_wait_idle(c, j->yx) != KS_OK)
             break;
-        kdp_poll(c, j, &skip[pi]);                  /* room only grows: refresh it */
-        if (c->status != KS_OK)
-            break;
         struct kdp_region *g = &c->reg[r];
         struct kdp_kick kk;
         uint32_t off = j->cursor - g->start;
-        if (!kdp_plan_kick(g->len - off, kdp_room(j, skip[pi]), &kk))
-            continue;
+        kdp_plan_kick(g->len - off, kdp_room(j, skip[pi]), &kk);   /* room >= want >= 1 */
         uint32_t rs = c->stage_flits / KDP_REGIONS;
         /* PROG_* only while run is 0 (PROG_DST is read live at every flit), credit seeded
          * before every kick and never 0 (BOARD.md §1.1). */
@@ -315,38 +326,17 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         hal_agent_wr32(KA_PROG_CRED, kk.credit);
         hal_fence();
         hal_agent_wr32(KA_PROG_KICK, 1);
+        t_progress = hal_cycles();
         if (j->rep.dispatched == 0)
-            j->t0 = hal_cycles();
+            j->t0 = t_progress;
         c->running = (uint8_t)r;
         g->stamp = ++c->clock;
         j->cursor += kk.len;
         j->rep.dispatched += kk.len;
-        t_progress = hal_cycles();
         rr = pi + 1 == n ? 0 : pi + 1;
     }
-
-    /* Let everything already pushed retire, also after a failure (issue 5: a fault ends the
-     * program after what is in flight retired). Each wait is bounded from the last signal. */
     kdp_wait_idle(c, 0);
     c->running = KDP_REGIONS;
-    t_progress = hal_cycles();
-    while (!KS_IS_TIMEOUT(c->status)) {     /* after a timeout, one bounded wait was enough */
-        struct kdp_job *open = 0;
-        for (unsigned i = 0; i < n; i++) {
-            struct kdp_job *j = &jobs[i];
-            if (kdp_poll(c, j, &skip[i]))
-                t_progress = hal_cycles();
-            if (j->state != KDP_J_DONE && j->rep.completions < j->rep.dispatched && !open)
-                open = j;
-        }
-        if (!open)
-            break;
-        if (kdp_expired(c, t_progress)) {
-            kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(KDP_AWAIT_COMPLETION, open->yx),
-                    ((uint64_t)open->rep.completions << 32) | open->rep.dispatched);
-            break;
-        }
-    }
 
     /* Remember what each unit still owes, so the next run neither overfills it nor takes
      * its late signals for its own. */
@@ -361,18 +351,13 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
             j->rep.status = c->status == KS_OK ? KS_TIMEOUT : c->status;
     }
-    if (kdp_quiesce(c) != KS_OK)
-        return c->status;
+    kdp_quiesce(c);
     return c->status;
 }
 
-unsigned kdp_dispatch(struct kdp_ctx *c, const struct kdp_prog *p, uint8_t yx, struct kdp_report *rep)
+unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j)
 {
-    struct kdp_job j = { .prog = p, .yx = yx };
-    unsigned st = kdp_run(c, &j, 1);
-    if (rep)
-        *rep = j.rep;
-    return st;
+    return kdp_run(c, j, 1);
 }
 
 unsigned kdp_quiesce(struct kdp_ctx *c)

@@ -110,8 +110,8 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint64_t
  * awaited | {y,x}). The agent is left quiet: no program running, RX empty. */
 unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
 
-/* One program to one target: kdp_run of a single job. */
-unsigned kdp_dispatch(struct kdp_ctx *c, const struct kdp_prog *p, uint8_t yx, struct kdp_report *rep);
+/* One program to one target: kdp_run of the single job j (j->prog, j->yx filled). */
+unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j);
 
 /* Waits (bounded) for no program running and drains RX. KS_OK or KS_TIMEOUT. */
 unsigned kdp_quiesce(struct kdp_ctx *c);

@@ -57,6 +57,13 @@ static bool agent_quiet(void)
 
 static struct kdp_ctx ctx;
 
+static struct kdp_job *kdt_job(struct kdp_job *j, const struct kdp_prog *p, uint8_t yx)
+{
+    j->prog = p;
+    j->yx = yx;
+    return j;
+}
+
 static void setup(void)
 {
     fh_start(NULL);
@@ -105,13 +112,14 @@ static void one_instruction(void)
     setup();
     tu(pay[0], TU_OP_NOP, 0x1234);
     struct kdp_prog p = { .payload = pay, .n = 1, .txn = 0x42 };
-    struct kdp_report r;
-    CHECK_EQ(kdp_dispatch(&ctx, &p, TU1, &r), KS_OK);
-    CHECK_EQ(r.dispatched, 1);
-    CHECK_EQ(r.completions, 1);
-    CHECK_EQ(r.last_code, 0x01);        /* BATCH_COMPLETE, arg = {24'd0, txn} */
-    CHECK_EQ(r.last_arg, 0x42);
-    CHECK(r.cycles > 0);
+    struct kdp_job job;
+    struct kdp_report *const r = &job.rep;
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU1)), KS_OK);
+    CHECK_EQ(r->dispatched, 1);
+    CHECK_EQ(r->completions, 1);
+    CHECK_EQ(r->last_code, 0x01);        /* BATCH_COMPLETE, arg = {24'd0, txn} */
+    CHECK_EQ(r->last_arg, 0x42);
+    CHECK(r->cycles > 0);
     CHECK(agent_quiet());
     CHECK_EQ(credit_violations(), 0);
 }
@@ -122,12 +130,13 @@ static void thousand_to_np(void)
     for (unsigned i = 0; i < 1000; i++)
         np_payload(pay[i], np_memset_shape(i % 64, (uint16_t)(i + 1), 2, 3));
     struct kdp_prog p = { .payload = pay, .n = 1000, .txn = 0x07 };
-    struct kdp_report r;
-    CHECK_EQ(kdp_dispatch(&ctx, &p, NP(3), &r), KS_OK);
-    CHECK_EQ(r.dispatched, 1000);
-    CHECK_EQ(r.completions, 1000);
-    CHECK_EQ(r.last_code, 0x01);
-    CHECK_EQ(r.last_arg, 0x07);
+    struct kdp_job job;
+    struct kdp_report *const r = &job.rep;
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, NP(3))), KS_OK);
+    CHECK_EQ(r->dispatched, 1000);
+    CHECK_EQ(r->completions, 1000);
+    CHECK_EQ(r->last_code, 0x01);
+    CHECK_EQ(r->last_arg, 0x07);
     CHECK_EQ(ctx.staged_flits, 1000);   /* longer than STAGE: streamed, each flit staged once */
     CHECK(agent_quiet());
     CHECK_EQ(credit_violations(), 0);
@@ -135,9 +144,9 @@ static void thousand_to_np(void)
     for (unsigned i = 0; i < 1000; i++)
         tu(pay[i], i % 3 ? TU_OP_NOP : TU_OP_DELAY, 5 + i % 7);
     p.txn = 0x08;
-    CHECK_EQ(kdp_dispatch(&ctx, &p, TU2, &r), KS_OK);
-    CHECK_EQ(r.completions, 1000);
-    CHECK_EQ(r.last_arg, 0x08);
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU2)), KS_OK);
+    CHECK_EQ(r->completions, 1000);
+    CHECK_EQ(r->last_arg, 0x08);
     CHECK_EQ(credit_violations(), 0);
 }
 
@@ -205,28 +214,29 @@ static void tu_fault(void)
     tu(pay[1], TU_OP_NOP, 2);
     tu(pay[2], TU_OP_FAULT, 0xBAD5);
     struct kdp_prog p = { .payload = pay, .n = 3, .txn = 9 };
-    struct kdp_report r;
-    CHECK_EQ(kdp_dispatch(&ctx, &p, TU1, &r), KS_UNIT_FAULT);
+    struct kdp_job job;
+    struct kdp_report *const r = &job.rep;
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU1)), KS_UNIT_FAULT);
     CHECK_EQ(ctx.detail, TU1);
     CHECK_EQ(ctx.value, 0xBAD5);
-    CHECK_EQ(r.last_code, 0x04);
-    CHECK_EQ(r.completions, 3);
+    CHECK_EQ(r->last_code, 0x04);
+    CHECK_EQ(r->completions, 3);
     /* A fault in the middle: what is in flight retires before the report. */
     tu(pay[0], TU_OP_DELAY, 50);
     tu(pay[1], TU_OP_FAULT, 0x77);
     tu(pay[2], TU_OP_DELAY, 400);
     tu(pay[3], TU_OP_DELAY, 400);
     p.n = 4;
-    CHECK_EQ(kdp_dispatch(&ctx, &p, TU2, &r), KS_UNIT_FAULT);
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU2)), KS_UNIT_FAULT);
     CHECK_EQ(ctx.detail, TU2);
     CHECK_EQ(ctx.value, 0x77);
-    CHECK_EQ(r.dispatched, 4);
-    CHECK_EQ(r.completions, 4);
+    CHECK_EQ(r->dispatched, 4);
+    CHECK_EQ(r->completions, 4);
     CHECK(agent_quiet());
     /* The node still dispatches. */
     tu(pay[0], TU_OP_NOP, 3);
     p.n = 1;
-    CHECK_EQ(kdp_dispatch(&ctx, &p, TU2, &r), KS_OK);
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU2)), KS_OK);
     CHECK_EQ(credit_violations(), 0);
 }
 
@@ -238,24 +248,25 @@ static void tu_hang(void)
     tu(pay[1], TU_OP_HANG, 0);
     tu(pay[2], TU_OP_NOP, 2);
     struct kdp_prog p = { .payload = pay, .n = 3, .txn = 5 };
-    struct kdp_report r;
-    CHECK_EQ(kdp_dispatch(&ctx, &p, TU1, &r), KS_TIMEOUT);
+    struct kdp_job job;
+    struct kdp_report *const r = &job.rep;
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU1)), KS_TIMEOUT);
     CHECK_EQ(ctx.detail, 0x0321);       /* awaited: completion (3), of unit {2,1} */
     CHECK_EQ(ctx.value, (UINT64_C(1) << 32) | 3);   /* 1 signal seen of 3 dispatched */
-    CHECK_EQ(r.status, KS_TIMEOUT);
+    CHECK_EQ(r->status, KS_TIMEOUT);
     CHECK(agent_quiet());
     /* Still able to dispatch, to another unit. */
     tu(pay[0], TU_OP_NOP, 0x99);
     p.n = 1;
-    CHECK_EQ(kdp_dispatch(&ctx, &p, TU2, &r), KS_OK);
-    CHECK_EQ(r.last_arg, 5);
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU2)), KS_OK);
+    CHECK_EQ(r->last_arg, 5);
     /* The hung unit keeps its two instructions: a long program to it never overfills it. */
     for (unsigned i = 0; i < 40; i++)
         tu(pay[i], TU_OP_NOP, i);
     p.n = 40;
-    CHECK_EQ(kdp_dispatch(&ctx, &p, TU1, &r), KS_TIMEOUT);
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU1)), KS_TIMEOUT);
     CHECK_EQ(KDP_DETAIL_WHAT(ctx.detail), KDP_AWAIT_CREDIT);
-    CHECK_EQ(r.dispatched, 14);         /* depth 16 less the HANG and the NOP behind it */
+    CHECK_EQ(r->dispatched, 14);         /* depth 16 less the HANG and the NOP behind it */
     CHECK(agent_quiet());
     CHECK_EQ(credit_violations(), 0);
 }

@@ -1,0 +1,44 @@
+/* test_enum.c — enumeration of the default map through the mailbox (issue 5 Tests; BOARD.md
+ * §1 "Enumeration"): exactly the six units, in scan order, with their CU_CAPS; the edge
+ * coordinates a clamped request reaches (answered by a real unit with its own src) are not
+ * counted twice; RX empty after. */
+// kohaku-test: expect-referee=credit_violations=0
+// kohaku-test: expect-referee=rx_dropped=0
+#include "kdt.h"
+
+static struct kdp_ctx ctx;
+
+int main(void)
+{
+    kdp_init(&ctx, KDT_AGENT, KDT_WAIT, KA_STAGE_FLITS_DEFAULT);
+    uint8_t lo, hi;
+    kdp_scan_range(&lo, &hi);
+    EXPECT_EQ(lo, 0x00);                /* CAPS grid {1,1}..{2,4} widened by one step */
+    EXPECT_EQ(hi, 0x35);
+    uint64_t c0 = hal_cycles();
+    EXPECT_EQ(kdp_enumerate(&ctx, lo, hi, 4000), KS_OK);
+    kt_note("enum_cycles", hal_cycles() - c0);
+    EXPECT_EQ(ctx.n_units, 6);
+    static const uint8_t want[6] = { 0x11, 0x12, 0x13, 0x14, 0x21, 0x22 };
+    for (unsigned i = 0; i < 6 && i < ctx.n_units; i++) {
+        EXPECT_EQ(ctx.units[i].yx, want[i]);
+        EXPECT_EQ(ctx.units[i].type, i < 4 ? 0x4E50 : 0x5455);   /* "NP", "TU" */
+        EXPECT_EQ(ctx.units[i].version, 1);
+        EXPECT_EQ(ctx.units[i].inst_depth, 16);
+    }
+    EXPECT_TRUE(kdt_quiet());
+    /* A range of only out-of-grid edge positions (x = 5, east of the grid): every request is
+     * clamped onto NP (4,1), which answers with its own src; nothing is counted. */
+    EXPECT_EQ(kdp_enumerate(&ctx, KDP_YX(5, 1), KDP_YX(5, 2), 2000), KS_DISPATCH_NO_UNITS);
+    EXPECT_EQ(ctx.n_units, 6);          /* refused: the table is unchanged */
+    EXPECT_TRUE(kdt_quiet());
+    /* After enumeration, dispatch works from the table it built. */
+    uint64_t (*pay)[4] = kdt_dram(0);
+    kdt_tu(pay[0], TU_OP_NOP, 5);
+    struct kdp_prog p = { .payload = pay, .n = 1, .txn = 0x11 };
+    struct kdp_job job;
+    struct kdp_report *const r = &job.rep;
+    EXPECT_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, KDT_TU2)), KS_OK);
+    EXPECT_EQ(r->last_arg, 0x11);
+    kt_finish();
+}
