@@ -120,9 +120,9 @@ fi
 sync_file() {
   local src=$1 dst=$2
   if ! cmp -s "$src" "$dst"; then
+    [ -e "$dst" ] && log "updated ${dst#"$SRC"/}"
     mkdir -p "$(dirname "$dst")"
     cp "$src" "$dst.tmp" && mv -f "$dst.tmp" "$dst"
-    log "updated ${dst#"$SRC"/}"
   fi
 }
 # Write stdin to dst only when it differs.

@@ -198,7 +198,7 @@ def tests():
     t = [
         # RV32 (BOARD.md §4)
         ("rv32-console-exit", lambda a: expect_stop(a, 32, "rv32-console-exit.elf", E, 0, 0, stdout="kohaku\n")),
-        ("rv32-exit-word", lambda a: expect_stop(a, 32, "rv32-exit-word.elf", E, 0, 0xC0FFEE01)),
+        ("rv32-exit-word", lambda a: expect_stop(a, 32, "rv32-exit-word.elf", E, 0, 0xC0FFEE01, 0x100)),
         ("rv32-spad", lambda a: expect_stop(a, 32, "rv32-spad.elf", E, 0, 0)),
         ("rv32-spad-end", lambda a: expect_stop(a, 32, "rv32-spad-end.elf", H, 3, 0x100, 0x100)),
         ("rv32-imem-load", lambda a: expect_stop(a, 32, "rv32-imem-load.elf", H, 3, 0x100, 0x100)),
@@ -215,7 +215,7 @@ def tests():
         ("rv32-bootblock", t_bootblock),
         # RV64 (BOARD.md §5): a trap with mtvec unset halts with cause=mcause word=mtval pc=mepc
         ("rv64-console-exit", lambda a: expect_stop(a, 64, "rv64-console-exit.elf", E, 0, 0, stdout="kohaku\n")),
-        ("rv64-exit-word", lambda a: expect_stop(a, 64, "rv64-exit-word.elf", E, 0, 0x1122334455667788)),
+        ("rv64-exit-word", lambda a: expect_stop(a, 64, "rv64-exit-word.elf", E, 0, 0x1122334455667788, 0x100)),
         ("rv64-spad", lambda a: expect_stop(a, 64, "rv64-spad.elf", E, 0, 0)),
         ("rv64-spad-end", lambda a: expect_stop(a, 64, "rv64-spad-end.elf", H, 5, 0x18000, 0x100)),
         ("rv64-imem-load", lambda a: expect_stop(a, 64, "rv64-imem-load.elf", H, 5, 0x40, 0x100)),

@@ -115,6 +115,7 @@ struct KohakuSysnodeState {
     const uint8_t *hp_data;
     uint8_t *hp_out;
     QEMUTimer *hp_timer;
+    uint64_t hp_ready_at;     /* virtual ns: the port is free again (km_hp_cost_ns) */
 };
 
 static CPUState *ks_cpu(KohakuSysnodeState *s)
@@ -232,6 +233,24 @@ static void ks_halt_now(KohakuSysnodeState *s)
 }
 
 /* ---- platform callbacks ---- */
+
+/*
+ * The PC of the instruction making the current MMIO access (the model asks from inside
+ * km_cpu_write, for EXIT's pc=). io_readx/io_writex record the host return address in
+ * mem_io_pc; unwinding it through the translation block gives the guest PC without touching
+ * the CPU state or the instruction count.
+ */
+static uint64_t ks_plat_pc(void *opaque)
+{
+    KohakuSysnodeState *s = opaque;
+    CPUState *cs = ks_cpu(s);
+    uint64_t data[TARGET_INSN_START_WORDS];
+
+    if (qemu_cpu_is_self(cs) && cpu_unwind_state_data(cs, cs->mem_io_pc, data)) {
+        return KS_IS32 ? (uint32_t)data[0] : data[0];
+    }
+    return s->harts.harts[0].env.pc;
+}
 
 static uint64_t ks_plat_instret(void *opaque)
 {
@@ -555,8 +574,12 @@ static void ks_hp_pump(KohakuSysnodeState *s)
     }
     s->hp_busy = true;
     s->hp_consumed = n;
-    /* The request reaches the node after the port's latency, in virtual time. */
-    timer_mod_ns(s->hp_timer, (int64_t)(ks_now() + s->host_latency_ns));
+    /*
+     * The request reaches the node host-latency-ns after it arrived, and no earlier than the
+     * previous request's cost (km_hp_cost_ns: the port's occupancy, data included) after that
+     * one ran. Both in virtual time.
+     */
+    timer_mod_ns(s->hp_timer, (int64_t)MAX(ks_now() + s->host_latency_ns, s->hp_ready_at));
 }
 
 static void ks_hp_timer_cb(void *opaque)
@@ -566,6 +589,7 @@ static void ks_hp_timer_cb(void *opaque)
 
     ks_sync(s);
     n = km_hp_execute(s->m, &s->hp_req, s->hp_data, s->hp_out, KS_HP_OUT_CAP);
+    s->hp_ready_at = ks_now() + km_hp_cost_ns(&s->hp_req);
     ks_rearm(s);
     if (n > 0 && qemu_chr_fe_backend_open(&s->hp)) {
         qemu_chr_fe_write_all(&s->hp, s->hp_out, (int)n);
@@ -676,6 +700,7 @@ static void ks_machine_init(MachineState *ms)
         .hart_hold = ks_hart_hold,
         .console = ks_plat_console,
         .stopped = ks_plat_stopped,
+        .pc = ks_plat_pc,
     };
     char err[256] = "";
     size_t ib, sb;
