@@ -28,6 +28,7 @@ include model/model.mk
 include qemu/qemu.mk
 include host/host.mk
 include dispatch/dispatch.mk
+include mover/mover.mk
 include tests/tests.mk
 
 deps:
