@@ -1,0 +1,52 @@
+# mover.mk — the mover layer's native builds (issue 4; docs/mover.md). The firmware build
+# (mk/firmware.mk) picks up mover/*.c and mover/rv32|rv64/*.c by itself.
+#   make test-suite-host-mover    host unit tests of builder, validator, text form (ASan+UBSan)
+#   make fuzz-mover               libFuzzer on the validator and the text parser, bounded time
+#   make test-suite-fuzz-smoke-mover   a short fuzz run (FUZZ_SMOKE_RUNS inputs) inside make test
+
+KMV_PURE_SRCS := mover/validate.c mover/build.c mover/desc_text.c
+KMV_PURE_DEPS := $(KMV_PURE_SRCS) mover/kmv.h include/kohaku/desc_list.h include/kohaku/status.h \
+                 include/kohaku/mover_regs.h include/kohaku/bits.h
+KMV_HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
+                   -fno-sanitize-recover=all -fno-omit-frame-pointer -Iinclude -Imover
+KMV_TEST_BIN  := $(O)/tests/host/mover/test_mover
+
+$(KMV_TEST_BIN): tests/host/mover/test_mover.c tests/host/mover/ht.h $(KMV_PURE_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(KMV_HOST_CFLAGS) -Itests/host/mover tests/host/mover/test_mover.c $(KMV_PURE_SRCS) -o $@
+
+TEST_SUITES += host-mover
+.PHONY: test-suite-host-mover
+test-suite-host-mover: $(KMV_TEST_BIN)
+	@mkdir -p $(O)/tests
+	$(Q)timeout 60 $(KMV_TEST_BIN) > $(O)/tests/host-mover.log 2> $(O)/tests/host-mover.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: host-mover/test_mover" >> $(O)/tests/host-mover.log; \
+	elif [ $$rc -ne 0 ] && ! grep -q '^FAIL:' $(O)/tests/host-mover.log; then \
+	  echo "FAIL: host-mover/test_mover exit $$rc: $$(tail -c 300 $(O)/tests/host-mover.stderr | tr '\n' '|')" >> $(O)/tests/host-mover.log; fi
+
+# ---- Fuzzing (TESTING.md layer 4): Debian's clang with libFuzzer. ----
+FUZZ_CC          ?= clang
+FUZZ_SMOKE_RUNS  ?= 20000
+FUZZ_MOVER_SECS  ?= 120
+KMV_FUZZ_BIN     := $(O)/fuzz/mover/fuzz_validate
+
+$(KMV_FUZZ_BIN): fuzz/mover/fuzz_validate.c $(KMV_PURE_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=all -Iinclude -Imover fuzz/mover/fuzz_validate.c $(KMV_PURE_SRCS) -o $@
+
+.PHONY: fuzz-mover fuzz
+fuzz: fuzz-mover
+fuzz-mover: $(KMV_FUZZ_BIN)
+	@mkdir -p $(O)/fuzz/mover/corpus
+	$(KMV_FUZZ_BIN) -max_total_time=$(FUZZ_MOVER_SECS) -max_len=49200 $(O)/fuzz/mover/corpus fuzz/mover/seeds
+
+TEST_SUITES += fuzz-smoke-mover
+.PHONY: test-suite-fuzz-smoke-mover
+test-suite-fuzz-smoke-mover: $(KMV_FUZZ_BIN)
+	@mkdir -p $(O)/tests $(O)/fuzz/mover/smoke
+	$(Q)if timeout 300 $(KMV_FUZZ_BIN) -runs=$(FUZZ_SMOKE_RUNS) -seed=1 -max_len=4096 \
+	      $(O)/fuzz/mover/smoke fuzz/mover/seeds > $(O)/tests/fuzz-smoke-mover.out 2>&1; then \
+	  echo "PASS: fuzz-smoke-mover/validate_$(FUZZ_SMOKE_RUNS)_runs" > $(O)/tests/fuzz-smoke-mover.log; \
+	else echo "FAIL: fuzz-smoke-mover/validate_$(FUZZ_SMOKE_RUNS)_runs $$(grep -m1 -E 'ERROR|SUMMARY|Assert' $(O)/tests/fuzz-smoke-mover.out)" \
+	  > $(O)/tests/fuzz-smoke-mover.log; fi

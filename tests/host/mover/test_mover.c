@@ -1,0 +1,658 @@
+/* test_mover.c — native tests of the mover layer's pure half: the descriptor list layout
+ * (include/kohaku/desc_list.h), the builder, the validator and the text form (mover/). Every
+ * expected register value is a literal worked out by hand from the bit positions of BOARD.md
+ * §3 (the working is in the comment next to it), never computed by the code under test. */
+#include <stddef.h>
+#include <string.h>
+
+#include "ht.h"
+#include "kmv.h"
+
+#define GO 0x10000u     /* CTRL [16] */
+
+static struct kd_write L[KD_MAX_WRITES + 8];
+
+static unsigned v32(const struct kd_write *w, uint32_t n, struct kmv_result *r)
+{
+    return kmv_validate(w, n, &kmv_caps_rv32, r);
+}
+
+static unsigned v64(const struct kd_write *w, uint32_t n, struct kmv_result *r)
+{
+    return kmv_validate(w, n, &kmv_caps_rv64, r);
+}
+
+/* ---- layout ---- */
+
+static void layout_matches_descriptor_form(void)
+{
+    /* BOARD.md §4: {offset [7:0]}, value[31:0], value[63:32]; word 0 = n. */
+    CHECK_EQ(sizeof(struct kd_write), 12);
+    CHECK_EQ(offsetof(struct kd_write, off), 0);
+    CHECK_EQ(offsetof(struct kd_write, lo), 4);
+    CHECK_EQ(offsetof(struct kd_write, hi), 8);
+    CHECK_EQ(offsetof(struct kd_blob, w), 4);
+    struct kd_write w = kd_make(0x18, UINT64_C(0x000FFFFFC000007B));
+    CHECK_EQ(w.off, 0x18);
+    CHECK_EQ(w.lo, 0xC000007Bu);
+    CHECK_EQ(w.hi, 0x000FFFFFu);
+    CHECK_EQ(kd_value(&w), UINT64_C(0x000FFFFFC000007B));
+    /* The bytes as the descriptor form lays them out, little-endian. */
+    static const uint8_t want[12] = { 0x18, 0, 0, 0, 0x7B, 0, 0, 0xC0, 0xFF, 0xFF, 0x0F, 0 };
+    CHECK(memcmp(&w, want, 12) == 0);
+    struct kd_write go = kd_make(0x00, 0x10010), nogo = kd_make(0x00, 0x00010),
+                    other = kd_make(0x38, 0x10000);
+    CHECK(kd_is_go(&go));
+    CHECK(!kd_is_go(&nogo));
+    CHECK(!kd_is_go(&other));
+    CHECK_EQ(kd_blob_bytes(3), 40);
+}
+
+/* ---- builder ---- */
+
+static void build_copy_one_dim(void)
+{
+    struct kmv_builder b;
+    struct kmv_walk d, s;
+    struct kmv_result r;
+
+    kmv_build_init(&b, L, 64);
+    kmv_walk_linear(&d, 0x1000, 4);
+    kmv_walk_linear(&s, 0x2000, 4);
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0), KS_OK);
+    static const struct { uint32_t off; uint64_t v; } want[] = {
+        /* HDR src: walker 0, base 0x2000 << 4 = 0x20000, ndim 1 << 44 */
+        { 0x10, UINT64_C(0x0000100000020000) },
+        /* DIM src: walker 0, index 0, count 4 << 4 = 0x40, stride 32 << 20 = 0x2000000 */
+        { 0x18, UINT64_C(0x0000000002000040) },
+        { 0x20, 0 },                                  /* AXIS: axis 0, step 0 */
+        { 0x28, 0 },                                  /* BOUND src 0: disabled */
+        { 0x28, 2 },                                  /* BOUND src 1: [1] = 1 */
+        /* HDR dst: walker 1, base 0x1000 << 4 = 0x10000, ndim 1 << 44 */
+        { 0x10, UINT64_C(0x0000100000010001) },
+        { 0x18, UINT64_C(0x0000000002000041) },       /* DIM dst */
+        { 0x20, 0 },
+        { 0x28, 1 },                                  /* BOUND dst 0 */
+        { 0x28, 3 },                                  /* BOUND dst 1 */
+        { 0x00, 0x10010 },                            /* CTRL: COPY, width 2 << 3, GO */
+    };
+    CHECK_EQ(b.n, sizeof(want) / sizeof(want[0]));
+    for (unsigned i = 0; i < b.n && i < sizeof(want) / sizeof(want[0]); i++) {
+        CHECK_EQ(L[i].off, want[i].off);
+        CHECK_EQ(kd_value(&L[i]), want[i].v);
+    }
+    CHECK_EQ(v32(L, b.n, &r), KS_OK);
+    CHECK_EQ(r.moves, 1);
+    CHECK_EQ(v64(L, b.n, &r), KS_OK);      /* no IMM, no GATHER: RV64 reaches all of it */
+}
+
+static void build_copy_six_dims_negative_padded(void)
+{
+    struct kmv_builder b;
+    struct kmv_walk d = { .base = 0x100000, .ndim = 6 }, s = { .base = 0x300000, .ndim = 6 };
+    struct kmv_result r;
+
+    for (unsigned i = 0; i < 6; i++) {
+        d.count[i] = (uint16_t)(i + 2);
+        s.count[i] = (uint16_t)(i + 2);
+        d.stride[i] = 32 << i;
+        s.stride[i] = -(32 << i);
+    }
+    s.axis[5] = 1;
+    s.astep[5] = -1;
+    s.bound_base[1] = -2;
+    s.bound_extent[1] = 10;
+    s.bound_extent[0] = 0;
+    kmv_build_init(&b, L, 64);
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_8, 0xA5, 0), KS_OK);
+    /* src HDR + 6 x (DIM, AXIS) + 2 BOUND, dst HDR + 12 + 2 BOUND, IMM, CTRL */
+    CHECK_EQ(b.n, 1 + 12 + 2 + 1 + 12 + 2 + 1 + 1);
+    /* Source dimension 5: walker 0, index 5 << 1 = 0xA, count 7 << 4 = 0x70,
+     * stride -1024 = 0xFFFFFC00 << 20 = 0x000FFFFFC0000000 */
+    CHECK_EQ(L[11].off, 0x18);
+    CHECK_EQ(kd_value(&L[11]), UINT64_C(0x000FFFFFC000007A));
+    /* Its AXIS: axis 1, step -1 = 0xFFFF << 2 = 0x3FFFC */
+    CHECK_EQ(L[12].off, 0x20);
+    CHECK_EQ(kd_value(&L[12]), 0x3FFFD);
+    /* Source bound 1: which [1], base -2 = 0xFFFE << 2 = 0x3FFF8, extent 10 << 18 = 0x280000 */
+    CHECK_EQ(L[14].off, 0x28);
+    CHECK_EQ(kd_value(&L[14]), 0x2BFFFA);
+    /* Destination header: base 0x100000 << 4, ndim 6 << 44, walker 1 */
+    CHECK_EQ(kd_value(&L[15]), UINT64_C(0x0000600001000001));
+    /* Padding value, then CTRL: COPY, width 0, GO */
+    CHECK_EQ(L[b.n - 2].off, 0x40);
+    CHECK_EQ(kd_value(&L[b.n - 2]), 0xA5);
+    CHECK_EQ(kd_value(&L[b.n - 1]), GO);
+    /* Offsets: dst lowest 0, highest sum (count-1) x stride = 32+128+384+1024+2560+6144 */
+    CHECK_EQ(v32(L, b.n, &r), KS_OK);
+    /* RV64 cannot write the padding value. */
+    CHECK_EQ(v64(L, b.n, &r), KS_NO_REACH);
+    CHECK_EQ(r.detail, 0x40);
+    CHECK_EQ(r.index, b.n - 2);
+}
+
+static void build_fill_generate_and_reuse(void)
+{
+    struct kmv_builder b;
+    struct kmv_walk d;
+    struct kmv_result r;
+
+    kmv_build_init(&b, L, 64);
+    kmv_walk_linear(&d, 0x4000, 2);
+    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_8, 0xA5, 0), KS_OK);
+    CHECK_EQ(b.n, 7);           /* HDR, DIM, AXIS, BOUND x2, IMM, CTRL */
+    CHECK_EQ(L[5].off, 0x40);
+    CHECK_EQ(kd_value(&L[5]), 0xA5);
+    CHECK_EQ(kd_value(&L[6]), 0x10004);     /* FILL = 4, width 0, GO */
+    /* Same fill again: bounds and IMM are already in the list, not repeated. */
+    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_8, 0xA5, 0), KS_OK);
+    CHECK_EQ(b.n, 7 + 4);
+    /* Generate: HDR, DIM, AXIS (bounds known), SEED, CTRL GENERATE = 3 | width 2 << 3 | GO */
+    CHECK_EQ(kmv_build_generate(&b, &d, UINT64_C(0x0123456789ABCDEF), KM_CTRL_FLAG_COALESCE >> 8), KS_OK);
+    CHECK_EQ(L[b.n - 2].off, 0x38);
+    CHECK_EQ(kd_value(&L[b.n - 2]), UINT64_C(0x0123456789ABCDEF));
+    CHECK_EQ(kd_value(&L[b.n - 1]), 0x10813);   /* + flags bit 3 -> CTRL [11] = 0x800 */
+    CHECK_EQ(v32(L, b.n, &r), KS_OK);
+    CHECK_EQ(r.moves, 3);
+    CHECK_EQ(v64(L, b.n, &r), KS_NO_REACH);
+    CHECK_EQ(r.detail, 0x40);
+    CHECK_EQ(r.index, 5);
+    /* A generate alone is fine on RV64. */
+    kmv_build_init(&b, L, 64);
+    CHECK_EQ(kmv_build_generate(&b, &d, 7, 0), KS_OK);
+    CHECK_EQ(v64(L, b.n, &r), KS_OK);
+}
+
+static void build_gather_and_xform(void)
+{
+    struct kmv_builder b;
+    struct kmv_walk d, s;
+    struct kmv_result r;
+
+    kmv_build_init(&b, L, 64);
+    kmv_walk_linear(&d, 0x6000, 8);
+    CHECK_EQ(kmv_build_gather(&b, &d, 0x4000, 0x8000, 4, 64, 2, 0), KS_OK);
+    /* HDR src: base 0x4000 << 4 = 0x40000, ndim 0 */
+    CHECK_EQ(L[0].off, 0x10);
+    CHECK_EQ(kd_value(&L[0]), 0x40000);
+    /* INDEX: base 0x8000, count 4 << 40 */
+    CHECK_EQ(L[b.n - 3].off, 0x30);
+    CHECK_EQ(kd_value(&L[b.n - 3]), UINT64_C(0x0000040000008000));
+    /* GATHER: pitch 64, words 2 << 32 */
+    CHECK_EQ(L[b.n - 2].off, 0x50);
+    CHECK_EQ(kd_value(&L[b.n - 2]), UINT64_C(0x0000000200000040));
+    CHECK_EQ(kd_value(&L[b.n - 1]), 0x10012);  /* GATHER = 2, width 2, GO */
+    CHECK_EQ(v32(L, b.n, &r), KS_OK);
+    CHECK_EQ(v64(L, b.n, &r), KS_NO_REACH);
+    CHECK_EQ(r.detail, 0x50);
+
+    kmv_build_init(&b, L, 64);
+    kmv_walk_linear(&s, 0x10000, 16);       /* two entries of 8 words */
+    d = (struct kmv_walk){ .base = 0x20000, .ndim = 1 };
+    d.count[0] = 2;
+    d.stride[0] = 128;                      /* OUT_WORDS x 32: contiguous output */
+    CHECK_EQ(kmv_build_xform(&b, &d, &s, 1, 1, 0), KS_OK);
+    /* HDR src: base 0x10000 << 4 = 0x100000, ndim 1 << 44, id 1 << 47, mode 1 << 55 */
+    CHECK_EQ(kd_value(&L[0]), UINT64_C(0x0080900000100000));
+    CHECK_EQ(kd_value(&L[b.n - 1]), 0x10015);  /* XFORM = 5, width 2, GO */
+    CHECK_EQ(v32(L, b.n, &r), KS_OK);
+    CHECK_EQ(v64(L, b.n, &r), KS_OK);
+}
+
+static void build_refuses(void)
+{
+    struct kmv_builder b;
+    struct kmv_walk d, s;
+
+    kmv_walk_linear(&s, 0x2000, 4);
+    kmv_build_init(&b, L, 64);
+    kmv_walk_linear(&d, 0x1010, 4);
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0), KS_MV_ALIGN);
+    CHECK_EQ(b.n, 0);
+    /* Sticky: the next call does nothing and returns the first error. */
+    kmv_walk_linear(&d, 0x1000, 4);
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0), KS_MV_ALIGN);
+    CHECK_EQ(b.n, 0);
+
+    kmv_build_init(&b, L, 64);
+    d.stride[0] = 48;
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0), KS_MV_ALIGN);
+    kmv_build_init(&b, L, 64);
+    kmv_walk_linear(&d, 0x1000, 4);
+    d.ndim = 7;
+    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_32, 0, 0), KS_MV_DIM);
+    kmv_build_init(&b, L, 64);
+    kmv_walk_linear(&d, 0x1000, 0);
+    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_32, 0, 0), KS_MV_FIELD);
+    kmv_build_init(&b, L, 64);
+    kmv_walk_linear(&d, UINT64_C(1) << 40, 1);
+    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_32, 0, 0), KS_MV_FIELD);
+    kmv_build_init(&b, L, 64);
+    kmv_walk_linear(&d, 0x1000, 1);
+    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_BAD, 0, 0), KS_MV_WIDTH);
+    kmv_build_init(&b, L, 64);
+    CHECK_EQ(kmv_build_gather(&b, &d, 0x4000, 0x8000, 2049, 64, 1, 0), KS_MV_FIELD);
+    kmv_build_init(&b, L, 64);
+    CHECK_EQ(kmv_build_gather(&b, &d, 0x4000, 0x8000, 8, 48, 1, 0), KS_MV_ALIGN);
+    kmv_build_init(&b, L, 64);
+    d.bound_extent[0] = 4;
+    CHECK_EQ(kmv_build_xform(&b, &d, &s, 1, 0, 0), KS_MV_FIELD);
+    /* A transpose is refused, with a text that says what to do instead. */
+    kmv_build_init(&b, L, 64);
+    CHECK_EQ(kmv_build_raw(&b, 0x00, 0x10011), KS_MV_TRANSPOSE);
+    const char *t = kmv_status_text(KS_MV_TRANSPOSE);
+    CHECK(t && strstr(t, "COPY") && strstr(t, "reordered"));
+    /* Buffer full. */
+    kmv_build_init(&b, L, 5);
+    kmv_walk_linear(&d, 0x1000, 1);
+    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_32, 0, 0), KS_LIST_TOO_LONG);
+    CHECK_EQ(b.n, 5);
+}
+
+/* ---- validator ---- */
+
+static uint32_t n;
+static void put(uint32_t off, uint64_t v) { L[n++] = kd_make(off, v); }
+
+/* A good 4-word copy 0x2000 -> 0x1000, everything written: 11 writes. */
+static void good_copy(void)
+{
+    put(0x10, UINT64_C(0x0000100000020000));
+    put(0x18, UINT64_C(0x0000000002000040));
+    put(0x20, 0);
+    put(0x28, 0);
+    put(0x28, 2);
+    put(0x10, UINT64_C(0x0000100000010001));
+    put(0x18, UINT64_C(0x0000000002000041));
+    put(0x20, 0);
+    put(0x28, 1);
+    put(0x28, 3);
+    put(0x00, 0x10010);
+}
+
+static void expect(unsigned st, uint32_t detail, uint32_t index)
+{
+    struct kmv_result r;
+    CHECK_EQ(v32(L, n, &r), st);
+    CHECK_EQ(r.detail, detail);
+    CHECK_EQ(r.index, index);
+}
+
+static void validate_framing(void)
+{
+    struct kmv_result r;
+
+    n = 0;
+    expect(KS_NO_GO, 0, 0);                     /* empty */
+    good_copy();
+    expect(KS_OK, 0, 11);
+    put(0x38, 5);                               /* a trailing write */
+    expect(KS_NO_GO, 1, 11);
+    CHECK_EQ(kmv_validate_frame(L, n, &kmv_caps_rv32, &r), KS_NO_GO);
+    CHECK_EQ(r.index, 11);
+    n = 11;
+    put(0x00, 0x10010);                         /* the same move twice: settings persist */
+    expect(KS_OK, 0, 12);
+    CHECK_EQ(v32(L, n, &r), KS_OK);
+    CHECK_EQ(r.moves, 2);
+    /* Too long, refused before anything is looked at. */
+    CHECK_EQ(v32(L, KD_MAX_WRITES + 1, &r), KS_LIST_TOO_LONG);
+    CHECK_EQ(r.detail, KD_MAX_WRITES + 1);
+    CHECK_EQ(kmv_validate_frame(L, KD_MAX_WRITES + 1, &kmv_caps_rv32, &r), KS_LIST_TOO_LONG);
+}
+
+static void validate_offsets(void)
+{
+    static const uint32_t bad[] = { 0x08, 0x48, 0x58, 0x60, 0x68, 0x70, 0x78, 0x80, 0x04,
+                                    0x13, 0x100, 0x118, 0xFFFFFF00u };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        n = 0;
+        put(0x38, 1);
+        put(bad[i], 0);
+        good_copy();
+        expect(KS_BAD_OFFSET, bad[i], 1);
+    }
+    /* RV64 reaches 0x00-0x3F only: IMM and GATHER are NO_REACH naming the register, and
+     * nothing after it is looked at. */
+    struct kmv_result r;
+    n = 0;
+    put(0x40, 0);
+    good_copy();
+    CHECK_EQ(v64(L, n, &r), KS_NO_REACH);
+    CHECK_EQ(r.detail, 0x40);
+    CHECK_EQ(r.index, 0);
+    CHECK_EQ(v32(L, n, &r), KS_OK);
+    n = 0;
+    good_copy();
+    put(0x50, UINT64_C(0x100000020));
+    put(0x00, 0x10010);
+    CHECK_EQ(v64(L, n, &r), KS_NO_REACH);
+    CHECK_EQ(r.detail, 0x50);
+    CHECK_EQ(r.index, 11);
+    CHECK_EQ(kmv_validate_frame(L, n, &kmv_caps_rv64, &r), KS_NO_REACH);
+    CHECK_EQ(r.detail, 0x50);
+}
+
+static void validate_fields_modes_dims(void)
+{
+    n = 0;
+    good_copy();
+    L[10] = kd_make(0x00, 0x10030);             /* CTRL bit 5: no field there */
+    expect(KS_MV_FIELD, 0x00, 10);
+    L[10] = kd_make(0x00, 0x10011);             /* mode 1 */
+    expect(KS_MV_TRANSPOSE, 1, 10);
+    L[10] = kd_make(0x00, 0x10016);             /* mode 6 */
+    expect(KS_MV_MODE, 6, 10);
+    L[10] = kd_make(0x00, 0x10017);             /* mode 7 */
+    expect(KS_MV_MODE, 7, 10);
+    L[10] = kd_make(0x00, 0x10019);             /* width 3 with mode 1: width first (fault 5 before 4) */
+    expect(KS_MV_WIDTH, 3, 10);
+    L[10] = kd_make(0x00, 0x00011);             /* mode 1 without GO only latches: nothing to refuse */
+    n = 11;
+    put(0x00, 0x10010);
+    expect(KS_OK, 0, 12);
+
+    n = 0;
+    good_copy();
+    L[1] = kd_make(0x18, UINT64_C(0x000000000200004C));   /* DIM index 6 ([3:1] = 6 -> 0xC) */
+    expect(KS_MV_DIM, 6, 1);
+    n = 0;
+    good_copy();
+    L[0] = kd_make(0x10, UINT64_C(0x0000700000020000));   /* ndim 7 */
+    expect(KS_MV_DIM, 7, 0);
+    n = 0;
+    good_copy();
+    L[5] = kd_make(0x10, UINT64_C(0x0000900000010001));   /* xform id on the destination header */
+    expect(KS_MV_FIELD, 0x10, 5);
+    n = 0;
+    good_copy();
+    L[0] = kd_make(0x10, UINT64_C(0x0008100000020000));   /* HDR bit 51: unused */
+    expect(KS_MV_FIELD, 0x10, 0);
+    n = 0;
+    put(0x40, UINT64_C(0x100000000));                      /* IMM is 32 bits */
+    good_copy();
+    expect(KS_MV_FIELD, 0x40, 0);
+}
+
+static void validate_register_semantics(void)
+{
+    /* AXIS with no DIM staged in the list. */
+    n = 0;
+    put(0x20, 0);
+    good_copy();
+    expect(KS_MV_UNSET, 0x18, 0);
+
+    /* AXIS commits to the walker of the most recent HDR/DIM/BOUND, not the DIM's: the source
+     * DIM staged, then the destination HDR, then AXIS -> the dimension lands on the destination
+     * and the source's dimension 0 stays unknown. */
+    n = 0;
+    put(0x10, UINT64_C(0x0000100000020000));    /* HDR src */
+    put(0x28, 0);
+    put(0x28, 2);
+    put(0x18, UINT64_C(0x0000000002000040));    /* DIM src */
+    put(0x10, UINT64_C(0x0000100000010001));    /* HDR dst */
+    put(0x20, 0);                               /* AXIS -> destination */
+    put(0x28, 1);
+    put(0x28, 3);
+    put(0x00, 0x10010);
+    expect(KS_MV_UNSET, 0x18, 8);               /* source dim 0 (walker 0, dim 0 << 12) */
+
+    /* A staged DIM persists: a second AXIS after selecting the source commits it there too. */
+    n = 0;
+    put(0x10, UINT64_C(0x0000100000020000));    /* HDR src */
+    put(0x28, 0);
+    put(0x28, 2);
+    put(0x18, UINT64_C(0x0000000002000040));    /* DIM src */
+    put(0x10, UINT64_C(0x0000100000010001));    /* HDR dst */
+    put(0x20, 0);                               /* -> dst */
+    put(0x28, 1);
+    put(0x28, 3);
+    put(0x28, 0);                               /* BOUND src: selects the source */
+    put(0x20, 0);                               /* -> src */
+    put(0x00, 0x10010);
+    expect(KS_OK, 0, 11);
+
+    /* Dimensions at or above ndim keep their values: raising ndim without writing the new
+     * dimension in the list is refused (its old value is unknown). */
+    n = 0;
+    good_copy();
+    L[5] = kd_make(0x10, UINT64_C(0x0000200000010001));   /* dst ndim 2, only dim 0 written */
+    expect(KS_MV_UNSET, 0x1118, 10);           /* dst (0x100) | DIM | dim 1 << 12 */
+
+    /* Bounds persist and are unknown at list start. */
+    n = 0;
+    good_copy();
+    L[8] = kd_make(0x38, 0);                    /* dst bound 0 not written */
+    expect(KS_MV_UNSET, 0x128, 10);
+    n = 0;
+    good_copy();
+    L[0] = kd_make(0x38, 0);                    /* src header not written */
+    expect(KS_MV_UNSET, 0x010, 10);
+}
+
+static void validate_walks(void)
+{
+    n = 0;
+    good_copy();
+    L[5] = kd_make(0x10, UINT64_C(0x0000100000010101));   /* dst base 0x1010 */
+    expect(KS_MV_ALIGN, 0x110, 10);
+    n = 0;
+    good_copy();
+    L[1] = kd_make(0x18, UINT64_C(0x0000000001000040));   /* src stride 16 */
+    expect(KS_MV_ALIGN, 0x018, 10);
+    /* Offsets wrap int32: 65535 x 65536-byte stride = 65534 x 2^16 > 2^31 - 1. */
+    n = 0;
+    good_copy();
+    L[6] = kd_make(0x18, UINT64_C(0x00000010000FFFF1));   /* dst count 65535, stride 0x10000 << 20 = 2^36 */
+    L[1] = kd_make(0x18, UINT64_C(0x00000000000FFFF0));   /* src count 65535, stride 0 */
+    expect(KS_MV_WRAP, 1, 10);
+    /* 32767 elements of 65536 bytes stay inside: 32766 x 2^16 = 2^31 - 2^17. */
+    L[6] = kd_make(0x18, UINT64_C(0x000000100007FFF1));   /* count 32767 */
+    expect(KS_OK, 0, 11);
+    /* Below address 0: base 0x1000, stride -8192, count 2. -8192 = 0xFFFFE000 << 20 */
+    L[6] = kd_make(0x18, UINT64_C(0x000FFFFE00000021));
+    L[1] = kd_make(0x18, UINT64_C(0x0000000000000020));
+    expect(KS_MV_WRAP, 1, 10);
+    /* Negative stride that stays above 0: -4096 = 0xFFFFF000 << 20. */
+    L[6] = kd_make(0x18, UINT64_C(0x000FFFFF00000021));
+    expect(KS_OK, 0, 11);
+    /* Source shorter than the destination: 3 words against 4. */
+    n = 0;
+    good_copy();
+    L[1] = kd_make(0x18, UINT64_C(0x0000000002000030));
+    expect(KS_MV_SHORT_SRC, 0, 10);
+    /* Broadcast: a source of stride 0 and the destination's length is fine. */
+    L[1] = kd_make(0x18, UINT64_C(0x0000000000000040));
+    expect(KS_OK, 0, 11);
+    /* Count 0 counts as 1: a source of count 0 against a destination of 1. */
+    L[1] = kd_make(0x18, 0);
+    L[6] = kd_make(0x18, UINT64_C(0x0000000002000011));
+    expect(KS_OK, 0, 11);
+}
+
+/* Gather 0x4000 by 4 indices at 0x8000, 2 words a row, to 8 words at 0x6000: 9 writes. */
+static void good_gather(void)
+{
+    put(0x10, 0x40000);
+    put(0x10, UINT64_C(0x0000100000060001));
+    put(0x18, UINT64_C(0x0000000002000081));    /* dst count 8, stride 32 */
+    put(0x20, 0);
+    put(0x28, 1);
+    put(0x28, 3);
+    put(0x30, UINT64_C(0x0000040000008000));
+    put(0x50, UINT64_C(0x0000000200000040));
+    put(0x00, 0x10012);
+}
+
+static void validate_gather(void)
+{
+    struct kmv_result r;
+
+    n = 0;
+    good_gather();
+    expect(KS_OK, 0, 9);
+    L[7] = kd_make(0x50, UINT64_C(0x0000000100000040));   /* 1 word a row: 4 rows < 8 */
+    expect(KS_MV_GATHER, 2, 8);
+    L[7] = kd_make(0x50, UINT64_C(0x0000000000000040));   /* words 0 never advances */
+    expect(KS_MV_GATHER, 2, 8);
+    L[7] = kd_make(0x50, UINT64_C(0x0000000200000030));   /* pitch 48 */
+    expect(KS_MV_ALIGN, 0x50, 8);
+    L[7] = kd_make(0x50, UINT64_C(0x0000000200000040));
+    L[6] = kd_make(0x30, UINT64_C(0x0008010000008000));   /* 2049 = 0x801 << 40 indices (fault 1) */
+    expect(KS_MV_GATHER, 1, 8);
+    L[6] = kd_make(0x30, UINT64_C(0x0000040000008010));   /* index base 0x8010 */
+    expect(KS_MV_ALIGN, 0x30, 8);
+    L[6] = kd_make(0x38, 0);                                /* INDEX not written */
+    expect(KS_MV_UNSET, 0x30, 8);
+    /* GATHER not written: the list must write it on RV32; RV64 never can. */
+    n = 0;
+    good_gather();
+    L[7] = kd_make(0x38, 0);
+    expect(KS_MV_UNSET, 0x50, 8);
+    CHECK_EQ(v64(L, n, &r), KS_NO_REACH);
+    CHECK_EQ(r.detail, 0x50);
+    CHECK_EQ(r.index, 8);
+}
+
+/* XFORM id 1: 16 source words (two 8-word entries) at 0x10000 to 2 entries at 0x20000. */
+static void good_xform(void)
+{
+    put(0x10, UINT64_C(0x0000900000100000));    /* src, id 1 */
+    put(0x18, UINT64_C(0x0000000002000100));    /* count 16 stride 32 */
+    put(0x20, 0);
+    put(0x28, 0);
+    put(0x28, 2);
+    put(0x10, UINT64_C(0x0000100000200001));
+    put(0x18, UINT64_C(0x0000000008000021));    /* count 2 stride 128 */
+    put(0x20, 0);
+    put(0x28, 1);
+    put(0x28, 3);
+    put(0x00, 0x10015);
+}
+
+static void validate_xform(void)
+{
+    n = 0;
+    good_xform();
+    expect(KS_OK, 0, 11);
+    L[0] = kd_make(0x10, UINT64_C(0x0001100000100000));   /* id 2: no occupant */
+    expect(KS_MV_XFORM, 1, 10);
+    L[0] = kd_make(0x10, UINT64_C(0x0000100000100000));   /* id 0: bypass is not offered */
+    expect(KS_MV_XFORM, 1, 10);
+    L[0] = kd_make(0x10, UINT64_C(0x0000900000100000));
+    L[1] = kd_make(0x18, UINT64_C(0x00000000020000C0));   /* 12 words: a partial entry */
+    expect(KS_MV_XFORM, 2, 10);
+    L[1] = kd_make(0x18, UINT64_C(0x0000000002000100));
+    L[4] = kd_make(0x28, UINT64_C(0x0000000000100002));   /* src bound 1 extent 4 */
+    expect(KS_MV_XFORM, 3, 10);
+    L[4] = kd_make(0x28, 2);
+    L[8] = kd_make(0x28, UINT64_C(0x0000000000100001));   /* dst bound 0 extent 4 */
+    expect(KS_MV_XFORM, 3, 10);
+    L[8] = kd_make(0x28, 1);
+    L[6] = kd_make(0x18, UINT64_C(0x0000000008000011));   /* dst 1 entry < 2 */
+    expect(KS_MV_XFORM, 4, 10);
+    L[6] = kd_make(0x18, UINT64_C(0x0000000008000021));
+    L[5] = kd_make(0x10, UINT64_C(0x0000100000200101));   /* dst base 0x20010 */
+    expect(KS_MV_ALIGN, 0x110, 10);
+}
+
+/* ---- text form ---- */
+
+static void text_parses(void)
+{
+    static const char txt[] =
+        "# a copy of 4 words\n"
+        "\n"
+        "0x10 0x0000100000020000   # HDR src\n"
+        "  24\t33554496\r\n"                       /* decimal: DIM 0x18 0x2000040 */
+        "0x00 0x10010";                            /* no final newline */
+    struct kd_write out[8];
+    struct kd_text_err e;
+    uint32_t cnt;
+
+    CHECK_EQ(kd_text_parse(txt, sizeof(txt) - 1, out, 8, &cnt, &e), KS_OK);
+    CHECK_EQ(cnt, 3);
+    CHECK_EQ(out[0].off, 0x10);
+    CHECK_EQ(kd_value(&out[0]), UINT64_C(0x0000100000020000));
+    CHECK_EQ(out[1].off, 0x18);
+    CHECK_EQ(kd_value(&out[1]), 0x2000040);
+    CHECK_EQ(out[2].off, 0);
+    CHECK_EQ(kd_value(&out[2]), 0x10010);
+    CHECK_EQ(e.line, 0);
+    /* 2^64 - 1 in both notations. */
+    static const char big[] = "0x38 0xFFFFFFFFFFFFFFFF\n0x38 18446744073709551615\n";
+    CHECK_EQ(kd_text_parse(big, sizeof(big) - 1, out, 8, &cnt, &e), KS_OK);
+    CHECK_EQ(cnt, 2);
+    CHECK_EQ(kd_value(&out[0]), UINT64_MAX);
+    CHECK_EQ(kd_value(&out[1]), UINT64_MAX);
+}
+
+static void text_errors(void)
+{
+    static const struct { const char *t; unsigned st; uint32_t line, col; } cases[] = {
+        { "0x10\n", KS_TEXT_SYNTAX, 1, 5 },                     /* no value */
+        { "\n\n0x10 zz\n", KS_TEXT_SYNTAX, 3, 6 },
+        { "0x10 5 6\n", KS_TEXT_SYNTAX, 1, 8 },                  /* extra text */
+        { "0x38 0x10000000000000000\n", KS_TEXT_SYNTAX, 1, 6 },  /* 2^64 */
+        { "0x38 18446744073709551616\n", KS_TEXT_SYNTAX, 1, 6 }, /* 2^64 */
+        { "0x100000000 0\n", KS_TEXT_SYNTAX, 1, 1 },             /* offset past 32 bits */
+        { "-8 0\n", KS_TEXT_SYNTAX, 1, 1 },
+        { "0x 5\n", KS_TEXT_SYNTAX, 1, 1 },
+        { "0x10,5\n", KS_TEXT_SYNTAX, 1, 5 },
+        { "1 1\n2 2\n3 3\n", KS_LIST_TOO_LONG, 3, 1 },           /* max 2 */
+    };
+    struct kd_write out[2];
+    struct kd_text_err e;
+    uint32_t cnt;
+
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        CHECK_EQ(kd_text_parse(cases[i].t, strlen(cases[i].t), out, 2, &cnt, &e), cases[i].st);
+        CHECK_EQ(e.line, cases[i].line);
+        CHECK_EQ(e.col, cases[i].col);
+        CHECK(e.why != NULL);
+    }
+    /* A NUL ends the text. */
+    static const char nul[] = "0x38 1\n\0garbage\n";
+    CHECK_EQ(kd_text_parse(nul, sizeof(nul) - 1, out, 2, &cnt, &e), KS_OK);
+    CHECK_EQ(cnt, 1);
+}
+
+static void text_format_round_trip(void)
+{
+    char buf[KD_TEXT_LINE_MAX];
+    struct kd_write w = kd_make(0x18, UINT64_C(0x000FFFFFC000007A)), back;
+    struct kd_text_err e;
+    uint32_t cnt;
+    size_t len = kd_text_format(&w, buf);
+
+    CHECK(strcmp(buf, "0x18 0x000fffffc000007a\n") == 0);
+    CHECK_EQ(len, 24);
+    CHECK_EQ(kd_text_parse(buf, len, &back, 1, &cnt, &e), KS_OK);
+    CHECK_EQ(cnt, 1);
+    CHECK(memcmp(&w, &back, sizeof(w)) == 0);
+    w = kd_make(0xFFFFFFFFu, UINT64_MAX);
+    len = kd_text_format(&w, buf);
+    CHECK(strcmp(buf, "0xffffffff 0xffffffffffffffff\n") == 0);
+    CHECK(len < KD_TEXT_LINE_MAX);
+}
+
+int main(void)
+{
+    RUN(layout_matches_descriptor_form);
+    RUN(build_copy_one_dim);
+    RUN(build_copy_six_dims_negative_padded);
+    RUN(build_fill_generate_and_reuse);
+    RUN(build_gather_and_xform);
+    RUN(build_refuses);
+    RUN(validate_framing);
+    RUN(validate_offsets);
+    RUN(validate_fields_modes_dims);
+    RUN(validate_register_semantics);
+    RUN(validate_walks);
+    RUN(validate_gather);
+    RUN(validate_xform);
+    RUN(text_parses);
+    RUN(text_errors);
+    RUN(text_format_round_trip);
+    return ht_failures ? 1 : 0;
+}
