@@ -126,7 +126,7 @@ debug: firmware-$(BOARD) qemu tests-target-tools
 	@test -n "$(FW_QEMU_$(BOARD))" || { echo "debug: $(BOARD) is a hardware board; use a qemu-* board" >&2; exit 1; }
 	@echo "kohaku: QEMU waits for gdb. In another terminal:"
 	@echo "  gdb-multiarch $(O)/$(BOARD)/fw.elf -ex 'target remote :1234'"
-	$(Q)$(O)/qemu/bin/$(FW_QEMU_$(BOARD)) -M kohaku-sysnode,bootblock=$(O)/tests/target-tools/good.bootblock \
+	$(Q)$(O)/qemu/bin/$(FW_QEMU_$(BOARD)) -M kohaku-sysnode,bootblock=$(TT_TOOLS)/good.bootblock \
 	    -cpu $(FW_CPU_$(BOARD)) -bios none -display none -monitor none -serial none -nodefaults \
 	    -icount shift=0,align=off,sleep=off -kernel $(O)/$(BOARD)/fw.elf -s -S
 
