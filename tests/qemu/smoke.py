@@ -107,6 +107,25 @@ def t_bootblock(args):
         os.unlink(path)
 
 
+def t_stdin(args):
+    """RV64 STDIN fed from a chardev (stdin= property, here QEMU's own stdin): the image echoes
+    it to the console."""
+    cmd = qemu_cmd(args, 64, "rv64-stdin.elf", "stdin=in")
+    cmd[1:1] = ["-chardev", "stdio,id=in,signal=off"]
+    try:
+        p = subprocess.run(cmd, input=b"ping\n", capture_output=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise Hang()
+    got, why = stop_line(p.stderr.decode("latin-1"))
+    if why:
+        return why
+    if got[:3] != ("exited", 0, 0) or p.returncode != 0:
+        return "stop %r status %d" % (got, p.returncode)
+    if p.stdout != b"ping\n":
+        return "stdout %r, want 'ping\\n'" % p.stdout
+    return None
+
+
 def hp_request(sock, op, tag, addr=0, data=b"", width=0, length=None):
     n = len(data) if length is None else length
     sock.sendall(struct.pack("<BBHIQ", op, width, tag, n, addr) + data)
@@ -224,6 +243,7 @@ def tests():
         ("rv64-ecall", lambda a: expect_stop(a, 64, "rv64-ecall.elf", H, 11, 0, 0x100)),
         ("rv64-fetch-spad", lambda a: expect_stop(a, 64, "rv64-fetch-spad.elf", H, 1, 0x10000, 0x10000)),
         ("rv64-mtvec", lambda a: expect_stop(a, 64, "rv64-mtvec.elf", E, 0, 0)),
+        ("rv64-stdin", t_stdin),
         # Host port (BOARD.md §6, hostport.h)
         ("hostport-hello-hold-release", t_hostport),
     ]

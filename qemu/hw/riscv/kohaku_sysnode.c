@@ -68,6 +68,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(KohakuSysnodeState, KOHAKU_SYSNODE_MACHINE)
 #define KS_HP_IN_CAP       (2u * KHP_MAX_DATA + 64u)
 #define KS_HP_OUT_CAP      (KHP_MAX_DATA + 64u)
 #define KS_HP_LATENCY_NS   1000u
+#define KS_STDIN_CAP       4096u
 
 /* One MMIO region forwarded to the model: its bus base, so the model sees physical addresses. */
 typedef struct KohakuRegion {
@@ -116,6 +117,13 @@ struct KohakuSysnodeState {
     uint8_t *hp_out;
     QEMUTimer *hp_timer;
     uint64_t hp_ready_at;     /* virtual ns: the port is free again (km_hp_cost_ns) */
+
+    /* RV64 STDIN: bytes from a chardev wait here until the model's queue takes them. */
+    char *stdin_id;
+    CharBackend in;
+    bool in_on;
+    uint8_t in_buf[KS_STDIN_CAP];
+    size_t in_len;
 };
 
 static CPUState *ks_cpu(KohakuSysnodeState *s)
@@ -295,6 +303,55 @@ static void ks_plat_stopped(void *opaque, unsigned state, unsigned cause, uint64
     ks_halt_now(s);
 }
 
+/* ---- RV64 STDIN ---- */
+
+/* Hand waiting input bytes to the model's queue (which holds 256); the rest keep waiting. */
+static void ks_stdin_feed(KohakuSysnodeState *s)
+{
+    size_t n;
+
+    if (s->in_len == 0) {
+        return;
+    }
+    n = km_stdin_push(s->m, s->in_buf, s->in_len);
+    if (n > 0) {
+        memmove(s->in_buf, s->in_buf + n, s->in_len - n);
+        s->in_len -= n;
+        qemu_chr_fe_accept_input(&s->in);
+    }
+}
+
+static int ks_stdin_can_receive(void *opaque)
+{
+    KohakuSysnodeState *s = opaque;
+
+    return (int)(KS_STDIN_CAP - s->in_len);
+}
+
+static void ks_stdin_receive(void *opaque, const uint8_t *buf, int size)
+{
+    KohakuSysnodeState *s = opaque;
+    size_t n = MIN((size_t)size, KS_STDIN_CAP - s->in_len);
+
+    memcpy(s->in_buf + s->in_len, buf, n);
+    s->in_len += n;
+    ks_stdin_feed(s);
+}
+
+static void ks_stdin_init(KohakuSysnodeState *s)
+{
+    Chardev *chr = qemu_chr_find(s->stdin_id);
+
+    if (chr == NULL) {
+        error_report("kohaku-sysnode: stdin=%s: no chardev with that id", s->stdin_id);
+        exit(1);
+    }
+    qemu_chr_fe_init(&s->in, chr, &error_fatal);
+    qemu_chr_fe_set_handlers(&s->in, ks_stdin_can_receive, ks_stdin_receive, NULL, NULL, s,
+                             NULL, true);
+    s->in_on = true;
+}
+
 /* ---- MMIO regions forwarded to the model ---- */
 
 static MemTxResult ks_mmio_read(void *opaque, hwaddr addr, uint64_t *data, unsigned size,
@@ -323,6 +380,9 @@ static MemTxResult ks_mmio_write(void *opaque, hwaddr addr, uint64_t data, unsig
     ks_sync(r->s);
     rc = km_cpu_write(r->s->m, r->base + addr, size, data);
     ks_rearm(r->s);
+    if (r->s->in_on) {
+        ks_stdin_feed(r->s);    /* a store may have popped STDIN */
+    }
     return rc != 0 ? MEMTX_DECODE_ERROR : MEMTX_OK;
 }
 
@@ -764,6 +824,13 @@ static void ks_machine_init(MachineState *ms)
     if (s->hostport) {
         ks_hp_init(s);
     }
+    if (s->stdin_id) {
+        if (KS_IS32) {
+            error_report("kohaku-sysnode: stdin= needs the RV64 control region (BOARD.md §5)");
+            exit(1);
+        }
+        ks_stdin_init(s);
+    }
     qemu_register_reset(ks_reset, s);
 }
 
@@ -784,6 +851,7 @@ KS_STR_PROP(bootblock)
 KS_STR_PROP(units)
 KS_STR_PROP(faults)
 KS_STR_PROP(hostport)
+KS_STR_PROP(stdin_id)
 
 static bool ks_get_exit_on_stop(Object *obj, Error **errp)
 {
@@ -844,6 +912,9 @@ static void ks_class_init(ObjectClass *oc, void *data)
     object_class_property_add_str(oc, "hostport", ks_get_hostport, ks_set_hostport);
     object_class_property_set_description(oc, "hostport",
         "chardev id of the host port (the core then starts held)");
+    object_class_property_add_str(oc, "stdin", ks_get_stdin_id, ks_set_stdin_id);
+    object_class_property_set_description(oc, "stdin",
+        "RV64: chardev id whose bytes the firmware reads at STDIN (control region 0x30)");
     object_class_property_add(oc, "dram", "size", ks_get_dram, ks_set_dram, NULL, NULL);
     object_class_property_set_description(oc, "dram", "DRAM bytes per mesh (0: the model's default)");
     object_class_property_add_bool(oc, "exit-on-stop", ks_get_exit_on_stop, ks_set_exit_on_stop);
