@@ -89,8 +89,11 @@ $(O)/$(1)/layout.h: linker/layout.c board/$(1)/board.h include/kohaku/cpu_map.h 
 	$(Q)sed -n 's/^->\([A-Z_0-9]*\) \(.*\)$$$$/#define \1 \2/p' $$@.s > $$@ && rm -f $$@.s
 	$(Q)test $$$$(wc -l < $$@) -eq 6 || { echo "layout.h: expected 6 values" >&2; rm -f $$@; exit 1; }
 
+# FW_LD_SED (tests/build only): a sed script applied to the generated linker script, so the
+# build-check suite can show check-image.sh catching a script whose regions are wrong.
 $(O)/$(1)/fw.ld: linker/$$(FW_V_$(1)).ld.S $(O)/$(1)/layout.h
 	$(Q)$$(CC) -E -P -x c -I$(O)/$(1) $$< -o $$@
+	$(Q)$$(if $$(FW_LD_SED),sed -i -e '$$(FW_LD_SED)' $$@)
 
 # fw_link(board, output elf, objects): link, check, then rename, so an image that fails a
 # check never exists as an .elf a later make would trust.

@@ -3,6 +3,8 @@
 # as the only service source) and checks the outcome its directive states:
 #   // buildcheck: board=<board> expect=pass
 #   // buildcheck: board=<board> expect=fail message=<extended regex the build output matches>
+#   // buildcheck-ldsed: <sed script, no $>  optional: edit the generated linker script first (to
+#                                       show check-image.sh catching a wrong script)
 # A failing case must also leave no fw.elf (nor fw.elf.tmp) behind: a rejected image is never
 # an output.
 # Usage: run.sh WORKDIR   (run from the top of the tree)
@@ -17,10 +19,13 @@ for src in tests/build/case_*.c; do
   expect=$(sed -n 's/.*expect=\([^ ]*\).*/\1/p' <<< "$d")
   message=$(sed -n 's/.*message=\(.*\)$/\1/p' <<< "$d")
   if [ -z "$board" ] || [ -z "$expect" ]; then echo "FAIL: buildcheck/$name no directive"; continue; fi
+  ldsed=$(sed -n 's|^// buildcheck-ldsed: ||p' "$src" | head -n1)
   out=$work/$board
-  rm -f "$out/$board/fw.elf" "$out/$board/fw.elf.tmp"
+  # fw.ld too: a case may have edited it.
+  rm -f "$out/$board/fw.elf" "$out/$board/fw.elf.tmp" "$out/$board/fw.ld"
   log=$work/$name.log
-  $MAKE --no-print-directory O="$out" BOARD="$board" FW_SERVICE="$src" "firmware-$board" > "$log" 2>&1
+  $MAKE --no-print-directory O="$out" BOARD="$board" FW_SERVICE="$src" FW_LD_SED="$ldsed" \
+    "firmware-$board" > "$log" 2>&1
   rc=$?
   case $expect in
     pass)
@@ -33,4 +38,5 @@ for src in tests/build/case_*.c; do
       else echo "PASS: buildcheck/$name"; fi ;;
     *) echo "FAIL: buildcheck/$name bad expect=$expect" ;;
   esac
+  [ -z "$ldsed" ] || rm -f "$out/$board/fw.ld"
 done
