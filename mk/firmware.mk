@@ -101,7 +101,8 @@ $(O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)) $(O)/$(1)
 	$$(if $(Q),@echo "  LD      $$@")
 	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)))
 
-$(O)/$(1)/fw.imem.bin $(O)/$(1)/fw.spad.bin $(O)/$(1)/fw.imem.hex $(O)/$(1)/fw.spad.hex $(O)/$(1)/fw.lst: $(O)/$(1)/fw.elf scripts/mkimage.sh
+# One run of mkimage.sh makes all five (a grouped target: -j must not run it twice at once).
+$(O)/$(1)/fw.imem.bin $(O)/$(1)/fw.spad.bin $(O)/$(1)/fw.imem.hex $(O)/$(1)/fw.spad.hex $(O)/$(1)/fw.lst &: $(O)/$(1)/fw.elf scripts/mkimage.sh
 	$(Q)OBJCOPY=$$(OBJCOPY) OBJDUMP=$$(OBJDUMP) NM=$$(NM) scripts/mkimage.sh $$< $(O)/$(1)/fw
 
 firmware-$(1): $(O)/$(1)/fw.elf $(O)/$(1)/fw.imem.hex $(O)/$(1)/fw.spad.hex $(O)/$(1)/fw.lst
