@@ -23,7 +23,7 @@ STOP_RE = re.compile(r"^kohaku-stop: state=(exited|halted) cause=(\d+) word=0x([
 # Host port wire format (include/kohaku/hostport.h, docs/hostport.md): literals.
 KHP_OP_HELLO, KHP_OP_READ, KHP_OP_WRITE = 1, 2, 3
 KHP_MAGIC, KHP_VERSION = 0x4B485031, 1
-KHP_CPU_CTRL, KHP_CPU_STATE = 0x10000, 0x10008
+KHP_CPU_CTRL, KHP_CPU_STATE, KHP_CPU_NOW_NS = 0x10000, 0x10008, 0x10038
 KHP_CPU_HELD, KHP_CPU_EXITED = 0, 3
 
 
@@ -148,60 +148,30 @@ def hp_request(sock, op, tag, addr=0, data=b"", width=0, length=None):
 def t_hostport(args):
     """HELLO over a Unix socket; the core starts held (no stop line, state HELD); after a
     release through KHP_CPU_CTRL it runs, prints and exits, and QEMU keeps running."""
-    tmp = tempfile.mkdtemp(prefix="kohaku-hp-")
-    path = os.path.join(tmp, "hp.sock")
-    cmd = qemu_cmd(args, 32, "rv32-console-exit.elf", "hostport=hp")
-    cmd[1:1] = ["-chardev", "socket,id=hp,path=%s,server=on,wait=off" % path]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    hp = HostPort(args, 32, "rv32-console-exit.elf")
     try:
-        deadline = time.time() + TIMEOUT_S
-        while not os.path.exists(path):
-            if time.time() > deadline or p.poll() is not None:
-                raise Hang() if p.poll() is None else RuntimeError("qemu exited %d" % p.returncode)
-            time.sleep(0.02)
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(TIMEOUT_S)
-        s.connect(path)
-        try:
-            rop, status, tag, value, _ = hp_request(s, KHP_OP_HELLO, 0x5A17)
-        except socket.timeout:
-            raise Hang()
+        rop, status, tag, value, _ = hp.request(KHP_OP_HELLO, 0x5A17)
         if (rop, status, tag) != (KHP_OP_HELLO, 0, 0x5A17):
             return "HELLO reply op=%d status=%d tag=0x%x" % (rop, status, tag)
         if value != (KHP_MAGIC | KHP_VERSION << 32):
             return "HELLO value 0x%x, want 0x%x" % (value, KHP_MAGIC | KHP_VERSION << 32)
-        _, status, _, value, _ = hp_request(s, KHP_OP_READ, 2, KHP_CPU_STATE, width=8, length=8)
+        _, status, _, value, _ = hp.request(KHP_OP_READ, 2, KHP_CPU_STATE, width=8, length=8)
         if status != 0 or value & 3 != KHP_CPU_HELD:
             return "CPU_STATE before release: status %d value 0x%x, want HELD (0)" % (status, value)
-        _, status, _, _, _ = hp_request(s, KHP_OP_WRITE, 3, KHP_CPU_CTRL, struct.pack("<Q", 0), width=8)
+        _, status, _, _, _ = hp.request(KHP_OP_WRITE, 3, KHP_CPU_CTRL, struct.pack("<Q", 0), width=8)
         if status != 0:
             return "release (CPU_CTRL=0) status %d" % status
+        deadline = time.time() + TIMEOUT_S
         state = None
-        while time.time() < deadline:
-            _, status, _, value, _ = hp_request(s, KHP_OP_READ, 4, KHP_CPU_STATE, width=8, length=8)
+        while state != KHP_CPU_EXITED:
+            if time.time() > deadline:
+                raise Hang()
+            _, status, _, value, _ = hp.request(KHP_OP_READ, 4, KHP_CPU_STATE, width=8, length=8)
             state = value & 3
-            if state == KHP_CPU_EXITED:
-                break
-            time.sleep(0.05)
-        if state != KHP_CPU_EXITED:
-            raise Hang()
-        if p.poll() is not None:
+        if hp.p.poll() is not None:
             return "QEMU exited on stop although a host port is attached (exit-on-stop defaults off)"
-        s.close()
     finally:
-        if p.poll() is None:
-            p.terminate()
-        try:
-            out, err = p.communicate(timeout=TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, err = p.communicate()
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
-        os.rmdir(tmp)
-    out, err = out.decode("latin-1"), err.decode("latin-1")
+        out, err = hp.close()
     if out != "kohaku\n":
         return "stdout %r, want 'kohaku\\n'" % out
     got, why = stop_line(err)
@@ -209,6 +179,76 @@ def t_hostport(args):
         return why
     if got[:3] != ("exited", 0, 0):
         return "stop line %r" % (got,)
+    return None
+
+
+class HostPort:
+    """QEMU with a host port on a fresh Unix socket, and a connected client."""
+
+    def __init__(self, args, variant, image, mprops=""):
+        self.tmp = tempfile.mkdtemp(prefix="kohaku-hp-")
+        self.path = os.path.join(self.tmp, "hp.sock")
+        cmd = qemu_cmd(args, variant, image, "hostport=hp" + ("," + mprops if mprops else ""))
+        cmd[1:1] = ["-chardev", "socket,id=hp,path=%s,server=on,wait=off" % self.path]
+        self.p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.time() + TIMEOUT_S
+        while not os.path.exists(self.path):
+            if self.p.poll() is not None:
+                raise RuntimeError("qemu exited %d: %r" % (self.p.returncode, self.p.stderr.read()[-300:]))
+            if time.time() > deadline:
+                raise Hang()
+            time.sleep(0.02)
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.settimeout(TIMEOUT_S)
+        self.s.connect(self.path)
+
+    def request(self, *a, **k):
+        try:
+            return hp_request(self.s, *a, **k)
+        except socket.timeout:
+            raise Hang()
+
+    def close(self):
+        self.s.close()
+        if self.p.poll() is None:
+            self.p.terminate()
+        try:
+            out, err = self.p.communicate(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            out, err = self.p.communicate()
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        os.rmdir(self.tmp)
+        return out.decode("latin-1"), err.decode("latin-1")
+
+
+def t_hostport_latency(args):
+    """host-latency-ns=5000: two back-to-back register reads of the model's clock (KHP_CPU_NOW_NS)
+    execute exactly 5000 ns of virtual time apart (the held hart adds no time; the port's own
+    cost per read is far below 5000)."""
+    hp = HostPort(args, 32, "rv32-console-exit.elf", "host-latency-ns=5000")
+    try:
+        t = []
+        for tag in (1, 2):
+            _, status, _, value, _ = hp.request(KHP_OP_READ, tag, KHP_CPU_NOW_NS, width=8, length=8)
+            if status != 0:
+                return "NOW_NS read status %d" % status
+            t.append(value)
+    finally:
+        hp.close()
+    if t[1] - t[0] != 5000:
+        return "reads %d ns apart, want 5000" % (t[1] - t[0])
+    return None
+
+
+def t_bad_config(args):
+    """A configuration the model refuses stops QEMU with status 1 before the core runs."""
+    code, _, err = run(args, 32, "rv32-console-exit.elf", "units=not-a-unit-map")
+    if code != 1 or "kohaku-stop:" in err:
+        return "status %d, stderr %r" % (code, err[-300:])
     return None
 
 
@@ -246,6 +286,8 @@ def tests():
         ("rv64-stdin", t_stdin),
         # Host port (BOARD.md §6, hostport.h)
         ("hostport-hello-hold-release", t_hostport),
+        ("hostport-latency", t_hostport_latency),
+        ("bad-config-refused", t_bad_config),
     ]
     return t
 

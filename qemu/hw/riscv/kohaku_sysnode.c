@@ -185,7 +185,8 @@ static void ks_cpu_setup(KohakuSysnodeState *s)
     km_imem(s->m, &imem_bytes);
     env->mtvec = KS_ROM_BASE;
     env->pc = 0;
-    pmpaddr_csr_write(env, 0, (RV32_IMEM_BASE >> 2) | ((imem_bytes / 2 - 1) >> 2));
+    pmpaddr_csr_write(env, 0, ((KS_IS32 ? RV32_IMEM_BASE : RV64_IMEM_BASE) >> 2) |
+                               ((imem_bytes / 2 - 1) >> 2));
     pmpaddr_csr_write(env, 1, (KS_ROM_BASE >> 2) | ((KS_ROM_BYTES / 2 - 1) >> 2));
     pmpaddr_csr_write(env, 2, (target_ulong)-1);
     pmpcfg_csr_write(env, 0,
