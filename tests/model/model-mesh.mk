@@ -3,7 +3,9 @@
 #   make test-suite-model-mesh     writes $(O)/tests/model-mesh.log
 # Two binaries: test_mesh runs the four files alone over test-only fakes of the event queue,
 # memory agent, mover and NP (tests/model-mesh/fake.c); test_integ runs them inside the whole
-# library (km_new, the real memory agent and NP).
+# library (km_new, the real memory agent and NP). fuzz_agent (libFuzzer, clang) feeds unit
+# maps and register sequences; the suite runs a short smoke over tests/model-mesh/corpus and
+# `make fuzz-model-mesh [FUZZ_SECONDS=n]` a bounded run.
 
 MESH_SRCS        := model/agent.c model/mesh.c model/cu.c model/tu.c
 MESH_TEST_SRCS   := $(MESH_SRCS) tests/model-mesh/fake.c tests/model-mesh/test_mesh.c
@@ -18,6 +20,21 @@ MESH_TEST_LDFLAGS := -fsanitize=address,undefined -Wl,--wrap=km_agent_receive
 $(MESH_TEST_BIN): $(MESH_TEST_SRCS) $(wildcard model/*.h model/include/*.h include/kohaku/*.h tests/model-mesh/*.h)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(MESH_TEST_CFLAGS) $(MESH_TEST_SRCS) $(MESH_TEST_LDFLAGS) -o $@
+
+MESH_FUZZ_BIN    := $(O)/model-mesh/fuzz_agent
+MESH_FUZZ_SRCS   := $(MESH_SRCS) tests/model-mesh/fake.c tests/model-mesh/fuzz_agent.c
+FUZZ_SECONDS     ?= 60
+
+$(MESH_FUZZ_BIN): $(MESH_FUZZ_SRCS) $(wildcard model/*.h model/include/*.h include/kohaku/*.h tests/model-mesh/*.h)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)clang -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Imodel -Imodel/include -Iinclude -Itests/model-mesh \
+		$(MESH_FUZZ_SRCS) -o $@
+
+.PHONY: fuzz-model-mesh
+fuzz-model-mesh: $(MESH_FUZZ_BIN)
+	$(Q)mkdir -p $(O)/model-mesh/corpus && cp -n tests/model-mesh/corpus/* $(O)/model-mesh/corpus/
+	$(Q)$(MESH_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(O)/model-mesh/corpus
 
 $(MESH_INTEG_BIN): tests/model-mesh/test_integ.c tests/model/kmtest.h $(MODEL_ASAN_LIB)
 	$(Q)mkdir -p $(dir $@)
@@ -35,4 +52,10 @@ test-suite-model-mesh:
 	  if [ $$rc -eq 124 ]; then echo "HANG: model-mesh.$$n (timeout 120 s)" >>$$log; st=1; \
 	  elif [ $$rc -ne 0 ]; then echo "FAIL: model-mesh.$$n exited with status $$rc (see $$log.$$n.stderr)" >>$$log; st=1; fi; \
 	done; \
+	if ! $(MAKE) --no-print-directory $(MESH_FUZZ_BIN) >$$log.fuzz.build 2>&1; then \
+	  echo "FAIL: model-mesh.fuzz_smoke does not build (see $$log.fuzz.build)" >>$$log; st=1; \
+	elif rm -rf $(O)/model-mesh/smoke && mkdir -p $(O)/model-mesh/smoke && \
+	  timeout 120 $(MESH_FUZZ_BIN) -runs=3000 -seed=1 -max_len=4096 $(O)/model-mesh/smoke tests/model-mesh/corpus >$$log.fuzz.stderr 2>&1; then \
+	  echo "PASS: model-mesh.fuzz_smoke" >>$$log; \
+	else echo "FAIL: model-mesh.fuzz_smoke (see $$log.fuzz.stderr)" >>$$log; st=1; fi; \
 	grep -E '^(FAIL|HANG): ' $$log || true; exit $$st
