@@ -51,6 +51,8 @@ FW_LIB_rv64   := hal/rv64/hal.c boot/rv64/trap.c boot/rv64/trap.S \
 FW_SERVICE    := $(wildcard service/*.c)
 
 fw_obj = $(patsubst %,$(O)/$(1)/obj/%.o,$(2))
+# Object rules delete their output when the compiler fails, so a stale object can never stand
+# in for a source that no longer builds (make -k in the test suites relies on it).
 
 FW_IMAGES :=
 FW_DEPS   :=
@@ -71,12 +73,12 @@ FW_DEPS       += $(O)/$(1)/layout.h.d $$(patsubst %.o,%.d,$$(FW_LIBOBJ_$(1)) $$(
 $(O)/$(1)/obj/%.c.o: %.c
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $(1)/$$<")
-	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@ || { rm -f $$@; exit 1; }
 
 $(O)/$(1)/obj/%.S.o: %.S
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  AS      $(1)/$$<")
-	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_ASFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_ASFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@ || { rm -f $$@; exit 1; }
 
 $(O)/$(1)/libfw.a: $$(FW_LIBOBJ_$(1))
 	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^

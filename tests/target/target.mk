@@ -31,7 +31,7 @@ $(O)/$(1)/tests/$(call tt_image,$(2)).o: $(2) tests/target/harness.h
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $(1)/$(2)")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -Itests/target \
-	    -DKT_IMAGE=\"$(call tt_image,$(2))\" -c $$< -o $$@
+	    -DKT_IMAGE=\"$(call tt_image,$(2))\" -c $$< -o $$@ || { rm -f $$@; exit 1; }
 
 $(O)/$(1)/tests/$(call tt_image,$(2)).elf: $(O)/$(1)/tests/$(call tt_image,$(2)).o $(O)/$(1)/tests/harness.o \
         $$(FW_CRT0_$(1)) $(O)/$(1)/libfw.a $(O)/$(1)/fw.ld scripts/check-image.sh
@@ -53,14 +53,23 @@ $$(foreach s,$$(call tt_srcs_for,$(1)),$$(eval $$(call tt_image_rules,$(1),$$(s)
 TEST_SUITES += target-$(1)
 .PHONY: test-suite-target-$(1) tests-target-$(1)
 tests-target-$(1): $$(TT_ELFS_$(1)) tests-target-tools
-test-suite-target-$(1): qemu tests-target-$(1)
+# Images are relinked every run (objects are kept) and built with -k: an image that does not
+# build is one FAIL line, never a stale image run nor the whole suite lost.
+test-suite-target-$(1): qemu tests-target-tools
 	@mkdir -p $(O)/tests
+	$(Q)rm -f $$(TT_ELFS_$(1)) $(O)/$(1)/libfw.a
+	$(Q)$$(MAKE) --no-print-directory -k tests-target-$(1) > $(O)/tests/target-$(1).build.log 2>&1 || true
 	$(Q)log=$(O)/tests/target-$(1).log; : > $$$$log; \
 	for s in $$(call tt_srcs_for,$(1)); do \
 	  img=$$$$(basename $$$$(dirname $$$$s))_$$$$(basename $$$$s .c | sed 's/^test_//'); \
+	  elf=$(O)/$(1)/tests/$$$$img.elf; \
+	  if [ ! -f $$$$elf ]; then \
+	    echo "FAIL: $(1)/$$$$img image did not build (see $(O)/tests/target-$(1).build.log)" >> $$$$log; \
+	    continue; \
+	  fi; \
 	  NM=$$(NM) tests/target/run.sh $(O)/qemu/bin/$$(FW_QEMU_$(1)) $$(FW_CPU_$(1)) $(TT_MKBB) \
-	    $(TT_TIMEOUT) $(1)/$$$$img $$$$s $(O)/$(1)/tests/$$$$img.elf $(O)/tests/target-$(1)/$$$$img >> $$$$log; \
-	done; grep -E '^(PASS|FAIL|HANG): $(1)/[^:]*$$$$|^(FAIL|HANG)' $$$$log | sed 's/^/  /'
+	    $(TT_TIMEOUT) $(1)/$$$$img $$$$s $$$$elf $(O)/tests/target-$(1)/$$$$img >> $$$$log; \
+	done; grep -E '^(PASS|FAIL|HANG): $(1)/[^:]*$$$$|^(FAIL|HANG)' $$$$log | sed 's/^/  /' || true
 endef
 
 $(foreach b,qemu-rv32 qemu-rv64,$(eval $(call tt_board,$(b))))
