@@ -34,7 +34,10 @@ static unsigned replay(const struct kd_write *w, uint32_t n, uint64_t timeout,
                        struct kmv_result *res)
 {
     const struct kd_write *end = w + n;
-    struct kmv_chunk cur = { .p = w, .buf = 0 }, nxt = { .buf = 1 };
+    /* Two chunks, used alternately (no struct copies: they would pull memcpy into the
+     * 8 KB RV32 image). */
+    struct kmv_chunk ch[2];
+    unsigned k = 0;
     struct kmv_stat s;
     unsigned st = KS_OK;
 
@@ -47,25 +50,29 @@ static unsigned replay(const struct kd_write *w, uint32_t n, uint64_t timeout,
     /* The mover reads memory behind the data cache: what the CPU wrote must be there. */
     hal_dcache_flush();
     hal_fence();
-    kmv_port_stage(&cur);
+    ch[0].p = w;
+    ch[0].buf = 0;
+    ch[1].buf = 1;
+    kmv_port_stage(&ch[0]);
     for (;;) {
+        struct kmv_chunk *cur = &ch[k];
         uint64_t t0;
 
-        kmv_port_start(&cur);
+        kmv_port_start(cur);
         t0 = hal_cycles();
         /* Stage the next chunk while this one runs (RV32 copies into the other buffer). */
-        if (cur.next != end) {
-            nxt.p = cur.next;
-            kmv_port_stage(&nxt);
+        if (cur->next != end) {
+            ch[k ^ 1u].p = cur->next;
+            kmv_port_stage(&ch[k ^ 1u]);
         }
         if (wait_idle(&s, t0, timeout)) {
-            st = done(res, KS_TIMEOUT, KS_AWAIT_MOVER << 8, (uint32_t)(cur.next - w) - 1u, s.raw);
+            st = done(res, KS_TIMEOUT, KS_AWAIT_MOVER << 8, (uint32_t)(cur->next - w) - 1u, s.raw);
             break;
         }
-        if (cur.go) {
-            uint32_t go_index = (uint32_t)(cur.next - w) - 1u;
+        if (cur->go) {
+            uint32_t go_index = (uint32_t)(cur->next - w) - 1u;
 
-            if (cur.mode == KM_MODE_FILL || cur.mode == KM_MODE_GENERATE) {
+            if (cur->mode == KM_MODE_FILL || cur->mode == KM_MODE_GENERATE) {
                 /* Reported hazard: busy may fall before the last write has left, and that
                  * write uses IMM/SEED as they are then and loses its error. Nothing further
                  * is written, and the fault is read, only after the margin. */
@@ -79,18 +86,17 @@ static unsigned replay(const struct kd_write *w, uint32_t n, uint64_t timeout,
                 break;
             }
             /* The occupant's fault is sticky across moves: only an XFORM move reads it. */
-            if (cur.mode == KM_MODE_XFORM && s.occ_fault != 0) {
+            if (cur->mode == KM_MODE_XFORM && s.occ_fault != 0) {
                 st = done(res, KS_XFORM_FAULT, s.occ_fault, go_index, s.raw);
                 break;
             }
             res->moves++;
         }
-        if (cur.next == end) {
+        if (cur->next == end) {
             st = done(res, KS_OK, 0, n, s.raw);
             break;
         }
-        cur = nxt;
-        nxt.buf = cur.buf ^ 1u;
+        k ^= 1u;
     }
     /* The CPU must read what the mover wrote, not lines cached before the move. Nothing the
      * CPU wrote since the flush sits in the cache (replay writes only the scratchpad). */

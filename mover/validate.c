@@ -106,16 +106,19 @@ unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct k
     return fail(res, KS_OK, 0, n);
 }
 
-/* Shift-and-subtract division: the RV32 core has no divide (BOARD.md §4). */
+/* Shift-and-subtract division: the RV32 core has no divide (BOARD.md §4). Constant shifts
+ * only, which RV32 does inline. */
 static uint64_t udiv(uint64_t a, uint32_t b, uint64_t *rem)
 {
     uint64_t q = 0, r = 0;
 
-    for (int i = 63; i >= 0; i--) {
-        r = (r << 1) | ((a >> i) & 1u);
+    for (int i = 0; i < 64; i++) {
+        r = (r << 1) | (a >> 63);
+        a <<= 1;
+        q <<= 1;
         if (r >= b) {
             r -= b;
-            q |= UINT64_C(1) << i;
+            q |= 1u;
         }
     }
     *rem = r;
