@@ -2,6 +2,7 @@
  * "Tests"; BOARD.md §3 modes, §3.1): data checked word by word against the reference walker
  * of mvt.h with guard words around; a linear copy, 6-dimensional walks with negative strides,
  * broadcast (source stride 0). */
+// kohaku-test: boards=qemu-rv64
 #include "mvt.h"
 
 static struct kd_write list[96];
