@@ -5,19 +5,21 @@
 
 void kx_trap(uint64_t cause, uint64_t epc, uint64_t tval) __attribute__((noreturn));
 
-static volatile unsigned kx_in_trap;
+/* The first trap's exit word; non-zero once a trap is being reported. */
+static volatile uint64_t kx_trap_word;
 
 void kx_trap(uint64_t cause, uint64_t epc, uint64_t tval)
 {
-    if (kx_in_trap) {
-        /* A trap while reporting a trap (the console or the hook faulted): clear mtvec so
-         * anything further halts the core by hardware semantics, and try the exit word
-         * once without printing. Never loop through the handler. */
+    if (kx_trap_word) {
+        /* A trap while reporting a trap (the console or the fatal hook faulted): the first
+         * report is the root cause, so stop with its word, without printing again. mtvec is
+         * cleared first so anything further halts the core by hardware semantics rather
+         * than looping through here. */
         __asm__ volatile("csrw mtvec, zero");
-        hal_exit(KX_EXIT_TRAP(cause));
+        hal_exit(kx_trap_word);
     }
-    kx_in_trap = 1;
     /* Interrupt bit (63) folds to bit 31 of the exit word (exitword.h). */
     uint64_t code = (cause & 0x7FFFFFFFu) | ((cause >> 63) << 31);
-    kx_fatal(KX_EXIT_TRAP(code), "trap", cause, epc, tval);
+    kx_trap_word = KX_EXIT_TRAP(code);
+    kx_fatal(kx_trap_word, "trap", cause, epc, tval);
 }
