@@ -29,6 +29,13 @@ void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint
  * fault; a fault inside it on RV64 stops the core without a second report. */
 void kx_fatal_hook(uint64_t word);
 
+/* What kx_fatal was called with, recorded before the hook runs, so a hook can report cause,
+ * PC and address (the command queue's FATAL state line) without a wider signature. */
+struct kx_fatal_record {
+    uint64_t word, cause, pc, addr;
+};
+extern struct kx_fatal_record kx_fatal_last;
+
 /* Assertion sites: one byte, carried in the exit word KX_EXIT_ASSERT_BASE | site. boot/ owns
  * 0x00-0x0F; other modules take a block of 16 and list it in docs/firmware.md. */
 #define KX_SITE_MAIN_RETURNED  0x01u

@@ -8,8 +8,14 @@ __attribute__((weak)) void kx_fatal_hook(uint64_t word)
     (void)word;
 }
 
+struct kx_fatal_record kx_fatal_last;
+
 void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
 {
+    kx_fatal_last.word = word;
+    kx_fatal_last.cause = cause;
+    kx_fatal_last.pc = pc;
+    kx_fatal_last.addr = addr;
     hal_puts("kohaku-fw: fatal ");
     hal_puts(what);
     hal_puts(" cause=");
