@@ -25,6 +25,16 @@
 
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
+/* Memory of this mesh the processor reaches (BOARD.md §7 defaults): DRAM 4 GB (addresses 4-64 GB
+ * decode but hit nothing), staging 2 MB. The command queue refuses data outside them. */
+#define BOARD_DRAM_BYTES      0x100000000ull
+#define BOARD_STAGING_BYTES   0x200000u
+
+/* The control agent's own mesh coordinate {y,x}: the src of every CU_CTRL request (BOARD.md
+ * §1.1). The agent has no register that reports it; 0x10 is x 0, y 1 of the default map
+ * (docs/model-mesh.md). */
+#define BOARD_AGENT_YX        0x10u
+
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u
 
 #endif
