@@ -15,6 +15,12 @@
 #define KQ_MAX_ENTRIES      4096u           /* per ring; a power of two */
 #define KQ_MAX_UNITS        32u
 #define KQ_MAX_TARGETS      8u
+#define KQ_MAX_PROG         65536u          /* DISPATCH payloads per program (2 MB) */
+#define KQ_MAX_STEPS        4096u           /* RUN steps per list (128 KB) */
+#define KQ_SUB_BYTES        64u
+#define KQ_CPL_BYTES        32u
+#define KQ_STEP_BYTES       32u
+#define KQ_PAYLOAD_BYTES    32u
 
 /* Line 0 — written by the host once, before it releases the core. */
 struct kq_setup {
@@ -34,6 +40,17 @@ struct kq_index_line {
     uint64_t rsvd[3];
 };
 
+/* Line 2 — the firmware's take index, with the tag of the submission it took last. Taking
+ * advances value past the slot, so the host may reuse that slot at once; the tag kept here
+ * lets a restarted firmware complete a submission it took but never finished (KS_ABORTED)
+ * without reading a slot the host may have refilled. One line, one write: both move together. */
+struct kq_head_line {
+    uint64_t value;          /* submissions taken, ever */
+    uint32_t tag;            /* tag of submission value - 1 (meaningless while value is 0) */
+    uint32_t rsvd0;
+    uint64_t rsvd[2];
+};
+
 enum kq_state {
     KQ_STATE_BOOTING = 0,
     KQ_STATE_READY = 1,
@@ -50,8 +67,12 @@ struct kq_fw_state {
     uint64_t tval;           /* FATAL trap: mtval */
 };
 
-#define KQ_FATAL_TRAP       1u
-#define KQ_FATAL_ASSERT     2u
+#define KQ_FATAL_TRAP       1u      /* RV64 trap: cause = mcause, pc = mepc, tval = mtval */
+#define KQ_FATAL_ASSERT     2u      /* firmware assertion: cause = site, pc = caller, tval = line */
+#define KQ_FATAL_QUEUE      3u      /* the host broke the index rules: cause = which (KQ_BROKEN_*),
+                                     * pc = the index it wrote, tval = the firmware's own index */
+#define KQ_BROKEN_SQ_TAIL   1u      /* sq_tail behind sq_head, or more than sq_entries ahead */
+#define KQ_BROKEN_CQ_HEAD   2u      /* cq_head ahead of cq_tail, or more than cq_entries behind */
 
 /* Lines 6..: the unit table the firmware publishes (count, then entries as in the boot block). */
 struct kq_units {
@@ -63,7 +84,7 @@ struct kq_units {
 struct kq_header {
     struct kq_setup setup;              /* line 0: host */
     struct kq_index_line sq_tail;       /* line 1: host — submissions written, ever */
-    struct kq_index_line sq_head;       /* line 2: firmware — submissions taken, ever */
+    struct kq_head_line sq_head;        /* line 2: firmware — submissions taken, ever (+ tag) */
     struct kq_index_line cq_tail;       /* line 3: firmware — completions posted, ever */
     struct kq_index_line cq_head;       /* line 4: host — completions consumed, ever */
     struct kq_fw_state fw;              /* line 5: firmware */
@@ -73,7 +94,14 @@ struct kq_header {
 
 _Static_assert(sizeof(struct kq_setup) == KQ_LINE, "setup line");
 _Static_assert(sizeof(struct kq_index_line) == KQ_LINE, "index line");
+_Static_assert(sizeof(struct kq_head_line) == KQ_LINE, "head line");
+_Static_assert(offsetof(struct kq_head_line, tag) == 8, "head line layout");
 _Static_assert(sizeof(struct kq_fw_state) == KQ_LINE, "state line");
+_Static_assert(offsetof(struct kq_fw_state, cause) == 8 && offsetof(struct kq_fw_state, tval) == 24,
+               "state line layout");
+_Static_assert(offsetof(struct kq_setup, sq_entries) == 8 && offsetof(struct kq_setup, sq_addr) == 16,
+               "setup line layout");
+_Static_assert(offsetof(struct kq_units, entries) == KQ_LINE, "unit table after its count line");
 _Static_assert(offsetof(struct kq_header, sq_tail) == 1 * KQ_LINE, "queue layout");
 _Static_assert(offsetof(struct kq_header, sq_head) == 2 * KQ_LINE, "queue layout");
 _Static_assert(offsetof(struct kq_header, cq_tail) == 3 * KQ_LINE, "queue layout");
@@ -128,9 +156,9 @@ _Static_assert(offsetof(struct kq_cpl, value) == 16, "completion layout");
 enum kq_step_op {
     KQ_STEP_DISPATCH = 1,    /* addr: n payloads; target; txn; credit_cap; does not wait */
     KQ_STEP_REPLAY = 2,      /* addr: n records; waits for every move */
-    KQ_STEP_WAIT = 3,        /* target: wait until n completions of that unit since RUN began */
+    KQ_STEP_WAIT = 3,        /* target: wait until n programs dispatched to it in this RUN completed */
     KQ_STEP_BARRIER = 4,     /* wait until every dispatched program has completed */
-    KQ_STEP_SIGNAL = 5,      /* write value to the progress line */
+    KQ_STEP_SIGNAL = 5,      /* after everything before it: write addr (the value) to the progress line */
 };
 
 struct kq_step {

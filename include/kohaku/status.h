@@ -29,6 +29,24 @@
 #define KS_TIMEOUT             0x60u    /* a bounded wait ran out; detail = (what << 8) | {y,x} */
 #define KS_DISPATCH_NO_UNITS   0x70u    /* enumeration found no unit */
 
+/* ---- service/ (the command queue, docs/host-interface.md "Statuses"). A RUN failure carries
+ * the failing step's index in value[63:48] and the inner value in value[47:0]. ---- */
+#define KS_BAD_OP              0x01u    /* unknown command (or unknown op in a RUN step: KS_BAD_STEP); detail = op */
+#define KS_BAD_FLAGS           0x02u    /* flags not 0 (none are defined); detail = flags */
+#define KS_BAD_LEN             0x03u    /* count (or a step's n) 0 or above its maximum; detail = it */
+#define KS_BAD_ALIGN           0x04u    /* data address not aligned for its records; detail = alignment, value = address */
+#define KS_BAD_ADDR            0x05u    /* data range outside memory the processor reaches, wrapping, or naming
+                                         * another mesh / aperture / bit 38; detail = bytes, value = address */
+#define KS_BAD_TARGET          0x06u    /* target not in the unit table; detail = {y,x} */
+#define KS_BAD_NTARGETS        0x07u    /* DISPATCH ntargets 0 or above KQ_MAX_TARGETS; detail = it */
+#define KS_DUP_TARGET          0x08u    /* the same target twice in one DISPATCH; detail = {y,x} */
+#define KS_BAD_STEP            0x09u    /* unknown RUN step op; detail = op */
+#define KS_UNSATISFIABLE       0x0Au    /* RUN WAIT for more programs than the list dispatches to that
+                                         * unit before it; detail = {y,x}, value[47:0] = n */
+#define KS_BAD_RSVD            0x0Bu    /* a reserved field not 0; detail = its byte offset in the record */
+#define KS_ABORTED             0x71u    /* taken before a firmware restart and never completed: it may have
+                                         * run partly; detail = 0, value = 0 */
+
 /* ---- mover/ (docs/mover.md "Statuses"): detail per code there; index = the write. ---- */
 #define KS_BAD_OFFSET          0x10u    /* offset word not an 8-aligned register 0x00-0x7F; detail = it */
 #define KS_NO_GO               0x11u    /* empty list, or writes after the last GO; detail = how many */
