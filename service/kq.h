@@ -1,0 +1,121 @@
+/* kq.h — the command-queue service (SYSTEM.md §4, include/kohaku/queue.h): the pure checks
+ * (queue setup, ring arithmetic, address ranges, submissions and RUN step lists — kq_check.c,
+ * no hal, so they build natively for tests/host/service and fuzzers) and the firmware loop
+ * (queue.c). docs/host-interface.md is the long form. */
+#ifndef KOHAKU_KQ_H
+#define KOHAKU_KQ_H
+
+#include <stdint.h>
+#include "kohaku/bootblock.h"
+#include "kohaku/queue.h"
+#include "kohaku/status.h"
+#include "kmv.h"
+
+/* Assertion sites of the service (boot/boot.h: a block of 16). */
+#define KQ_SITE_QUEUE_BROKEN   0x10u   /* the host broke the index rules (KQ_FATAL_QUEUE) */
+
+/* What the processor reaches of its mesh's memory (hal/include/hal/shared.h). */
+struct kq_reach {
+    uint64_t dram_end;      /* first DRAM local offset not reachable */
+    uint64_t staging_end;   /* staging bytes reachable from offset 0 (0: none) */
+};
+
+/* The outcome of a check: status, detail, value (the completion's fields). */
+struct kq_err {
+    uint32_t status;
+    uint32_t detail;
+    uint64_t value;
+};
+
+/* What a submission check needs: the reach, the unit table, the mover caps, and how to read
+ * a descriptor list of a RUN REPLAY step (unit-global address -> readable pointer, only
+ * called on ranges already checked). */
+struct kq_env {
+    struct kq_reach reach;
+    const struct kx_unit_entry *units;
+    unsigned n_units;
+    const struct kmv_caps *caps;
+    const void *(*map)(uint64_t ug);
+};
+
+/* ---- Ring arithmetic (indices count "ever" and never wrap in practice: 2^64) ---- */
+
+/* n is a ring size the queue accepts: a power of two, 1..KQ_MAX_ENTRIES. */
+static inline int kq_ring_size_ok(uint32_t n)
+{
+    return n != 0 && n <= KQ_MAX_ENTRIES && (n & (n - 1u)) == 0;
+}
+
+/* Entries between a consumer index and a producer index, or -1 when the producer is behind
+ * the consumer or more than `entries` ahead (the writer broke the ring rules). Modulo 2^64,
+ * so it stays right across the (theoretical) wrap of the counters. */
+static inline int64_t kq_ring_used(uint64_t prod, uint64_t cons, uint32_t entries)
+{
+    uint64_t d = prod - cons;
+    return d > entries ? -1 : (int64_t)d;
+}
+
+/* The slot of an index in a ring of `entries` (a power of two). */
+static inline uint32_t kq_slot(uint64_t index, uint32_t entries)
+{
+    return (uint32_t)index & (entries - 1u);
+}
+
+/* ---- Address ranges ---- */
+
+/* Checks [ug, ug + bytes) for the processor: aligned to `align` (a power of two), bits
+ * [63:40], 38 and the mesh field [37:36] zero, DRAM below r->dram_end or staging (bit 39,
+ * aperture [35:32] 0) below r->staging_end, not wrapping. bytes >= 1.
+ * Returns KS_OK, KS_BAD_ALIGN or KS_BAD_ADDR; fills e (detail/value per status.h). */
+unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint64_t bytes, uint32_t align,
+                  struct kq_err *e);
+
+/* Validates the queue as the host set it up: `qaddr` (the boot block's queue_addr) reachable
+ * for the 512-byte header and 32-byte aligned; the setup line (magic, version, flags 0, rsvd0
+ * 0, ring sizes kq_ring_size_ok, ring addresses 32-byte aligned and reachable, no overlap of
+ * header and rings); the firmware's own lines consistent (cq_tail <= sq_head <= cq_tail + 1)
+ * and the host's indices within their rules. Returns 0 or the KQ_SETUP_* rule broken first. */
+enum kq_setup_rule {
+    KQ_SETUP_ADDR = 1,       /* queue_addr misaligned or not reachable */
+    KQ_SETUP_MAGIC,
+    KQ_SETUP_VERSION,
+    KQ_SETUP_FLAGS,          /* flags or rsvd0 not 0 */
+    KQ_SETUP_SQ_ENTRIES,
+    KQ_SETUP_CQ_ENTRIES,
+    KQ_SETUP_SQ_ADDR,        /* misaligned, unreachable */
+    KQ_SETUP_CQ_ADDR,
+    KQ_SETUP_OVERLAP,        /* header, submission ring and completion ring overlap */
+    KQ_SETUP_INDICES,        /* the index lines break the ring rules (a corrupt header) */
+};
+unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h);
+
+/* ---- Submissions ---- */
+
+/* Checks every field of a submission before anything runs (docs/host-interface.md
+ * "Commands"): op, flags, rsvd, count, the data range, targets. RUN step lists are not read
+ * here (kq_steps_check). Returns e->status: KS_OK, KS_BAD_OP, KS_BAD_FLAGS, KS_BAD_RSVD,
+ * KS_BAD_LEN, KS_BAD_ALIGN, KS_BAD_ADDR, KS_BAD_NTARGETS, KS_BAD_TARGET, KS_DUP_TARGET. */
+unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e);
+
+/* Checks a RUN step list of n steps (n and its range already checked) before any step runs:
+ * each op known (KS_BAD_STEP), rsvd fields 0, n in range, data ranges, targets known, each
+ * REPLAY step's whole descriptor list (kmv_validate: its statuses), each WAIT satisfiable by
+ * the DISPATCH steps before it (KS_UNSATISFIABLE). value[63:48] = the failing step. */
+unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_env *env,
+                        struct kq_err *e);
+
+/* value of a RUN failure: the step in [63:48], the inner value in [47:0]. */
+static inline uint64_t kq_step_value(uint32_t step, uint64_t inner)
+{
+    return ((uint64_t)step << 48) | (inner & 0xFFFFFFFFFFFFull);
+}
+
+/* Index in the unit table of yx, or -1. */
+int kq_unit_index(const struct kq_env *env, uint8_t yx);
+
+/* ---- The service (queue.c, firmware only) ---- */
+
+/* Serves the queue the boot block names until STOP; never returns. */
+void kq_serve(void) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,359 @@
+/* queue.c — the command-queue service (SYSTEM.md §2.5, §4; docs/host-interface.md): accept
+ * the queue the boot block names, publish the unit table and READY, then take submissions in
+ * order, check every field, run NOP / REPLAY / DISPATCH / RUN / UNITS / STOP through mover/ and
+ * dispatch/, and post one completion each. Shared memory only through hal/shared.h. */
+#include "kq.h"
+#include "boot.h"
+#include "dispatch.h"
+#include "hal/shared.h"
+
+/* Enumeration (no table in the boot block): cycles to wait for one coordinate's CU_CTRL reply
+ * before calling it absent. A unit answers within a few hundred cycles; the boot block's
+ * wait_cycles is for work, far too long to spend on every empty coordinate. */
+#define KQ_ENUM_COORD_CYCLES   4000u
+
+struct kq_svc {
+    volatile struct kq_sub *sq;
+    volatile struct kq_cpl *cq;
+    uint32_t sq_entries, cq_entries;
+    uint64_t sq_head;           /* taken, ever (mirrors header line 2) */
+    uint64_t sq_tail_seen;      /* the host's sq_tail as last read */
+    uint64_t cq_tail;           /* posted, ever (mirrors header line 3) */
+    uint64_t cq_head_seen;      /* the host's cq_head as last read: room is at least this */
+    uint64_t wait_cycles;
+    struct kq_env env;
+    struct kdp_ctx dp;
+    /* RUN's batch of DISPATCH steps (and a DISPATCH command's targets) */
+    struct kdp_prog prog[KDP_MAX_JOBS];
+    struct kdp_job job[KDP_MAX_JOBS];
+    uint16_t cap[KDP_MAX_JOBS];
+    uint32_t step_of[KDP_MAX_JOBS];
+};
+
+/* Everything is set before use (kq_boot, kdp_init), so crt0 need not zero it: boot time
+ * (issue 8: boot_insns) does not grow with these tables. */
+static struct kq_svc kq __attribute__((section(".noinit.kq")));
+/* The header once accepted; NULL before, so the fatal hook never writes through garbage. */
+static volatile struct kq_header *kq_hdr;
+
+static const void *kq_map(uint64_t ug)
+{
+    return (const void *)(uintptr_t)hal_ug_ptr(ug);
+}
+
+/* ---- Fatal path: the state line tells the host why the core stopped (boot/fatal.c hook) ---- */
+
+void kx_fatal_hook(uint64_t word)
+{
+    volatile struct kq_header *h = kq_hdr;
+    if (!h)
+        return;
+    uint32_t code = KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
+                  : word == (KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN) ? KQ_FATAL_QUEUE
+                  : KQ_FATAL_ASSERT;
+    h->fw.code = code;
+    h->fw.cause = kx_fatal_last.cause;
+    h->fw.pc = kx_fatal_last.pc;
+    h->fw.tval = kx_fatal_last.addr;
+    hal_shared_release();           /* the details land before the state that points at them */
+    h->fw.state = KQ_STATE_FATAL;
+    hal_shared_release();
+}
+
+/* The host wrote an index that breaks the ring rules: nothing it says can be trusted, and
+ * there is no completion to carry the news, so the state line does (KQ_FATAL_QUEUE). */
+static void __attribute__((noreturn)) kq_broken(uint32_t which, uint64_t host, uint64_t own)
+{
+    kx_fatal(KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN, "queue", which, host, own);
+}
+
+static void kq_set_state(uint32_t state)
+{
+    kq_hdr->fw.state = state;
+    hal_shared_release();
+}
+
+/* ---- Completions ---- */
+
+/* Posts one completion once the ring has room. Waiting for the host to consume is not a
+ * hardware wait and is not bounded: the firmware has nothing else to do and the host sees a
+ * full ring (docs/host-interface.md "Flow control"). */
+static void kq_post(uint32_t tag, const struct kq_err *e, uint64_t cycles)
+{
+    volatile struct kq_header *h = kq_hdr;
+    while (kq.cq_tail - kq.cq_head_seen >= kq.cq_entries) {
+        hal_shared_acquire();
+        uint64_t head = h->cq_head.value;
+        if (kq_ring_used(kq.cq_tail, head, kq.cq_entries) < 0)
+            kq_broken(KQ_BROKEN_CQ_HEAD, head, kq.cq_tail);
+        kq.cq_head_seen = head;
+    }
+    volatile struct kq_cpl *c = &kq.cq[kq_slot(kq.cq_tail, kq.cq_entries)];
+    c->tag = tag;
+    c->status = (uint16_t)e->status;
+    c->rsvd0 = 0;
+    c->detail = e->detail;
+    c->rsvd1 = 0;
+    c->value = e->value;
+    c->cycles = cycles;
+    /* The entry is in memory before the index that publishes it. */
+    hal_shared_release();
+    h->cq_tail.value = ++kq.cq_tail;
+    hal_shared_release();
+}
+
+/* ---- Commands ---- */
+
+static void kq_publish_units(void)
+{
+    volatile struct kq_units *u = &kq_hdr->units;
+    const struct kx_unit_entry *t = kq.dp.units;
+    unsigned n = kq.dp.n_units;
+    for (unsigned i = 0; i < KQ_MAX_UNITS; i++) {
+        /* Two 32-bit stores an entry (struct kx_unit_entry, little-endian), zeros past n. */
+        volatile uint32_t *w = (volatile uint32_t *)(uintptr_t)u->entries[i];
+        uint32_t lo = 0, hi = 0;
+        if (i < n) {
+            lo = t[i].yx | (uint32_t)t[i].version << 8 | (uint32_t)t[i].buffers << 16;
+            hi = t[i].type | (uint32_t)t[i].inst_depth << 16;
+        }
+        w[0] = lo;
+        w[1] = hi;
+    }
+    u->count = n;
+    hal_shared_release();
+}
+
+/* Runs the jobs gathered in kq.job[0..n-1], each within its credit cap. The dispatch layer
+ * seeds credit from the table's inst_depth, so a cap lowers that entry for this run only
+ * (the jobs name distinct units, so each entry is saved and restored once). */
+static unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run)
+{
+    uint16_t saved[KDP_MAX_JOBS];
+    for (unsigned i = 0; i < n; i++) {
+        struct kx_unit_entry *u = &kq.dp.units[kq_unit_index(&kq.env, kq.job[i].yx)];
+        saved[i] = u->inst_depth;
+        if (kq.cap[i] && kq.cap[i] < u->inst_depth)
+            u->inst_depth = kq.cap[i];
+    }
+    unsigned st = kdp_run(&kq.dp, kq.job, n);
+    uint64_t sent = 0;
+    unsigned failed = 0;
+    for (unsigned i = 0; i < n; i++) {
+        kq.dp.units[kq_unit_index(&kq.env, kq.job[i].yx)].inst_depth = saved[i];
+        sent += kq.job[i].rep.dispatched;
+        if (kq.job[i].rep.status != KS_OK && !failed)
+            failed = i + 1;
+    }
+    e->status = st;
+    if (st == KS_OK) {
+        e->detail = 0;
+        e->value = sent;
+    } else {
+        e->detail = kq.dp.detail;
+        e->value = in_run ? kq_step_value(kq.step_of[failed ? failed - 1 : 0], kq.dp.value)
+                          : kq.dp.value;
+    }
+    return st;
+}
+
+static unsigned kq_replay(uint64_t addr, uint32_t n, struct kq_err *e)
+{
+    struct kmv_result r;
+    unsigned st = kmv_replay((const struct kd_write *)kq_map(addr), n, kq.wait_cycles, &r);
+    e->status = st;
+    e->detail = r.detail;
+    /* OK: moves done. Else: the write concerned in [63:32], the mover status word's low half. */
+    e->value = st == KS_OK ? r.moves : ((uint64_t)r.index << 32 | (uint32_t)r.value);
+    return st;
+}
+
+static void kq_add_job(unsigned i, uint64_t addr, uint32_t n, uint8_t txn, uint8_t yx,
+                       uint16_t cap, uint32_t step)
+{
+    kq.prog[i].payload = kq_map(addr);
+    kq.prog[i].n = n;
+    kq.prog[i].txn = txn;
+    kq.job[i].prog = &kq.prog[i];
+    kq.job[i].yx = yx;
+    kq.cap[i] = cap;
+    kq.step_of[i] = step;
+}
+
+/* RUN: the whole list is checked first; then consecutive DISPATCH steps are gathered (up to
+ * KDP_MAX_JOBS, distinct units) and run together, and every other step starts once they have
+ * all completed — so a WAIT is met when it runs, and SIGNAL reports everything before it done. */
+static unsigned kq_run(uint64_t addr, uint32_t n, struct kq_err *e)
+{
+    const struct kq_step *st = (const struct kq_step *)kq_map(addr);
+    if (kq_steps_check(st, n, &kq.env, e) != KS_OK)
+        return e->status;
+    unsigned nj = 0;
+    uint32_t busy = 0;                  /* units in the batch, bit = table index */
+    for (uint32_t i = 0; i <= n; i++) {
+        const struct kq_step *s = &st[i];
+        if (i < n && s->op == KQ_STEP_DISPATCH) {
+            uint32_t bit = UINT32_C(1) << kq_unit_index(&kq.env, s->target);
+            if (nj == KDP_MAX_JOBS || (busy & bit)) {
+                if (kq_run_jobs(nj, e, 1) != KS_OK)
+                    return e->status;
+                nj = 0, busy = 0;
+            }
+            kq_add_job(nj++, s->addr, s->n, s->txn, s->target, s->credit_cap, i);
+            busy |= bit;
+            continue;
+        }
+        if (nj) {
+            if (kq_run_jobs(nj, e, 1) != KS_OK)
+                return e->status;
+            nj = 0, busy = 0;
+        }
+        if (i == n)
+            break;
+        if (s->op == KQ_STEP_REPLAY) {
+            if (kq_replay(s->addr, s->n, e) != KS_OK) {
+                e->value = kq_step_value(i, e->value);
+                return e->status;
+            }
+        } else if (s->op == KQ_STEP_SIGNAL) {
+            kq_hdr->progress.value = s->addr;
+            hal_shared_release();
+        }
+        /* WAIT and BARRIER: met, every program before them has completed. */
+    }
+    e->status = KS_OK;
+    e->detail = 0;
+    e->value = n;
+    return KS_OK;
+}
+
+static void kq_exec(const struct kq_sub *s, struct kq_err *e)
+{
+    if (kq_sub_check(s, &kq.env, e) != KS_OK)
+        return;
+    switch (s->op) {
+    case KQ_OP_REPLAY:
+        kq_replay(s->addr, s->count, e);
+        break;
+    case KQ_OP_DISPATCH:
+        for (unsigned i = 0; i < s->ntargets; i++)
+            kq_add_job(i, s->addr, s->count, s->txn, s->targets[i], s->credit_cap, 0);
+        kq_run_jobs(s->ntargets, e, 0);
+        break;
+    case KQ_OP_RUN:
+        kq_run(s->addr, s->count, e);
+        break;
+    case KQ_OP_UNITS:
+        kq_publish_units();
+        e->value = kq.dp.n_units;
+        break;
+    default:                        /* NOP; STOP completes first, see kq_serve */
+        break;
+    }
+}
+
+/* ---- Boot and the loop ---- */
+
+static void __attribute__((noreturn)) kq_refuse(unsigned rule)
+{
+    hal_puts("kohaku-fw " BOARD_NAME ": queue refused, rule=");
+    hal_put_hex(rule);
+    hal_puts("\n");
+    hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
+}
+
+static void kq_boot(void)
+{
+    const struct kx_bootblock *bb = kx_bootblock();
+    kq.env.reach.dram_end = HAL_UG_DRAM_END;
+    kq.env.reach.staging_end = HAL_UG_STAGING_BYTES;
+    kq.env.caps = kmv_caps_self();
+    kq.env.map = kq_map;
+
+    /* The header is read only after its address is known to be reachable. */
+    struct kq_err e;
+    if (kq_range(&kq.env.reach, bb->queue_addr, sizeof(struct kq_header), KQ_LINE, &e) != KS_OK)
+        kq_refuse(KQ_SETUP_ADDR);
+    volatile struct kq_header *h = (volatile struct kq_header *)hal_ug_ptr(bb->queue_addr);
+    hal_shared_acquire();
+    unsigned rule = kq_setup_check(&kq.env.reach, bb->queue_addr, (const struct kq_header *)h);
+    if (rule)
+        kq_refuse(rule);
+
+    kq.sq = (volatile struct kq_sub *)hal_ug_ptr(h->setup.sq_addr);
+    kq.cq = (volatile struct kq_cpl *)hal_ug_ptr(h->setup.cq_addr);
+    kq.sq_entries = h->setup.sq_entries;
+    kq.cq_entries = h->setup.cq_entries;
+    /* A restart resumes from the indices in the header: the host's queue carries on. */
+    kq.sq_head = h->sq_head.value;
+    kq.sq_tail_seen = kq.sq_head;
+    kq.cq_tail = h->cq_tail.value;
+    kq.cq_head_seen = h->cq_head.value;
+    kq.wait_cycles = bb->wait_cycles;
+    kq_hdr = h;
+
+    kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
+    if (bb->flags & KX_BOOT_F_UNITS) {
+        /* boot/ checked count, depth and duplicates; dispatch/ also refuses the agent's own
+         * coordinate, which boot/ cannot know. */
+        if (kdp_units_set(&kq.dp, bb->units, bb->unit_count) != KS_OK)
+            hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
+    } else {
+        uint8_t lo, hi;
+        kdp_scan_range(&lo, &hi);
+        uint64_t coord = bb->wait_cycles < KQ_ENUM_COORD_CYCLES ? bb->wait_cycles : KQ_ENUM_COORD_CYCLES;
+        /* No unit found is not fatal: REPLAY still works, DISPATCH says KS_BAD_TARGET. */
+        (void)kdp_enumerate(&kq.dp, lo, hi, coord);
+    }
+    kq.env.units = kq.dp.units;
+    kq.env.n_units = kq.dp.n_units;
+
+    kq_publish_units();
+    h->fw.code = 0;
+    h->fw.cause = 0;
+    h->fw.pc = 0;
+    h->fw.tval = 0;
+    kq_set_state(KQ_STATE_READY);
+
+    /* Taken before a restart and never completed: it may have run partly; say so once. */
+    if (kq.sq_head != kq.cq_tail) {
+        struct kq_err ab = { KS_ABORTED, 0, 0 };
+        kq_post(h->sq_head.tag, &ab, 0);
+    }
+}
+
+void kq_serve(void)
+{
+    kq_boot();
+    volatile struct kq_header *h = kq_hdr;
+    for (;;) {
+        if (kq.sq_head == kq.sq_tail_seen) {
+            /* One acquire covers every submission the tail read here publishes: the host
+             * wrote them (and their data) before the tail, and no line of them is cached. */
+            hal_shared_acquire();
+            uint64_t tail = h->sq_tail.value;
+            if (kq_ring_used(tail, kq.sq_head, kq.sq_entries) < 0)
+                kq_broken(KQ_BROKEN_SQ_TAIL, tail, kq.sq_head);
+            kq.sq_tail_seen = tail;
+            continue;
+        }
+        uint64_t t0 = hal_cycles();
+        /* Take: copy the submission out, then hand its slot back with the tag kept. */
+        union { struct kq_sub s; uintptr_t w[KQ_SUB_BYTES / sizeof(uintptr_t)]; } sub;
+        const volatile uintptr_t *src =
+            (const volatile uintptr_t *)&kq.sq[kq_slot(kq.sq_head, kq.sq_entries)];
+        for (unsigned i = 0; i < KQ_SUB_BYTES / sizeof(uintptr_t); i++)
+            sub.w[i] = src[i];
+        h->sq_head.tag = sub.s.tag;
+        h->sq_head.value = ++kq.sq_head;
+        hal_shared_release();
+
+        struct kq_err e = { KS_OK, 0, 0 };
+        kq_exec(&sub.s, &e);
+        kq_post(sub.s.tag, &e, hal_cycles() - t0);
+        if (sub.s.op == KQ_OP_STOP && e.status == KS_OK) {
+            kq_set_state(KQ_STATE_STOPPED);
+            hal_exit(KX_EXIT_OK);
+        }
+    }
+}
