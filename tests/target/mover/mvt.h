@@ -83,6 +83,31 @@ static __attribute__((noinline, unused)) uint32_t mvt_compare(const char *what)
     return bad;
 }
 
+/* ---- register values from BOARD.md §3 bit positions, as compile-time constants, so the
+ * literal lists below cost no code (the RV32 window is 8 KB) and do not come from the
+ * builder under test. ---- */
+#define MV_W(off, v)  { (off), (uint32_t)(uint64_t)(v), (uint32_t)((uint64_t)(v) >> 32) }
+#define MV_CTRL(mode, width, flags) \
+    ((uint64_t)(mode) | ((uint64_t)(width) << 3) | ((uint64_t)(flags) << 8) | (UINT64_C(1) << 16))
+#define MV_HDR(w, base, nd) \
+    ((uint64_t)(w) | ((uint64_t)(base) << 4) | ((uint64_t)(nd) << 44))
+#define MV_HDRX(base, nd, id, xmode) \
+    (MV_HDR(0, base, nd) | ((uint64_t)(id) << 47) | ((uint64_t)(xmode) << 55))
+#define MV_DIM(w, d, cnt, stride) \
+    ((uint64_t)(w) | ((uint64_t)(d) << 1) | ((uint64_t)(cnt) << 4) | \
+     ((uint64_t)(uint32_t)(int32_t)(stride) << 20))
+#define MV_AXIS(ax, step)  ((uint64_t)(ax) | ((uint64_t)(uint16_t)(int16_t)(step) << 2))
+#define MV_BOUND(w, b, base, ext) \
+    ((uint64_t)(w) | ((uint64_t)(b) << 1) | ((uint64_t)(uint16_t)(int16_t)(base) << 2) | \
+     ((uint64_t)(ext) << 18))
+#define MV_INDEX(base, cnt)   ((uint64_t)(base) | ((uint64_t)(cnt) << 40))
+#define MV_GATHERV(pitch, words) ((uint64_t)(pitch) | ((uint64_t)(words) << 32))
+/* One-dimensional walker, bounds off: HDR, DIM, AXIS, BOUND 0, BOUND 1 (5 writes). */
+#define MV_WALK1(w, base, cnt, stride) \
+    MV_W(0x10, MV_HDR(w, base, 1)), MV_W(0x18, MV_DIM(w, 0, cnt, stride)), MV_W(0x20, 0), \
+    MV_W(0x28, MV_BOUND(w, 0, 0, 0)), MV_W(0x28, MV_BOUND(w, 1, 0, 0))
+#define MV_N(list)  ((uint32_t)(sizeof(list) / sizeof((list)[0])))
+
 /* ---- reference walker (BOARD.md §3, §3.1, written from the text) ---- */
 
 struct mvt_odo {
@@ -175,6 +200,13 @@ static __attribute__((noinline, unused)) void mvt_ref_copy(const struct kmv_walk
         }
         (void)mvt_odo_next(&s);
     } while (mvt_odo_next(&d));
+}
+
+/* A list the test wrote, replayed with the default per-move timeout. */
+static __attribute__((noinline, unused)) unsigned mvt_run(const struct kd_write *w, uint32_t n,
+                                                         struct kmv_result *r)
+{
+    return kmv_replay(w, n, MVT_TIMEOUT, r);
 }
 
 /* Runs a built list and checks the status it should end with. */

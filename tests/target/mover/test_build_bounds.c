@@ -1,8 +1,10 @@
-/* test_copy_bounds.c — COPY through the mover layer on both variants (issue 4 "Tests";
+/* test_build_bounds.c — builder-made COPY lists through the mover layer (issue 4 "Tests";
  * BOARD.md §3, §3.1): destination bounds, source padding (RV32; RV64 refuses it with NO_REACH
  * naming IMM and writes nothing), a move longer than the RV32 scratchpad buffer, and several
  * moves in one list, each checked word by word against mvt.h's reference walker. */
 // kohaku-test: boards=qemu-rv64
+/* RV64 only: with the builder, the validator and the harness the image outgrows RV32's 8 KB
+ * window; the literal-list tests (test_copy.c, ...) cover both boards. */
 #include "mvt.h"
 
 static struct kd_write list[96];
