@@ -1,9 +1,13 @@
-/* main.c — the firmware's service entry (SYSTEM.md §2): boot/ has accepted the boot block by
- * the time main runs (boot/start.c); from here the command queue (SYSTEM.md §4, service/queue.c)
- * serves the host until a STOP command. */
-#include "kq.h"
+/* main.c — the firmware's service entry (SYSTEM.md §2): for now it reports ready and stops.
+ * The command-queue loop (SYSTEM.md §4) replaces the exit below: it will serve the queue the
+ * boot block names until a STOP command. */
+#include "board.h"
+#include "hal/hal.h"
+#include "kohaku/exitword.h"
 
 int main(void)
 {
-    kq_serve();
+    /* Boot has accepted the boot block by the time main runs (boot/start.c). */
+    hal_puts("kohaku-fw " BOARD_NAME " ready\n");
+    hal_exit(KX_EXIT_OK);
 }
