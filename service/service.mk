@@ -1,0 +1,24 @@
+# service.mk — native tests of the command queue's pure checks (service/kq_check.c) under
+# ASan/UBSan (TESTING.md layer 1). The firmware build picks service/*.c up by itself.
+#   make test-suite-host-service     tests/host/service/test_kq.c -> $(O)/tests/host-service.log
+
+KQ_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
+                  -fno-omit-frame-pointer -fno-sanitize-recover=all -Iinclude -Iservice -Imover
+KQ_HOST_SRCS   := service/kq_check.c mover/validate.c
+KQ_HOST_DEPS   := $(KQ_HOST_SRCS) service/kq.h mover/kmv.h include/kohaku/queue.h \
+                  include/kohaku/status.h include/kohaku/bootblock.h include/kohaku/desc_list.h
+KQ_TEST_BIN    := $(O)/tests/host/service/test_kq
+
+$(KQ_TEST_BIN): tests/host/service/test_kq.c $(KQ_HOST_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(KQ_HOST_CFLAGS) $< $(KQ_HOST_SRCS) -o $@
+
+TEST_SUITES += host-service
+.PHONY: test-suite-host-service
+test-suite-host-service: $(KQ_TEST_BIN)
+	@mkdir -p $(O)/tests
+	$(Q)timeout 60 $(KQ_TEST_BIN) > $(O)/tests/host-service.log 2> $(O)/tests/host-service.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: host-service/test_kq" >> $(O)/tests/host-service.log; \
+	elif [ $$rc -ne 0 ] && ! grep -q '^FAIL:' $(O)/tests/host-service.log; then \
+	  echo "FAIL: host-service/test_kq exit $$rc: $$(tail -c 300 $(O)/tests/host-service.stderr | tr '\n' '|')" >> $(O)/tests/host-service.log; fi; \
+	grep -E '^(FAIL|HANG): ' $(O)/tests/host-service.log || true

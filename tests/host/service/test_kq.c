@@ -1,0 +1,422 @@
+/* test_kq.c — native tests of the command queue's pure checks (service/kq_check.c, issue 6
+ * firmware side; TESTING.md layer 1): ring arithmetic, address ranges per variant reach, the
+ * setup line, submissions, RUN step lists. Expected values are literals from BOARD.md §4/§5/§7,
+ * include/kohaku/queue.h and status.h, never computed by the code under test. */
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+#include "kq.h"
+
+static unsigned fails, checks;
+static const char *cur;
+
+#define CHECK_EQ(got, want) do {                                                           \
+        unsigned long long g_ = (unsigned long long)(got), w_ = (unsigned long long)(want); \
+        checks++;                                                                          \
+        if (g_ != w_) {                                                                    \
+            fails++;                                                                       \
+            printf("FAIL: host-service/%s %s:%d %s = 0x%llx, want 0x%llx\n", cur, __FILE__,   \
+                   __LINE__, #got, g_, w_);                                                \
+            return;                                                                        \
+        }                                                                                  \
+    } while (0)
+
+#define RUN(fn) do {                                                                       \
+        unsigned f0 = fails;                                                               \
+        cur = #fn;                                                                         \
+        fn();                                                                              \
+        if (fails == f0)                                                                   \
+            printf("PASS: host-service/%s\n", #fn);                                        \
+    } while (0)
+
+/* BOARD.md §4: RV32 reaches DRAM offsets 0..0x6FFF_FFFF, no staging. §5/§7: RV64 reaches the
+ * 4 GB of DRAM (uncached alias) and the 2 MB staging store. */
+static const struct kq_reach rv32 = { 0x70000000ull, 0 };
+static const struct kq_reach rv64 = { 0x100000000ull, 0x200000ull };
+
+/* ---- ring arithmetic ---- */
+
+static void ring_sizes(void)
+{
+    CHECK_EQ(kq_ring_size_ok(0), 0);
+    CHECK_EQ(kq_ring_size_ok(1), 1);
+    CHECK_EQ(kq_ring_size_ok(2), 1);
+    CHECK_EQ(kq_ring_size_ok(3), 0);
+    CHECK_EQ(kq_ring_size_ok(4095), 0);
+    CHECK_EQ(kq_ring_size_ok(4096), 1);
+    CHECK_EQ(kq_ring_size_ok(8192), 0);
+    CHECK_EQ(kq_ring_size_ok(0x80000000u), 0);
+}
+
+static void ring_used(void)
+{
+    CHECK_EQ(kq_ring_used(5, 3, 4), 2);
+    CHECK_EQ(kq_ring_used(3, 3, 4), 0);
+    CHECK_EQ(kq_ring_used(7, 3, 4), 4);         /* full */
+    CHECK_EQ(kq_ring_used(8, 3, 4), -1);        /* more than a ring ahead */
+    CHECK_EQ(kq_ring_used(3, 5, 4), -1);        /* producer behind the consumer */
+    /* counted "ever", across the 2^64 wrap */
+    CHECK_EQ(kq_ring_used(2, 0xFFFFFFFFFFFFFFFEull, 8), 4);
+    CHECK_EQ(kq_slot(13, 8), 5);
+    CHECK_EQ(kq_slot(4096 + 7, 4096), 7);
+    CHECK_EQ(kq_slot(0x100000003ull, 1), 0);
+}
+
+/* ---- address ranges ---- */
+
+static void range_rv32(void)
+{
+    struct kq_err e;
+    CHECK_EQ(kq_range(&rv32, 0x0, 32, 32, &e), KS_OK);
+    CHECK_EQ(kq_range(&rv32, 0x6FFFFFE0ull, 32, 32, &e), KS_OK);          /* last line */
+    CHECK_EQ(kq_range(&rv32, 0x6FFFFFE0ull, 64, 32, &e), KS_BAD_ADDR);    /* runs past */
+    CHECK_EQ(e.detail, 64);
+    CHECK_EQ(e.value, 0x6FFFFFE0ull);
+    CHECK_EQ(kq_range(&rv32, 0x70000000ull, 4, 4, &e), KS_BAD_ADDR);
+    CHECK_EQ(kq_range(&rv32, 0x8000000000ull, 32, 8, &e), KS_BAD_ADDR);   /* staging: none */
+    CHECK_EQ(kq_range(&rv32, 0x1000000000ull, 32, 8, &e), KS_BAD_ADDR);   /* mesh 1 */
+    CHECK_EQ(kq_range(&rv32, 0x4000000000ull, 32, 8, &e), KS_BAD_ADDR);   /* bit 38 */
+    CHECK_EQ(kq_range(&rv32, 0x10000000000ull, 32, 8, &e), KS_BAD_ADDR);  /* above 40 bits */
+    CHECK_EQ(kq_range(&rv32, 0x104, 8, 8, &e), KS_BAD_ALIGN);
+    CHECK_EQ(e.detail, 8);
+    CHECK_EQ(e.value, 0x104);
+    CHECK_EQ(kq_range(&rv32, 0x104, 12, 4, &e), KS_OK);
+    CHECK_EQ(kq_range(&rv32, 0x20, 0xFFFFFFFFFFFFFFF0ull, 4, &e), KS_BAD_ADDR);   /* wraps */
+}
+
+static void range_rv64(void)
+{
+    struct kq_err e;
+    CHECK_EQ(kq_range(&rv64, 0xFFFFFFE0ull, 32, 32, &e), KS_OK);
+    CHECK_EQ(kq_range(&rv64, 0x100000000ull, 32, 32, &e), KS_BAD_ADDR);     /* 4 GB */
+    CHECK_EQ(kq_range(&rv64, 0x70000000ull, 32, 32, &e), KS_OK);            /* RV32 cannot */
+    CHECK_EQ(kq_range(&rv64, 0x8000000000ull, 32, 32, &e), KS_OK);          /* staging 0 */
+    CHECK_EQ(kq_range(&rv64, 0x80001FFFE0ull, 32, 32, &e), KS_OK);          /* last staging line */
+    CHECK_EQ(kq_range(&rv64, 0x8000200000ull, 32, 32, &e), KS_BAD_ADDR);    /* past 2 MB */
+    CHECK_EQ(kq_range(&rv64, 0x8100000000ull, 32, 32, &e), KS_BAD_ADDR);    /* aperture 1 */
+    CHECK_EQ(kq_range(&rv64, 0x9000000000ull, 32, 32, &e), KS_BAD_ADDR);    /* staging, mesh 1 */
+}
+
+/* ---- setup line ---- */
+
+static struct kq_header hdr;
+
+/* A good queue: header at 0x1000, 8 submissions at 0x2000 (512 bytes), 8 completions at
+ * 0x3000 (256 bytes). */
+static void good_header(void)
+{
+    memset(&hdr, 0, sizeof hdr);
+    hdr.setup.magic = 0x4B51554Eu;
+    hdr.setup.version = 1;
+    hdr.setup.sq_entries = 8;
+    hdr.setup.cq_entries = 8;
+    hdr.setup.sq_addr = 0x2000;
+    hdr.setup.cq_addr = 0x3000;
+}
+
+static void setup_rules(void)
+{
+    good_header();
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    CHECK_EQ(kq_setup_check(&rv32, 0x1010, &hdr), KQ_SETUP_ADDR);        /* not a line */
+    CHECK_EQ(kq_setup_check(&rv32, 0x6FFFFF00ull, &hdr), KQ_SETUP_ADDR); /* 512 bytes run past */
+    CHECK_EQ(kq_setup_check(&rv32, 0x8000001000ull, &hdr), KQ_SETUP_ADDR); /* staging on RV32 */
+    hdr.setup.magic = 0x4B51554Fu;
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_MAGIC);
+    good_header(); hdr.setup.version = 2;
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_VERSION);
+    good_header(); hdr.setup.flags = 1;
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_FLAGS);
+    good_header(); hdr.setup.rsvd0 = 1;
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_FLAGS);
+    good_header(); hdr.setup.sq_entries = 6;
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_SQ_ENTRIES);
+    good_header(); hdr.setup.sq_entries = 0;
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_SQ_ENTRIES);
+    good_header(); hdr.setup.cq_entries = 8192;
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_CQ_ENTRIES);
+    good_header(); hdr.setup.sq_addr = 0x2010;
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_SQ_ADDR);
+    good_header(); hdr.setup.cq_addr = 0x6FFFFF20ull;        /* 256 bytes run past 0x7000_0000 */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_CQ_ADDR);
+    good_header(); hdr.setup.sq_addr = 0x1100;               /* inside the 512-byte header */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_OVERLAP);
+    good_header(); hdr.setup.cq_addr = 0x21E0;               /* last line of the submissions */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_OVERLAP);
+    good_header(); hdr.setup.cq_addr = 0x2200;               /* right after them: fine */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    good_header(); hdr.setup.sq_addr = 0x0E00;               /* ends where the header starts */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+}
+
+static void setup_indices(void)
+{
+    good_header();
+    /* a restart: 5 taken, 4 completed, 9 submitted, 2 consumed */
+    hdr.sq_head.value = 5; hdr.cq_tail.value = 4; hdr.sq_tail.value = 9; hdr.cq_head.value = 2;
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    hdr.cq_tail.value = 3;                                  /* two taken, not completed */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_INDICES);
+    hdr.cq_tail.value = 6;                                  /* completed more than taken */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_INDICES);
+    hdr.cq_tail.value = 5; hdr.sq_tail.value = 14;          /* 9 ahead of a ring of 8 */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_INDICES);
+    hdr.sq_tail.value = 13;                                 /* exactly full: fine */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    hdr.cq_head.value = 6;                                  /* consumed more than posted */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_INDICES);
+}
+
+/* ---- submissions ---- */
+
+static uint8_t mem[0x10000];          /* "DRAM" from unit-global 0 for the step lists */
+static const void *map(uint64_t ug) { return mem + ug; }
+
+static const struct kx_unit_entry units[] = {
+    { .yx = 0x11, .type = 0x4E50, .version = 1, .inst_depth = 16 },
+    { .yx = 0x12, .type = 0x4E50, .version = 1, .inst_depth = 16 },
+    { .yx = 0x21, .type = 0x5455, .version = 1, .inst_depth = 16 },
+};
+
+static struct kq_env env(const struct kq_reach *r, const struct kmv_caps *caps)
+{
+    struct kq_env e = { *r, units, 3, caps, map };
+    return e;
+}
+
+static struct kq_sub sub(unsigned op, uint64_t addr, uint32_t count)
+{
+    struct kq_sub s;
+    memset(&s, 0, sizeof s);
+    s.op = (uint16_t)op;
+    s.tag = 0x1234;
+    s.addr = addr;
+    s.count = count;
+    return s;
+}
+
+static void sub_simple(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_err e;
+    struct kq_sub s = sub(0, 0, 0);                        /* NOP: nothing else is read */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s = sub(4, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);        /* UNITS */
+    s = sub(5, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);        /* STOP */
+    s = sub(6, 0, 0);
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_OP);
+    CHECK_EQ(e.detail, 6);
+    s = sub(0xFFFF, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_OP);
+    s = sub(0, 0, 0); s.flags = 0x80;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(e.detail, 0x80);
+    s = sub(0, 0, 0); s.rsvd[2] = 1;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 48);                                /* byte offset of rsvd[2] */
+}
+
+static void sub_replay(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_err e;
+    struct kq_sub s = sub(1, 0x100, 3);
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s = sub(1, 0x104, 3); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);   /* 4-byte records */
+    s = sub(1, 0x102, 3);
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    CHECK_EQ(e.detail, 4);
+    s = sub(1, 0x100, 0);
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    CHECK_EQ(e.detail, 0);
+    s = sub(1, 0x100, 4096); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s = sub(1, 0x100, 4097);
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    CHECK_EQ(e.detail, 4097);
+    /* 3 records = 36 bytes: the last byte at 0x6FFF_FFFF is fine, one more is not */
+    s = sub(1, 0x6FFFFFDCull, 3); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s = sub(1, 0x6FFFFFE0ull, 3);
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(e.detail, 36);
+    CHECK_EQ(e.value, 0x6FFFFFE0ull);
+}
+
+static void sub_dispatch(void)
+{
+    struct kq_env v = env(&rv64, &kmv_caps_rv64);
+    struct kq_err e;
+    struct kq_sub s = sub(2, 0x8000000000ull, 4);          /* a program in staging (RV64) */
+    s.ntargets = 2; s.targets[0] = 0x11; s.targets[1] = 0x21;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s.addr = 0x8000000004ull;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    CHECK_EQ(e.detail, 8);
+    s.addr = 0x80001FFFC0ull;                             /* 4 payloads = 128 bytes run past 2 MB */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    s.addr = 0x1000;
+    s.count = 65536; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s.count = 65537; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    s.count = 4;
+    s.ntargets = 0;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_NTARGETS);
+    s.ntargets = 9;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_NTARGETS);
+    CHECK_EQ(e.detail, 9);
+    s.ntargets = 3; s.targets[2] = 0x13;                  /* not in the table */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_TARGET);
+    CHECK_EQ(e.detail, 0x13);
+    s.targets[2] = 0x11;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_DUP_TARGET);
+    CHECK_EQ(e.detail, 0x11);
+    s.targets[2] = 0x12;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    /* targets past ntargets are not looked at */
+    s.targets[5] = 0x77;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+}
+
+/* ---- RUN step lists ---- */
+
+static struct kq_step *steps = (struct kq_step *)(void *)(mem + 0x1000);
+
+static void step(unsigned i, unsigned op, uint8_t target, uint32_t n, uint64_t addr)
+{
+    memset(&steps[i], 0, sizeof steps[i]);
+    steps[i].op = (uint8_t)op;
+    steps[i].target = target;
+    steps[i].n = n;
+    steps[i].addr = addr;
+}
+
+/* Descriptor records at mem + 0x100 (unit-global 0x100): {offset, lo, hi}. */
+static void record(unsigned i, uint32_t off, uint32_t lo)
+{
+    uint32_t *w = (uint32_t *)(void *)(mem + 0x100 + 12 * i);
+    w[0] = off; w[1] = lo; w[2] = 0;
+}
+
+static void run_sub(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_err e;
+    struct kq_sub s = sub(3, 0x1000, 4);
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s = sub(3, 0x1004, 4); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    s = sub(3, 0x1000, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = sub(3, 0x1000, 4097); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+}
+
+static void run_steps_good(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_err e;
+    step(0, 1, 0x11, 8, 0x2000);       /* DISPATCH 8 to 0x11 */
+    step(1, 1, 0x12, 8, 0x2100);       /* DISPATCH 8 to 0x12 */
+    step(2, 3, 0x11, 1, 0);            /* WAIT 1 on 0x11 */
+    step(3, 1, 0x11, 8, 0x2000);       /* DISPATCH again to 0x11 */
+    step(4, 3, 0x11, 2, 0);            /* WAIT 2 on 0x11 */
+    step(5, 4, 0, 0, 0);               /* BARRIER */
+    step(6, 5, 0, 0, 0xABCD);          /* SIGNAL */
+    CHECK_EQ(kq_steps_check(steps, 7, &v, &e), KS_OK);
+}
+
+static void run_steps_bad(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_err e;
+    step(0, 1, 0x11, 8, 0x2000);
+    step(1, 6, 0, 0, 0);                                   /* unknown step */
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_STEP);
+    CHECK_EQ(e.detail, 6);
+    CHECK_EQ(e.value, 0x0001000000000000ull);             /* step 1 in [63:48] */
+    step(1, 0, 0, 0, 0);
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_STEP);
+    step(1, 3, 0x12, 1, 0);                                /* WAIT on a unit never dispatched to */
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_UNSATISFIABLE);
+    CHECK_EQ(e.detail, 0x12);
+    CHECK_EQ(e.value, 0x0001000000000001ull);
+    step(1, 3, 0x11, 2, 0);                                /* 2 of 1 */
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_UNSATISFIABLE);
+    CHECK_EQ(e.value, 0x0001000000000002ull);
+    step(1, 3, 0x11, 0, 0);
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_LEN);
+    step(1, 3, 0x13, 1, 0);                                /* WAIT on an unknown unit */
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_TARGET);
+    CHECK_EQ(e.detail, 0x13);
+    step(0, 3, 0x11, 1, 0);                                /* WAIT before its DISPATCH */
+    step(1, 1, 0x11, 8, 0x2000);
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_UNSATISFIABLE);
+    CHECK_EQ(e.value, 0x0000000000000001ull);
+    step(0, 1, 0x14, 8, 0x2000);                           /* DISPATCH to an unknown unit */
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_BAD_TARGET);
+    step(0, 1, 0x11, 0, 0x2000);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_BAD_LEN);
+    step(0, 1, 0x11, 8, 0x2004);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_BAD_ALIGN);
+    step(0, 1, 0x11, 8, 0x6FFFFF00ull);                    /* 256 bytes end at 0x7000_0000 */
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
+    step(0, 1, 0x11, 9, 0x6FFFFF00ull);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(e.value, 0x00006FFFFF00ull);
+    step(0, 4, 0, 0, 0); steps[0].rsvd2 = 1;
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 12);
+}
+
+static void run_steps_replay(void)
+{
+    struct kq_env v32 = env(&rv32, &kmv_caps_rv32), v64 = env(&rv64, &kmv_caps_rv64);
+    struct kq_err e;
+    /* IMM (0x40) is beyond RV64's window 0x00-0x3F (BOARD.md §3): NO_REACH, naming it. */
+    record(0, 0x40, 7);
+    step(0, 4, 0, 0, 0);
+    step(1, 2, 0, 1, 0x100);
+    CHECK_EQ(kq_steps_check(steps, 2, &v64, &e), KS_NO_REACH);
+    CHECK_EQ(e.detail, 0x40);
+    CHECK_EQ(e.value >> 48, 1);
+    /* 0x08 is a free offset (BOARD.md §3): no register there. */
+    record(0, 0x08, 0);
+    CHECK_EQ(kq_steps_check(steps, 2, &v32, &e), KS_BAD_OFFSET);
+    /* A list without GO moves nothing. */
+    record(0, 0x38, 0);
+    CHECK_EQ(kq_steps_check(steps, 2, &v32, &e), KS_NO_GO);
+    step(1, 2, 0, 0, 0x100);
+    CHECK_EQ(kq_steps_check(steps, 2, &v32, &e), KS_BAD_LEN);
+    step(1, 2, 0, 4097, 0x100);
+    CHECK_EQ(kq_steps_check(steps, 2, &v32, &e), KS_BAD_LEN);
+    step(1, 2, 0, 1, 0x102);
+    CHECK_EQ(kq_steps_check(steps, 2, &v32, &e), KS_BAD_ALIGN);
+}
+
+/* The status table keeps its ranges (status.h): input codes change nothing, ABORTED is other. */
+static void status_ranges(void)
+{
+    static const unsigned input[] = { KS_BAD_OP, KS_BAD_FLAGS, KS_BAD_LEN, KS_BAD_ALIGN,
+        KS_BAD_ADDR, KS_BAD_TARGET, KS_BAD_NTARGETS, KS_DUP_TARGET, KS_BAD_STEP,
+        KS_UNSATISFIABLE, KS_BAD_RSVD };
+    for (unsigned i = 0; i < sizeof input / sizeof input[0]; i++) {
+        CHECK_EQ(KS_IS_INPUT(input[i]), 1);
+        CHECK_EQ(input[i], i + 1);             /* 0x01..0x0B in order, no gaps, no reuse */
+    }
+    CHECK_EQ(KS_IS_OTHER(KS_ABORTED), 1);
+    CHECK_EQ(KS_ABORTED, 0x71);
+}
+
+int main(void)
+{
+    RUN(ring_sizes);
+    RUN(ring_used);
+    RUN(range_rv32);
+    RUN(range_rv64);
+    RUN(setup_rules);
+    RUN(setup_indices);
+    RUN(sub_simple);
+    RUN(sub_replay);
+    RUN(sub_dispatch);
+    RUN(run_sub);
+    RUN(run_steps_good);
+    RUN(run_steps_bad);
+    RUN(run_steps_replay);
+    RUN(status_ranges);
+    fprintf(stderr, "host-service: %u checks, %u failed\n", checks, fails);
+    return fails != 0;
+}
