@@ -29,6 +29,7 @@ include qemu/qemu.mk
 include host/host.mk
 include dispatch/dispatch.mk
 include mover/mover.mk
+include service/service.mk
 include tests/tests.mk
 
 deps:
