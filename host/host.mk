@@ -1,1 +1,90 @@
-# host build rules (placeholder until its owner fills it)
+# host.mk — the host library libkohaku, the kactl CLI, their unit tests (suite host-lib), the
+# end-to-end suites through kactl on both QEMU boards (e2e-qemu-rv32, e2e-qemu-rv64) and
+# `make run` (docs/host-interface.md).
+#   make host                 $(O)/host/libkohaku.a and $(O)/host/kactl
+#   make test-suite-host-lib  host unit tests (ASan + UBSan), log $(O)/tests/host-lib.log
+#   make test-suite-e2e-qemu-rv32 / -rv64   kactl against the firmware in QEMU
+#   make run [BOARD=qemu-rv64]              the demonstration (scripts/run-demo.sh)
+
+HOST_SRCS   := host/node.c host/elf.c host/queue.c host/explain.c host/text.c
+# The descriptor list's text form is mover/'s parser, built unchanged.
+HOST_SHARED := mover/desc_text.c
+HOST_HDRS   := host/libkohaku.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h
+HOST_GEN    := $(O)/host/gen/status_table.inc
+HOST_INC    := -Iinclude -Ihost -Idispatch -Imover -I$(O)/host/gen
+HOST_WARN   := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+HOST_CFLAGS := $(HOST_WARN) -O2 -g $(HOST_INC)
+HOST_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+HOST_LIB    := $(O)/host/libkohaku.a
+HOST_LIB_ASAN := $(O)/host/libkohaku-asan.a
+KACTL       := $(O)/host/kactl
+
+HOST_OBJS      := $(patsubst %.c,$(O)/host/obj/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED)))
+HOST_ASAN_OBJS := $(patsubst %.c,$(O)/host/asan/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED)))
+
+.PHONY: host kactl
+host: $(HOST_LIB) $(KACTL)
+kactl: $(KACTL)
+
+# One table for firmware and host: names and texts come from status.h itself.
+$(HOST_GEN): include/kohaku/status.h host/status-table.awk
+	@mkdir -p $(@D)
+	$(Q)awk -f host/status-table.awk $< > $@.tmp && mv $@.tmp $@
+
+vpath %.c host mover
+
+$(O)/host/obj/%.o: %.c $(HOST_HDRS) $(HOST_GEN)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -c $< -o $@
+
+$(O)/host/asan/%.o: %.c $(HOST_HDRS) $(HOST_GEN)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS:-O2=-O1) $(HOST_SAN) -c $< -o $@
+
+$(HOST_LIB): $(HOST_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST_LIB_ASAN): $(HOST_ASAN_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(KACTL): host/kactl.c $(HOST_LIB) $(HOST_HDRS)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) host/kactl.c $(HOST_LIB) -o $@
+
+# ---- host-lib: unit tests, the library against the real device model in-process ----
+HOST_TEST_BIN := $(O)/tests/host/host/test_host
+HOST_TEST_SRCS := tests/host/host/test_host.c tests/host/host/model_transport.c
+
+$(HOST_TEST_BIN): $(HOST_TEST_SRCS) tests/host/host/model_transport.h $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS:-O2=-O1) $(HOST_SAN) -Imodel/include -Itests/host/host \
+	  -DKH_TOP='"$(TOP)"' $(HOST_TEST_SRCS) $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(MODEL_LDLIBS) -o $@
+
+TEST_SUITES += host-lib
+.PHONY: test-suite-host-lib
+test-suite-host-lib: $(HOST_TEST_BIN)
+	@mkdir -p $(O)/tests
+	$(Q)timeout 120 $(HOST_TEST_BIN) > $(O)/tests/host-lib.log 2> $(O)/tests/host-lib.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: host-lib/test_host" >> $(O)/tests/host-lib.log; \
+	elif [ $$rc -ne 0 ]; then \
+	  echo "FAIL: host-lib/test_host exit $$rc: $$(tail -c 300 $(O)/tests/host-lib.stderr | tr '\n' '|')" >> $(O)/tests/host-lib.log; fi
+
+# ---- e2e: kactl and the library against the firmware in QEMU (tests/e2e/) ----
+E2E_SOAK := $(O)/tests/e2e/e2e_soak
+
+$(E2E_SOAK): tests/e2e/e2e_soak.c $(HOST_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) tests/e2e/e2e_soak.c $(HOST_LIB) -o $@
+
+TEST_SUITES += e2e-qemu-rv32 e2e-qemu-rv64
+.PHONY: test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64
+test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64: test-suite-e2e-%: qemu host $(E2E_SOAK)
+	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware
+	@mkdir -p $(O)/tests
+	$(Q)timeout 900 tests/e2e/e2e.sh $* $(O) > $(O)/tests/e2e-$*.log 2> $(O)/tests/e2e-$*.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: e2e-$*/suite (900 s)" >> $(O)/tests/e2e-$*.log; \
+	elif [ $$rc -ne 0 ]; then echo "FAIL: e2e-$*/suite exit $$rc: $$(tail -c 300 $(O)/tests/e2e-$*.stderr | tr '\n' '|')" >> $(O)/tests/e2e-$*.log; fi
+
+# ---- make run ----
+run: deps qemu host
+	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) firmware
+	$(Q)scripts/run-demo.sh $(BOARD) $(O)

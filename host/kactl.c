@@ -1,0 +1,860 @@
+/* kactl.c — the host CLI on libkohaku (SYSTEM.md §4, issue 6 "Host side" 2): flash and boot
+ * the firmware, drive its command queue, read and write node memory, explain the node's state.
+ * docs/host-interface.md "kactl" is the manual; every command has --help.
+ * Exit status: 0 done and OK; 1 the node answered with a non-OK status (or a check failed);
+ * 2 usage or input error (nothing sent); 3 transport, node state or timeout failure. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kohaku/desc_list.h"
+#include "kohaku/exitword.h"
+#include "kohaku/status.h"
+#include "libkohaku.h"
+
+#define EX_OK      0
+#define EX_STATUS  1
+#define EX_USAGE   2
+#define EX_NODE    3
+
+#define DEF_SOCKET "/tmp/kohaku-hostport.sock"
+
+static struct {
+    const char *socket;
+    uint64_t queue;            /* 0: from the boot block */
+    unsigned timeout_ms;
+    int quiet;
+} g = { NULL, 0, KH_DEF_TIMEOUT_MS, 0 };
+
+static struct kh_node node;
+static struct kh_queue queue;
+
+static void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+static void die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "kactl: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(code);
+}
+
+static void node_die(const char *doing)
+{
+    die(EX_NODE, "%s: %s", doing, kh_error(&node));
+}
+
+/* ---- helpers ---- */
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        die(EX_USAGE, "cannot open %s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
+        n += k;
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap + 1);
+        }
+    }
+    if (!buf)
+        die(EX_NODE, "out of memory reading %s", path);
+    if (ferror(f))
+        die(EX_USAGE, "cannot read %s: %s", path, strerror(errno));
+    fclose(f);
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+static uint64_t num_arg(const char *opt, const char *s, uint64_t max)
+{
+    uint64_t v;
+    if (!s)
+        die(EX_USAGE, "%s needs a value", opt);
+    if (kh_parse_u64(s, &v) || v > max)
+        die(EX_USAGE, "%s: `%s` is not a number in 0..%llu", opt, s, (unsigned long long)max);
+    return v;
+}
+
+static void connect_node(void)
+{
+    struct kh_transport t;
+    char err[KH_ERR_LEN];
+    const char *path = g.socket ? g.socket : getenv("KACTL_SOCKET") ? getenv("KACTL_SOCKET") : DEF_SOCKET;
+    if (kh_transport_unix(path, &t, err, sizeof err))
+        die(EX_NODE, "%s", err);
+    if (kh_open(&node, &t))
+        node_die("connecting");
+}
+
+/* The queue of the running firmware: --queue, else the boot block's queue_addr. */
+static void attach_queue(void)
+{
+    uint64_t addr = g.queue;
+    if (!addr) {
+        struct kx_bootblock bb;
+        if (kh_bootblock_read(&node, &bb))
+            node_die("finding the queue");
+        if (bb.magic != KX_BOOT_MAGIC)
+            die(EX_NODE, "no boot block in the scratchpad (magic 0x%08x): run `kactl boot FW.elf` first",
+                bb.magic);
+        addr = bb.queue_addr;
+    }
+    if (kh_queue_attach(&node, &queue, addr))
+        node_die("attaching to the queue");
+    queue.timeout_ms = g.timeout_ms;
+}
+
+static void print_cpl(const char *what, const struct kq_cpl *c)
+{
+    char ex[256];
+    kh_explain_cpl(c, ex, sizeof ex);
+    printf("%s: status=%s detail=0x%x value=0x%llx cycles=%llu tag=%u  # %s\n", what,
+           kh_status_name(c->status), c->detail, (unsigned long long)c->value,
+           (unsigned long long)c->cycles, c->tag, ex);
+}
+
+/* Runs one command and prints its completion; the exit status follows the completion's. */
+static int command(const char *what, struct kq_sub *s, struct kq_cpl *c)
+{
+    if (kh_command(&node, &queue, s, c))
+        node_die(what);
+    print_cpl(what, c);
+    return c->status == KS_OK ? EX_OK : EX_STATUS;
+}
+
+/* Puts bytes in kactl's data area (docs: KH_DEF_DATA_UG, 1 MB), 32-byte aligned. */
+static uint64_t data_cursor = KH_DEF_DATA_UG;
+static uint64_t data_put(const void *p, size_t len)
+{
+    uint64_t a = data_cursor;
+    if (len > KH_DEF_DATA_BYTES - (a - KH_DEF_DATA_UG))
+        die(EX_USAGE, "command data (%zu bytes more) does not fit kactl's 1 MB data area at 0x%llx",
+            len, (unsigned long long)KH_DEF_DATA_UG);
+    if (kh_mem_write(&node, a, p, len))
+        node_die("writing command data");
+    data_cursor = (a + len + 31) & ~UINT64_C(31);
+    return a;
+}
+
+static struct kd_write *parse_list(const char *path, uint32_t *n)
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    struct kd_write *w = calloc(KD_MAX_WRITES + 1, sizeof *w);
+    struct kd_text_err e;
+    /* One more than the firmware takes, so an over-long list reaches it and gets its status. */
+    unsigned st = kd_text_parse(text, len, w, KD_MAX_WRITES + 1, n, &e);
+    if (st != KS_OK)
+        die(EX_USAGE, "%s:%u:%u: %s", path, e.line, e.col, e.why ? e.why : "bad descriptor list");
+    if (*n == 0)
+        die(EX_USAGE, "%s: the descriptor list has no write", path);
+    free(text);
+    return w;
+}
+
+static uint64_t (*parse_prog(const char *path, uint32_t *n))[4]
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    uint64_t (*p)[4] = calloc(KQ_MAX_PROG + 1, sizeof *p);
+    struct kh_text_err e;
+    if (kh_parse_program(text, len, p, KQ_MAX_PROG + 1, n, &e))
+        die(EX_USAGE, "%s:%u:%u: %s", path, e.line, e.col, e.why);
+    free(text);
+    return p;
+}
+
+/* Payload words as they lie in memory: word 0 at byte 0, each little-endian (host order on
+ * every host we build for is checked in host-lib). */
+static uint64_t put_prog(uint64_t (*p)[4], uint32_t n)
+{
+    return data_put(p, (size_t)n * KQ_PAYLOAD_BYTES);
+}
+
+/* ---- usage ---- */
+
+static const char *const usage_main =
+    "usage: kactl [--socket PATH] [--queue ADDR] [--timeout-ms N] COMMAND [ARGS]\n"
+    "  boot FW.elf [--units FILE|--enumerate] [--timeout-cycles N] [--resume]\n"
+    "                               flash the image, write boot block and queue, release, wait READY\n"
+    "  replay FILE                  run a descriptor list (text form), print each move's status\n"
+    "  dispatch FILE --target X,Y [--target X,Y ...] [--txn N] [--credit N]\n"
+    "                               send a program (one 256-bit payload per line) to units\n"
+    "  run FILE                     run a step list (dispatch/replay/wait/barrier/signal)\n"
+    "  units                        print the firmware's unit table\n"
+    "  status                       core state (explained), firmware state, queue indices, referee\n"
+    "  read ADDR LEN [--agent]      hex dump of node memory (or an agent register)\n"
+    "  write ADDR HEX... [--agent]  write bytes to node memory (or a 64-bit agent register)\n"
+    "  nop [--count N]              N NOP commands, every completion checked\n"
+    "  stop                         STOP the firmware and wait for the core to exit\n"
+    "  referee                      the model's referee counters (exit 1 if any is not 0)\n"
+    "Socket: --socket, else $KACTL_SOCKET, else " DEF_SOCKET ".\n"
+    "Exit: 0 OK; 1 the node reported a non-OK status; 2 usage/input error; 3 node/transport/timeout.\n"
+    "`kactl COMMAND --help` describes one command; docs/host-interface.md has the text forms.\n";
+
+struct cmd { const char *name; int (*fn)(int, char **); const char *help; };
+
+static int want_help(int argc, char **argv, const char *help)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(help, stdout);
+            return 1;
+        }
+    return 0;
+}
+
+/* ---- boot ---- */
+
+static const char help_boot[] =
+    "usage: kactl boot FW.elf [--units FILE | --enumerate] [--timeout-cycles N] [--entries N] [--resume]\n"
+    "Holds the core, loads the ELF's segments through the instruction-window and scratchpad\n"
+    "load paths, writes the boot block (queue at --queue or 0x800000 in DRAM, per-wait timeout\n"
+    "--timeout-cycles, default 1000000) and a fresh command queue (--entries per ring, default\n"
+    "256), releases the core and waits until the firmware reports READY.\n"
+    "  --units FILE   the unit table instead of enumeration: one unit per line `X,Y TYPE DEPTH\n"
+    "                 [VERSION [BUFFERS]]`, TYPE = NP, TU or a number; # comments\n"
+    "  --enumerate    the firmware finds the units (the default)\n"
+    "  --resume       keep the queue and its indices (firmware restart): the host's next\n"
+    "                 submission continues where the last one stopped\n";
+
+static unsigned parse_units(const char *path, struct kx_unit_entry *u)
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    unsigned n = 0, line = 0;
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        line++;
+        char *h = strchr(l, '#');
+        if (h)
+            *h = 0;
+        char *tok[6];
+        unsigned nt = 0;
+        for (char *s2 = NULL, *t = strtok_r(l, " \t\r", &s2); t && nt < 6; t = strtok_r(NULL, " \t\r", &s2))
+            tok[nt++] = t;
+        if (nt == 0)
+            continue;
+        if (nt < 3 || nt > 5)
+            die(EX_USAGE, "%s:%u: expected `X,Y TYPE DEPTH [VERSION [BUFFERS]]`", path, line);
+        if (n == KX_BOOT_MAX_UNITS)
+            die(EX_USAGE, "%s:%u: more than %u units", path, line, KX_BOOT_MAX_UNITS);
+        struct kx_unit_entry *e = &u[n++];
+        memset(e, 0, sizeof *e);
+        if (kh_parse_target(tok[0], &e->yx))
+            die(EX_USAGE, "%s:%u: `%s` is not a coordinate X,Y", path, line, tok[0]);
+        uint64_t v;
+        if (!strcasecmp(tok[1], "NP"))
+            e->type = 0x4E50;
+        else if (!strcasecmp(tok[1], "TU"))
+            e->type = 0x5455;
+        else if (!kh_parse_u64(tok[1], &v) && v <= 0xFFFF)
+            e->type = (uint16_t)v;
+        else
+            die(EX_USAGE, "%s:%u: type `%s` is not NP, TU or a 16-bit number", path, line, tok[1]);
+        e->inst_depth = (uint16_t)num_arg("DEPTH", tok[2], 0xFFFF);
+        e->version = nt > 3 ? (uint8_t)num_arg("VERSION", tok[3], 0xFF) : 1;
+        e->buffers = nt > 4 ? (uint8_t)num_arg("BUFFERS", tok[4], 0xF) : 0;
+    }
+    free(text);
+    if (n == 0)
+        die(EX_USAGE, "%s: no unit (use --enumerate to let the firmware find them)", path);
+    return n;
+}
+
+static void drain_posted(void)
+{
+    /* A restart completes the submission it found taken and unfinished as ABORTED. */
+    struct kq_cpl c[16];
+    unsigned got;
+    do {
+        if (kh_reap(&node, &queue, c, 16, &got))
+            node_die("reading completions posted at boot");
+        for (unsigned i = 0; i < got; i++)
+            print_cpl("posted at boot", &c[i]);
+    } while (got);
+}
+
+static int cmd_boot(int argc, char **argv)
+{
+    const char *elf = NULL, *units = NULL;
+    uint32_t wait = KH_DEF_WAIT_CYCLES, entries = KH_DEF_ENTRIES;
+    int resume = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--units"))
+            units = argv[++i] ? argv[i] : (die(EX_USAGE, "--units needs a file"), NULL);
+        else if (!strcmp(argv[i], "--enumerate"))
+            units = NULL;
+        else if (!strcmp(argv[i], "--timeout-cycles"))
+            wait = (uint32_t)num_arg("--timeout-cycles", argv[++i], UINT32_MAX);
+        else if (!strcmp(argv[i], "--entries"))
+            entries = (uint32_t)num_arg("--entries", argv[++i], KQ_MAX_ENTRIES);
+        else if (!strcmp(argv[i], "--resume"))
+            resume = 1;
+        else if (argv[i][0] == '-')
+            die(EX_USAGE, "boot: unknown option %s (see kactl boot --help)", argv[i]);
+        else if (!elf)
+            elf = argv[i];
+        else
+            die(EX_USAGE, "boot: one image only");
+    }
+    if (!elf)
+        die(EX_USAGE, "boot: which image? (kactl boot FW.elf)");
+    size_t len;
+    uint8_t *img = (uint8_t *)read_file(elf, &len);
+    struct kh_elf e;
+    char err[KH_ERR_LEN];
+    if (kh_elf_parse(img, len, &e, err, sizeof err))
+        die(EX_USAGE, "%s: %s", elf, err);
+    struct kx_unit_entry ut[KX_BOOT_MAX_UNITS];
+    unsigned nu = units ? parse_units(units, ut) : 0;
+    uint64_t qaddr = g.queue ? g.queue : KH_DEF_QUEUE_UG;
+
+    connect_node();
+    if (e.variant != node.variant)
+        die(EX_USAGE, "%s is an RV%u image but the node's core is RV%u", elf, e.variant, node.variant);
+    if (kh_core_hold(&node, true))
+        node_die("holding the core");
+    if (kh_load_elf(&node, &e))
+        node_die("flashing");
+    struct kx_bootblock bb;
+    kh_bootblock_make(&bb, qaddr, wait, nu ? ut : NULL, nu);
+    if (kh_bootblock_write(&node, &bb))
+        node_die("boot block");
+    if (resume) {
+        if (kh_queue_attach(&node, &queue, qaddr))
+            node_die("--resume");
+        /* The core is held, so the firmware's state line has no writer now: mark it BOOTING so
+         * READY below is this boot's, not the last one's. */
+        struct kq_fw_state fw = { 0 };
+        if (kh_mem_write(&node, qaddr + offsetof(struct kq_header, fw), &fw, sizeof fw))
+            node_die("resetting the state line");
+    } else if (kh_queue_create(&node, &queue, qaddr, entries, entries)) {
+        node_die("creating the queue");
+    }
+    queue.timeout_ms = g.timeout_ms;
+    if (kh_core_hold(&node, false))
+        node_die("releasing the core");
+    if (kh_wait_ready(&node, &queue))
+        node_die("booting");
+    struct kh_core_status cs;
+    struct kh_queue_view v;
+    if (kh_core_status(&node, &cs) || kh_queue_view(&node, &queue, &v))
+        node_die("reading the node");
+    printf("boot: READY on RV%u, %u units (%s), queue 0x%llx (%u entries), sq %llu/%llu cq %llu/%llu, "
+           "cycles=%llu instret=%llu\n", node.variant, v.units.count, nu ? "from --units" : "enumerated",
+           (unsigned long long)qaddr, queue.sq_entries, (unsigned long long)v.sq_head,
+           (unsigned long long)v.sq_tail, (unsigned long long)v.cq_head, (unsigned long long)v.cq_tail,
+           (unsigned long long)cs.cycles, (unsigned long long)cs.instret);
+    drain_posted();
+    return EX_OK;
+}
+
+/* ---- replay ---- */
+
+static const char help_replay[] =
+    "usage: kactl replay FILE\n"
+    "Runs a mover descriptor list given in its text form: one register write `OFFSET VALUE` per\n"
+    "line (C numbers, 0x.. or decimal), `#` comments, blank lines; a CTRL write with GO ends a\n"
+    "move. The list goes to kactl's data area (0x900000) and one REPLAY command runs it; each\n"
+    "move's status is printed (moves after a failure did not run).\n";
+
+static int cmd_replay(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-')
+        die(EX_USAGE, "usage: kactl replay FILE");
+    uint32_t n;
+    struct kd_write *w = parse_list(argv[1], &n);
+    connect_node();
+    attach_queue();
+    uint64_t a = data_put(w, kd_list_bytes(n));
+    struct kq_sub s = { .op = KQ_OP_REPLAY, .addr = a, .count = n };
+    struct kq_cpl c;
+    int rc = command("replay", &s, &c);
+    /* Per move. REPLAY's value: moves done when OK; else the write concerned in [63:32] for
+     * the mover's statuses (0x10-0x1F validation, faults, timeouts). The queue's own input
+     * statuses (address, length) concern the whole list. */
+    int indexed = c.status != KS_OK && !(KS_IS_INPUT(c.status) && c.status < 0x10);
+    uint32_t at = indexed ? (uint32_t)(c.value >> 32) : n;
+    int refused = KS_IS_INPUT(c.status);
+    unsigned mv = 0;
+    uint32_t first = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!kd_is_go(&w[i]) && i + 1 < n)
+            continue;
+        const char *st;
+        if (c.status == KS_OK)
+            st = "OK";
+        else if (indexed && at >= first && at <= i)
+            st = kh_status_name(c.status);
+        else if (refused || at < first)
+            st = "not run";
+        else
+            st = "OK";
+        printf("  move %u (writes %u-%u): %s\n", mv++, first, i, st);
+        first = i + 1;
+    }
+    free(w);
+    return rc;
+}
+
+/* ---- dispatch ---- */
+
+static const char help_dispatch[] =
+    "usage: kactl dispatch FILE --target X,Y [--target X,Y ...] [--txn N] [--credit N]\n"
+    "Sends a program to one or more units (at most 8) through the firmware: FILE has one 256-bit\n"
+    "CU_INST payload per line, either four 64-bit words `W0 W1 W2 W3` (W0 = payload bits [63:0];\n"
+    "an NPU instruction is W3) or one 64-hex-digit number written most significant digit first;\n"
+    "`#` comments. The firmware sets `last` on the final one. --txn: the program id (0-255);\n"
+    "--credit: cap on the credit seeded (0 = the unit's inst_depth).\n";
+
+static int cmd_dispatch(int argc, char **argv)
+{
+    const char *file = NULL;
+    struct kq_sub s = { .op = KQ_OP_DISPATCH };
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--target")) {
+            if (!argv[++i])
+                die(EX_USAGE, "--target needs X,Y");
+            if (s.ntargets == KQ_MAX_TARGETS)
+                die(EX_USAGE, "at most %u targets", KQ_MAX_TARGETS);
+            if (kh_parse_target(argv[i], &s.targets[s.ntargets++]))
+                die(EX_USAGE, "--target `%s` is not X,Y with 0 <= X, Y <= 15", argv[i]);
+        } else if (!strcmp(argv[i], "--txn")) {
+            s.txn = (uint8_t)num_arg("--txn", argv[++i], 255);
+        } else if (!strcmp(argv[i], "--credit")) {
+            s.credit_cap = (uint16_t)num_arg("--credit", argv[++i], 65535);
+        } else if (argv[i][0] == '-') {
+            die(EX_USAGE, "dispatch: unknown option %s", argv[i]);
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            die(EX_USAGE, "dispatch: one program file only");
+        }
+    }
+    if (!file || !s.ntargets)
+        die(EX_USAGE, "usage: kactl dispatch FILE --target X,Y [...]");
+    uint32_t n;
+    uint64_t (*p)[4] = parse_prog(file, &n);
+    connect_node();
+    attach_queue();
+    s.addr = put_prog(p, n);
+    s.count = n;
+    struct kq_cpl c;
+    free(p);
+    return command("dispatch", &s, &c);
+}
+
+/* ---- run ---- */
+
+static const char help_run[] =
+    "usage: kactl run FILE\n"
+    "Runs a step list with one RUN command. One step per line, `#` comments:\n"
+    "  dispatch X,Y PROGRAM [txn N] [credit N]   send a program file (dispatch's form); no wait\n"
+    "  replay LIST                               a descriptor list file; waits for every move\n"
+    "  wait X,Y N                                until N programs dispatched to X,Y have completed\n"
+    "  barrier                                   until every dispatched program has completed\n"
+    "  signal VALUE                              write VALUE to the queue's progress line\n"
+    "File names are relative to the step file's directory. A failure names the step.\n";
+
+static int cmd_run(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-')
+        die(EX_USAGE, "usage: kactl run FILE");
+    size_t len;
+    char *text = read_file(argv[1], &len);
+    char *dcopy = strdup(argv[1]);
+    struct kh_step_src *st = calloc(KH_STEPS_MAX, sizeof *st);
+    uint32_t n;
+    struct kh_text_err e;
+    if (kh_parse_steps(text, len, dirname(dcopy), st, KH_STEPS_MAX, &n, &e))
+        die(EX_USAGE, "%s:%u:%u: %s", argv[1], e.line, e.col, e.why);
+    /* Parse every file before touching the node: bad input sends nothing. */
+    void *blob[KH_STEPS_MAX];
+    size_t blen[KH_STEPS_MAX];
+    for (uint32_t i = 0; i < n; i++) {
+        blob[i] = NULL;
+        if (st[i].step.op == KQ_STEP_DISPATCH) {
+            uint32_t k;
+            blob[i] = parse_prog(st[i].file, &k);
+            blen[i] = (size_t)k * KQ_PAYLOAD_BYTES;
+            st[i].step.n = k;
+        } else if (st[i].step.op == KQ_STEP_REPLAY) {
+            uint32_t k;
+            blob[i] = parse_list(st[i].file, &k);
+            blen[i] = kd_list_bytes(k);
+            st[i].step.n = k;
+        }
+    }
+    connect_node();
+    attach_queue();
+    struct kq_step steps[KH_STEPS_MAX];
+    for (uint32_t i = 0; i < n; i++) {
+        if (blob[i])
+            st[i].step.addr = data_put(blob[i], blen[i]);
+        steps[i] = st[i].step;
+        free(blob[i]);
+    }
+    struct kq_sub s = { .op = KQ_OP_RUN, .addr = data_put(steps, n * sizeof steps[0]), .count = n };
+    struct kq_cpl c;
+    int rc = command("run", &s, &c);
+    if (c.status != KS_OK)
+        printf("  failed at step %u (line of kind %u); inner value 0x%llx\n", (unsigned)(c.value >> 48),
+               (unsigned)((c.value >> 48) < n ? steps[c.value >> 48].op : 0),
+               (unsigned long long)(c.value & 0xFFFFFFFFFFFFull));
+    free(st);
+    free(dcopy);
+    free(text);
+    return rc;
+}
+
+/* ---- units ---- */
+
+static const char help_units[] =
+    "usage: kactl units\n"
+    "Asks the firmware to publish its unit table (UNITS) and prints it: coordinate, type,\n"
+    "version, buffers, instruction FIFO depth.\n";
+
+static const char *type_name(unsigned t)
+{
+    return t == 0x4E50 ? "NP" : t == 0x5455 ? "TU" : "?";
+}
+
+static int cmd_units(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        die(EX_USAGE, "usage: kactl units");
+    connect_node();
+    attach_queue();
+    struct kq_sub s = { .op = KQ_OP_UNITS };
+    struct kq_cpl c;
+    int rc = command("units", &s, &c);
+    struct kh_queue_view v;
+    if (kh_queue_view(&node, &queue, &v))
+        node_die("reading the unit table");
+    unsigned n = v.units.count > KQ_MAX_UNITS ? KQ_MAX_UNITS : v.units.count;
+    printf("%u units\n", v.units.count);
+    for (unsigned i = 0; i < n; i++) {
+        struct kx_unit_entry u;
+        memcpy(&u, v.units.entries[i], sizeof u);
+        printf("  unit %u,%u type=0x%04x (%s) version=%u buffers=%u depth=%u\n", u.yx & 15, u.yx >> 4,
+               u.type, type_name(u.type), u.version, u.buffers, u.inst_depth);
+    }
+    return rc;
+}
+
+/* ---- status ---- */
+
+static const char help_status[] =
+    "usage: kactl status\n"
+    "The core's state from the processor host registers, explained in words (RV32 halts:\n"
+    "ECALL/EBREAK with a0, faults with the PC; RV64 traps: the mcause name, mtval and PC; exit\n"
+    "words: clean stop, boot block refusal, assertion), cycles and instructions retired; the\n"
+    "firmware's state line (BOOTING/READY/STOPPED/FATAL with its cause and PC), the queue's\n"
+    "indices and progress line; the referee counters. Exit 1 when the core or firmware is\n"
+    "stopped by a fault.\n";
+
+static int cmd_status(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        die(EX_USAGE, "usage: kactl status");
+    connect_node();
+    struct kh_core_status cs;
+    if (kh_core_status(&node, &cs))
+        node_die("reading the core");
+    char ex[256];
+    kh_explain_core(&cs, ex, sizeof ex);
+    int bad = cs.state == KHP_CPU_HALTED || (cs.state == KHP_CPU_EXITED && cs.word != KX_EXIT_OK);
+    printf("core: RV%u %s: %s\n", cs.variant, kh_core_state_name(cs.state), ex);
+    printf("core: state=%s cause=%u word=0x%llx pc=0x%llx cycles=%llu instret=%llu now_ns=%llu\n",
+           kh_core_state_name(cs.state), cs.cause, (unsigned long long)cs.word, (unsigned long long)cs.pc,
+           (unsigned long long)cs.cycles, (unsigned long long)cs.instret, (unsigned long long)cs.now_ns);
+    struct kx_bootblock bb;
+    uint64_t addr = g.queue;
+    if (!addr && !kh_bootblock_read(&node, &bb) && bb.magic == KX_BOOT_MAGIC)
+        addr = bb.queue_addr;
+    if (!addr) {
+        printf("firmware: no boot block in the scratchpad (not booted by kactl)\n");
+    } else if (kh_queue_attach(&node, &queue, addr)) {
+        printf("firmware: no queue: %s\n", kh_error(&node));
+    } else {
+        struct kh_queue_view v;
+        if (kh_queue_view(&node, &queue, &v))
+            node_die("reading the queue");
+        printf("firmware: state=%s", kh_fw_state_name(v.fw.state));
+        if (v.fw.state == KQ_STATE_FATAL) {
+            bad = 1;
+            if (v.fw.code == KQ_FATAL_TRAP)
+                printf(" code=TRAP: %s (mcause %llu) at pc 0x%llx, mtval 0x%llx",
+                       kh_mcause_name(v.fw.cause), (unsigned long long)v.fw.cause,
+                       (unsigned long long)v.fw.pc, (unsigned long long)v.fw.tval);
+            else if (v.fw.code == KQ_FATAL_ASSERT)
+                printf(" code=ASSERT: site 0x%llx, caller 0x%llx, line %llu", (unsigned long long)v.fw.cause,
+                       (unsigned long long)v.fw.pc, (unsigned long long)v.fw.tval);
+            else if (v.fw.code == KQ_FATAL_QUEUE)
+                printf(" code=QUEUE: the host broke the %s rule (host wrote %llu, firmware at %llu)",
+                       v.fw.cause == KQ_BROKEN_SQ_TAIL ? "sq_tail" : "cq_head",
+                       (unsigned long long)v.fw.pc, (unsigned long long)v.fw.tval);
+            else
+                printf(" code=%u cause=0x%llx pc=0x%llx tval=0x%llx", v.fw.code,
+                       (unsigned long long)v.fw.cause, (unsigned long long)v.fw.pc,
+                       (unsigned long long)v.fw.tval);
+        }
+        printf("\nqueue: addr=0x%llx entries=%u/%u sq_tail=%llu sq_head=%llu cq_tail=%llu cq_head=%llu "
+               "progress=0x%llx units=%u\n", (unsigned long long)queue.addr, queue.sq_entries,
+               queue.cq_entries, (unsigned long long)v.sq_tail, (unsigned long long)v.sq_head,
+               (unsigned long long)v.cq_tail, (unsigned long long)v.cq_head,
+               (unsigned long long)v.progress, v.units.count);
+    }
+    uint64_t r[KH_REFEREE_COUNT];
+    if (kh_referee_read(&node, r))
+        node_die("reading the referee");
+    printf("referee:");
+    for (unsigned i = 0; i < KH_REFEREE_COUNT; i++)
+        printf(" %s=%llu", kh_referee_names[i], (unsigned long long)r[i]);
+    printf("\n");
+    return bad ? EX_STATUS : EX_OK;
+}
+
+/* ---- read / write ---- */
+
+static const char help_read[] =
+    "usage: kactl read ADDR LEN        hex dump of LEN bytes of node memory at unit-global ADDR\n"
+    "       kactl read --agent OFF     one 64-bit control-agent register (BOARD.md §1 offset)\n";
+static const char help_write[] =
+    "usage: kactl write ADDR HEX...    bytes (pairs of hex digits, optional 0x, several arguments\n"
+    "                                  concatenated) to node memory at unit-global ADDR\n"
+    "       kactl write --agent OFF VALUE   one 64-bit control-agent register\n";
+
+static int cmd_read(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--agent")) {
+        uint32_t off = (uint32_t)num_arg("OFF", argv[2], KHP_AGENT_END - 8);
+        connect_node();
+        uint64_t v;
+        if (kh_agent_read(&node, off, &v))
+            node_die("read");
+        printf("agent[0x%04x] = 0x%016llx\n", off, (unsigned long long)v);
+        return EX_OK;
+    }
+    if (argc != 3)
+        die(EX_USAGE, "usage: kactl read ADDR LEN");
+    uint64_t a = num_arg("ADDR", argv[1], KF_UG_MASK_HP);
+    size_t len = (size_t)num_arg("LEN", argv[2], 16u << 20);
+    if (!len)
+        die(EX_USAGE, "LEN must be at least 1");
+    uint8_t *b = malloc(len);
+    connect_node();
+    if (kh_mem_read(&node, a, b, len))
+        node_die("read");
+    for (size_t i = 0; i < len; i += 16) {
+        printf("%010llx:", (unsigned long long)(a + i));
+        for (size_t k = i; k < i + 16 && k < len; k++)
+            printf(" %02x", b[k]);
+        printf("\n");
+    }
+    free(b);
+    return EX_OK;
+}
+
+static int cmd_write(int argc, char **argv)
+{
+    if (argc == 4 && !strcmp(argv[1], "--agent")) {
+        uint32_t off = (uint32_t)num_arg("OFF", argv[2], KHP_AGENT_END - 8);
+        uint64_t v = num_arg("VALUE", argv[3], UINT64_MAX);
+        connect_node();
+        if (kh_agent_write(&node, off, v))
+            node_die("write");
+        return EX_OK;
+    }
+    if (argc < 3)
+        die(EX_USAGE, "usage: kactl write ADDR HEX...");
+    uint64_t a = num_arg("ADDR", argv[1], KF_UG_MASK_HP);
+    size_t cap = 0, n = 0;
+    for (int i = 2; i < argc; i++)
+        cap += strlen(argv[i]) / 2;
+    uint8_t *b = malloc(cap + 1);
+    for (int i = 2; i < argc; i++)
+        if (kh_parse_hex_bytes(argv[i], b, cap, &n))
+            die(EX_USAGE, "`%s` is not an even number of hex digits", argv[i]);
+    connect_node();
+    if (kh_mem_write(&node, a, b, n))
+        node_die("write");
+    printf("wrote %zu bytes at 0x%llx\n", n, (unsigned long long)a);
+    free(b);
+    return EX_OK;
+}
+
+/* ---- nop ---- */
+
+static const char help_nop[] =
+    "usage: kactl nop [--count N]\n"
+    "Submits N NOP commands (default 1) as fast as the ring allows and checks that exactly N\n"
+    "completions come back, each OK, each tag once, in submission order.\n";
+
+static int cmd_nop(int argc, char **argv)
+{
+    uint64_t count = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--count"))
+            count = num_arg("--count", argv[++i], 100000000);
+        else
+            die(EX_USAGE, "nop: unknown argument %s", argv[i]);
+    }
+    if (!count)
+        die(EX_USAGE, "--count must be at least 1");
+    connect_node();
+    attach_queue();
+    uint32_t batch = queue.sq_entries < queue.cq_entries ? queue.sq_entries : queue.cq_entries;
+    struct kq_sub *s = calloc(batch, sizeof *s);
+    struct kq_cpl *c = calloc(batch, sizeof *c);
+    uint64_t done = 0, cycles = 0, bad = 0;
+    uint32_t first_tag = queue.next_tag;
+    while (done < count) {
+        uint32_t k = count - done < batch ? (uint32_t)(count - done) : batch;
+        for (uint32_t i = 0; i < k; i++) {
+            memset(&s[i], 0, sizeof s[i]);
+            s[i].op = KQ_OP_NOP;
+            s[i].tag = kh_tag_next(&queue);
+        }
+        if (kh_submit(&node, &queue, s, k) ||
+            kh_wait_cq(&node, &queue, queue.cq_head + k, "the NOP batch's completions"))
+            node_die("nop");
+        unsigned got = 0;
+        if (kh_reap(&node, &queue, c, k, &got))
+            node_die("nop");
+        if (got != k)
+            die(EX_NODE, "nop: %u completions read, %u expected", got, k);
+        for (uint32_t i = 0; i < k; i++) {
+            if (c[i].tag != s[i].tag)
+                die(EX_STATUS, "nop: completion %llu has tag %u, expected %u (lost or duplicated)",
+                    (unsigned long long)(done + i), c[i].tag, s[i].tag);
+            if (c[i].status != KS_OK)
+                bad++;
+            cycles += c[i].cycles;
+        }
+        done += k;
+    }
+    printf("nop: %llu completed, %llu not OK, tags %u..%u in order, cycles total %llu (%.1f per NOP)\n",
+           (unsigned long long)done, (unsigned long long)bad, first_tag, queue.next_tag - 1,
+           (unsigned long long)cycles, (double)cycles / (double)done);
+    free(s);
+    free(c);
+    return bad ? EX_STATUS : EX_OK;
+}
+
+/* ---- stop ---- */
+
+static const char help_stop[] =
+    "usage: kactl stop\n"
+    "Sends STOP: the firmware completes it, marks the queue STOPPED and exits; kactl waits for the\n"
+    "core to stop and prints how it stopped.\n";
+
+static int cmd_stop(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        die(EX_USAGE, "usage: kactl stop");
+    connect_node();
+    attach_queue();
+    struct kq_sub s = { .op = KQ_OP_STOP };
+    struct kq_cpl c;
+    int rc = command("stop", &s, &c);
+    struct kh_core_status cs;
+    for (unsigned i = 0;; i++) {
+        if (kh_core_status(&node, &cs))
+            node_die("stop");
+        if (cs.state != KHP_CPU_RUNNING)
+            break;
+        if (i == 100000)
+            die(EX_NODE, "stop: the core is still running after the STOP completion");
+    }
+    char ex[256];
+    kh_explain_core(&cs, ex, sizeof ex);
+    printf("stop: core %s\n", ex);
+    if (cs.state != KHP_CPU_EXITED || cs.word != KX_EXIT_OK)
+        rc = EX_STATUS;
+    return rc;
+}
+
+/* ---- referee ---- */
+
+static const char help_referee[] =
+    "usage: kactl referee\n"
+    "Prints the model's referee counters (docs/model.md §7) as name=value lines; exit 1 when\n"
+    "any is not zero (a rule of the hardware was broken).\n";
+
+static int cmd_referee(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        die(EX_USAGE, "usage: kactl referee");
+    connect_node();
+    uint64_t r[KH_REFEREE_COUNT];
+    if (kh_referee_read(&node, r))
+        node_die("referee");
+    int bad = 0;
+    for (unsigned i = 0; i < KH_REFEREE_COUNT; i++) {
+        printf("referee: %s=%llu\n", kh_referee_names[i], (unsigned long long)r[i]);
+        bad |= r[i] != 0;
+    }
+    return bad ? EX_STATUS : EX_OK;
+}
+
+static const struct cmd cmds[] = {
+    { "boot", cmd_boot, help_boot },
+    { "replay", cmd_replay, help_replay },
+    { "dispatch", cmd_dispatch, help_dispatch },
+    { "run", cmd_run, help_run },
+    { "units", cmd_units, help_units },
+    { "status", cmd_status, help_status },
+    { "read", cmd_read, help_read },
+    { "write", cmd_write, help_write },
+    { "nop", cmd_nop, help_nop },
+    { "stop", cmd_stop, help_stop },
+    { "referee", cmd_referee, help_referee },
+};
+
+int main(int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "--socket") && i + 1 < argc)
+            g.socket = argv[++i];
+        else if (!strcmp(argv[i], "--queue"))
+            g.queue = num_arg("--queue", argv[++i], KF_UG_MASK_HP);
+        else if (!strcmp(argv[i], "--timeout-ms"))
+            g.timeout_ms = (unsigned)num_arg("--timeout-ms", argv[++i], 3600000);
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage_main, stdout);
+            return EX_OK;
+        } else
+            die(EX_USAGE, "unknown option %s\n%s", argv[i], usage_main);
+    }
+    if (i == argc) {
+        fputs(usage_main, stderr);
+        return EX_USAGE;
+    }
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
+        if (!strcmp(argv[i], cmds[k].name)) {
+            if (want_help(argc - i, argv + i, cmds[k].help))
+                return EX_OK;
+            int rc = cmds[k].fn(argc - i, argv + i);
+            kh_close(&node);
+            return rc;
+        }
+    die(EX_USAGE, "unknown command `%s`\n%s", argv[i], usage_main);
+}

@@ -1,0 +1,366 @@
+/* queue.c — libkohaku's side of the boot block and the command queue (SYSTEM.md §4,
+ * include/kohaku/bootblock.h, include/kohaku/queue.h): the host writes line 0 (setup), line 1
+ * (sq_tail), line 4 (cq_head) and the submission ring, and only reads the rest. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "libkohaku.h"
+
+/* ---- Boot block ---- */
+
+void kh_bootblock_make(struct kx_bootblock *bb, uint64_t queue_ug, uint32_t wait_cycles,
+                       const struct kx_unit_entry *units, unsigned count)
+{
+    memset(bb, 0, sizeof *bb);
+    bb->magic = KX_BOOT_MAGIC;
+    bb->version = KX_BOOT_VERSION;
+    bb->wait_cycles = wait_cycles;
+    bb->queue_addr = queue_ug;
+    if (units && count) {
+        bb->flags = KX_BOOT_F_UNITS;
+        bb->unit_count = (uint16_t)count;
+        memcpy(bb->units, units, count * sizeof *units);
+    }
+    bb->size = (uint16_t)(KX_BOOT_HDR_BYTES + 8u * bb->unit_count);
+}
+
+size_t kh_bootblock_bytes(const struct kx_bootblock *bb)
+{
+    return KX_BOOT_HDR_BYTES + 8u * (bb->unit_count > KX_BOOT_MAX_UNITS ? KX_BOOT_MAX_UNITS : bb->unit_count);
+}
+
+int kh_bootblock_write(struct kh_node *n, const struct kx_bootblock *bb)
+{
+    /* The whole reservation, so a shorter block leaves no stale unit entries behind. */
+    uint8_t buf[KX_BOOT_RESERVED];
+    memset(buf, 0, sizeof buf);
+    memcpy(buf, bb, sizeof *bb);
+    int rc = kh_bytes_write(n, KHP_SPAD_BASE, buf, sizeof buf);
+    return rc ? kh_context(n, rc, "writing the boot block") : KH_OK;
+}
+
+int kh_bootblock_read(struct kh_node *n, struct kx_bootblock *bb)
+{
+    int rc = kh_bytes_read(n, KHP_SPAD_BASE, bb, sizeof *bb);
+    return rc ? kh_context(n, rc, "reading the boot block") : KH_OK;
+}
+
+/* ---- Setup ---- */
+
+#define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); return KH_E_INPUT; } while (0)
+
+int kh_setup_check(const struct kq_setup *s, uint64_t hdr, char *err, size_t errlen)
+{
+    if (s->magic != KQ_MAGIC)
+        ERR("queue setup magic 0x%08x, want 0x%08x", s->magic, KQ_MAGIC);
+    if (s->version != KQ_VERSION)
+        ERR("queue version %u, want %u", s->version, KQ_VERSION);
+    if (s->flags)
+        ERR("queue flags 0x%x: none are defined", s->flags);
+    if (!kh_pow2(s->sq_entries) || s->sq_entries > KQ_MAX_ENTRIES)
+        ERR("sq_entries %u is not a power of two in 1..%u", s->sq_entries, KQ_MAX_ENTRIES);
+    if (!kh_pow2(s->cq_entries) || s->cq_entries > KQ_MAX_ENTRIES)
+        ERR("cq_entries %u is not a power of two in 1..%u", s->cq_entries, KQ_MAX_ENTRIES);
+    if (hdr % KQ_LINE || s->sq_addr % KQ_LINE || s->cq_addr % KQ_LINE)
+        ERR("queue header and rings must be 32-byte aligned");
+    uint64_t sqe = s->sq_addr + (uint64_t)s->sq_entries * sizeof(struct kq_sub);
+    uint64_t cqe = s->cq_addr + (uint64_t)s->cq_entries * sizeof(struct kq_cpl);
+    uint64_t he = hdr + sizeof(struct kq_header);
+    if (sqe > KF_UG_MASK_HP + 1 || cqe > KF_UG_MASK_HP + 1 || he > KF_UG_MASK_HP + 1)
+        ERR("a ring leaves the 40-bit unit-global space");
+    if ((s->sq_addr < he && hdr < sqe) || (s->cq_addr < he && hdr < cqe) ||
+        (s->sq_addr < cqe && s->cq_addr < sqe))
+        ERR("the header, submission ring and completion ring overlap");
+    return KH_OK;
+}
+
+/* ---- Queue ---- */
+
+#define OFF(field) ((uint64_t)offsetof(struct kq_header, field))
+
+static int write_index(struct kh_node *n, const struct kh_queue *q, uint64_t off, uint64_t v)
+{
+    struct kq_index_line l = { .value = v };
+    return kh_mem_write(n, q->addr + off, &l, sizeof l);
+}
+
+int kh_queue_create(struct kh_node *n, struct kh_queue *q, uint64_t hdr, uint32_t sqe, uint32_t cqe)
+{
+    memset(q, 0, sizeof *q);
+    q->addr = hdr;
+    q->sq_entries = sqe;
+    q->cq_entries = cqe;
+    q->sq_addr = (hdr + sizeof(struct kq_header) + 0xFFF) & ~UINT64_C(0xFFF);
+    q->cq_addr = (q->sq_addr + (uint64_t)sqe * sizeof(struct kq_sub) + 0xFFF) & ~UINT64_C(0xFFF);
+    q->timeout_ms = KH_DEF_TIMEOUT_MS;
+    q->next_tag = 1;
+    struct kq_setup s = {
+        .magic = KQ_MAGIC, .version = KQ_VERSION, .sq_entries = (uint16_t)sqe,
+        .cq_entries = (uint16_t)cqe, .sq_addr = q->sq_addr, .cq_addr = q->cq_addr,
+    };
+    if (sqe > KQ_MAX_ENTRIES || cqe > KQ_MAX_ENTRIES)
+        return kh_fail(n, KH_E_INPUT, "ring entries %u/%u: at most %u", sqe, cqe, KQ_MAX_ENTRIES);
+    int rc = kh_setup_check(&s, hdr, n->err, sizeof n->err);
+    if (rc)
+        return rc;
+    /* Zero first, setup line last: the firmware never sees a valid magic over stale lines. */
+    if ((rc = kh_mem_zero(n, hdr, sizeof(struct kq_header))) ||
+        (rc = kh_mem_zero(n, q->sq_addr, (size_t)sqe * sizeof(struct kq_sub))) ||
+        (rc = kh_mem_zero(n, q->cq_addr, (size_t)cqe * sizeof(struct kq_cpl))) ||
+        (rc = kh_mem_write(n, hdr, &s, sizeof s)))
+        return kh_context(n, rc, "creating the queue at 0x%llx", (unsigned long long)hdr);
+    return KH_OK;
+}
+
+int kh_queue_attach(struct kh_node *n, struct kh_queue *q, uint64_t hdr)
+{
+    struct kq_header h;
+    memset(q, 0, sizeof *q);
+    int rc = kh_mem_read(n, hdr, &h, sizeof h);
+    if (rc)
+        return kh_context(n, rc, "reading the queue header at 0x%llx", (unsigned long long)hdr);
+    rc = kh_setup_check(&h.setup, hdr, n->err, sizeof n->err);
+    if (rc)
+        return kh_context(n, KH_E_STATE, "no usable queue at 0x%llx (run `kactl boot` first)",
+                          (unsigned long long)hdr);
+    q->addr = hdr;
+    q->sq_addr = h.setup.sq_addr;
+    q->cq_addr = h.setup.cq_addr;
+    q->sq_entries = h.setup.sq_entries;
+    q->cq_entries = h.setup.cq_entries;
+    q->sq_tail = h.sq_tail.value;
+    q->cq_head = h.cq_head.value;
+    q->timeout_ms = KH_DEF_TIMEOUT_MS;
+    /* Tags continue from the submission count, so they stay unique across kactl runs. */
+    q->next_tag = (uint32_t)q->sq_tail + 1u;
+    if (!kh_ring_sane(q->sq_tail, h.sq_head.value, q->sq_entries) ||
+        !kh_ring_sane(h.cq_tail.value, q->cq_head, q->cq_entries))
+        return kh_fail(n, KH_E_STATE, "queue indices inconsistent: sq tail %llu head %llu, cq tail %llu head %llu",
+                       (unsigned long long)q->sq_tail, (unsigned long long)h.sq_head.value,
+                       (unsigned long long)h.cq_tail.value, (unsigned long long)q->cq_head);
+    return KH_OK;
+}
+
+int kh_queue_view(struct kh_node *n, const struct kh_queue *q, struct kh_queue_view *v)
+{
+    struct kq_header h;
+    int rc = kh_mem_read(n, q->addr, &h, sizeof h);
+    if (rc)
+        return kh_context(n, rc, "reading the queue header");
+    v->sq_tail = h.sq_tail.value;
+    v->sq_head = h.sq_head.value;
+    v->cq_tail = h.cq_tail.value;
+    v->cq_head = h.cq_head.value;
+    v->progress = h.progress.value;
+    v->fw = h.fw;
+    v->units = h.units;
+    return KH_OK;
+}
+
+const char *kh_fw_state_name(unsigned state)
+{
+    switch (state) {
+    case KQ_STATE_BOOTING: return "BOOTING";
+    case KQ_STATE_READY: return "READY";
+    case KQ_STATE_STOPPED: return "STOPPED";
+    case KQ_STATE_FATAL: return "FATAL";
+    default: return "UNKNOWN";
+    }
+}
+
+static uint64_t ms_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Each poll is one host-port round trip, which also lets the node's virtual time advance;
+ * after the first few hundred, back off a little so a long wait does not spin a host core. */
+static void backoff(unsigned polls)
+{
+    if (polls > 200) {
+        struct timespec ts = { 0, 200000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* A stopped core ends any wait early: nothing will ever be posted. */
+static int core_stopped(struct kh_node *n, const char *what)
+{
+    struct kh_core_status cs;
+    int rc = kh_core_status(n, &cs);
+    if (rc)
+        return rc;
+    if (cs.state == KHP_CPU_RUNNING)
+        return KH_OK;
+    char ex[256];
+    kh_explain_core(&cs, ex, sizeof ex);
+    return kh_fail(n, KH_E_STATE, "while waiting for %s the core stopped: %s", what, ex);
+}
+
+int kh_wait_ready(struct kh_node *n, struct kh_queue *q)
+{
+    uint64_t t0 = ms_now();
+    for (unsigned polls = 0;; polls++) {
+        struct kq_fw_state fw;
+        int rc = kh_mem_read(n, q->addr + OFF(fw), &fw, sizeof fw);
+        if (rc)
+            return rc;
+        if (fw.state == KQ_STATE_READY)
+            return KH_OK;
+        if (fw.state == KQ_STATE_FATAL)
+            return kh_fail(n, KH_E_STATE, "firmware is FATAL (code %u, cause 0x%llx, pc 0x%llx, tval 0x%llx)",
+                           fw.code, (unsigned long long)fw.cause, (unsigned long long)fw.pc,
+                           (unsigned long long)fw.tval);
+        if ((polls & 15) == 15 && (rc = core_stopped(n, "the firmware to report READY")))
+            return rc;
+        if (ms_now() - t0 > q->timeout_ms) {
+            if ((rc = core_stopped(n, "the firmware to report READY")))
+                return rc;
+            return kh_fail(n, KH_E_TIMEOUT, "timed out after %u ms waiting for the firmware to report "
+                           "READY in the queue at 0x%llx (state %s)", q->timeout_ms,
+                           (unsigned long long)q->addr, kh_fw_state_name(fw.state));
+        }
+        backoff(polls);
+    }
+}
+
+uint32_t kh_tag_next(struct kh_queue *q)
+{
+    return q->next_tag++;
+}
+
+static int read_index(struct kh_node *n, const struct kh_queue *q, uint64_t off, uint64_t *v)
+{
+    return kh_mem_read(n, q->addr + off, v, sizeof *v);
+}
+
+int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, unsigned k)
+{
+    while (k) {
+        uint64_t head;
+        int rc = read_index(n, q, OFF(sq_head), &head);
+        if (rc)
+            return rc;
+        uint64_t t0 = ms_now();
+        for (unsigned polls = 0; kh_ring_free(q->sq_tail, head, q->sq_entries) == 0; polls++) {
+            if ((polls & 15) == 15 && (rc = core_stopped(n, "room in the submission ring")))
+                return rc;
+            if (ms_now() - t0 > q->timeout_ms)
+                return kh_fail(n, KH_E_TIMEOUT, "timed out after %u ms waiting for room in the submission "
+                               "ring (tail %llu, firmware head %llu, %u entries)", q->timeout_ms,
+                               (unsigned long long)q->sq_tail, (unsigned long long)head, q->sq_entries);
+            backoff(polls);
+            if ((rc = read_index(n, q, OFF(sq_head), &head)))
+                return rc;
+        }
+        if (!kh_ring_sane(q->sq_tail, head, q->sq_entries))
+            return kh_fail(n, KH_E_STATE, "firmware sq_head %llu is ahead of the host's sq_tail %llu",
+                           (unsigned long long)head, (unsigned long long)q->sq_tail);
+        uint64_t room = kh_ring_free(q->sq_tail, head, q->sq_entries);
+        unsigned batch = room < k ? (unsigned)room : k;
+        /* Write the entries (one request per contiguous run), then publish the tail. */
+        unsigned done = 0;
+        while (done < batch) {
+            uint32_t slot = kh_ring_slot(q->sq_tail + done, q->sq_entries);
+            unsigned run = q->sq_entries - slot;
+            if (run > batch - done)
+                run = batch - done;
+            rc = kh_mem_write(n, q->sq_addr + (uint64_t)slot * sizeof(struct kq_sub), subs + done,
+                              run * sizeof(struct kq_sub));
+            if (rc)
+                return kh_context(n, rc, "writing submissions");
+            done += run;
+        }
+        q->sq_tail += batch;
+        if ((rc = write_index(n, q, OFF(sq_tail), q->sq_tail)))
+            return kh_context(n, rc, "publishing sq_tail");
+        subs += batch;
+        k -= batch;
+    }
+    return KH_OK;
+}
+
+int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char *what)
+{
+    uint64_t t0 = ms_now(), tail;
+    for (unsigned polls = 0;; polls++) {
+        int rc = read_index(n, q, OFF(cq_tail), &tail);
+        if (rc)
+            return rc;
+        if (tail >= want)
+            return KH_OK;
+        if ((polls & 15) == 15 && (rc = core_stopped(n, what)))
+            return rc;
+        if (ms_now() - t0 > q->timeout_ms) {
+            struct kh_queue_view v;
+            if ((rc = core_stopped(n, what)) || (rc = kh_queue_view(n, q, &v)))
+                return rc;
+            return kh_fail(n, KH_E_TIMEOUT, "timed out after %u ms waiting for %s: cq_tail %llu, want %llu "
+                           "(firmware %s, took %llu of %llu submissions)", q->timeout_ms, what,
+                           (unsigned long long)v.cq_tail, (unsigned long long)want,
+                           kh_fw_state_name(v.fw.state), (unsigned long long)v.sq_head,
+                           (unsigned long long)v.sq_tail);
+        }
+        backoff(polls);
+    }
+}
+
+int kh_reap(struct kh_node *n, struct kh_queue *q, struct kq_cpl *out, unsigned max, unsigned *got)
+{
+    uint64_t tail;
+    *got = 0;
+    int rc = read_index(n, q, OFF(cq_tail), &tail);
+    if (rc)
+        return rc;
+    if (!kh_ring_sane(tail, q->cq_head, q->cq_entries))
+        return kh_fail(n, KH_E_STATE, "firmware cq_tail %llu is inconsistent with the host's cq_head %llu (%u entries)",
+                       (unsigned long long)tail, (unsigned long long)q->cq_head, q->cq_entries);
+    uint64_t avail = tail - q->cq_head;
+    unsigned k = avail < max ? (unsigned)avail : max, done = 0;
+    while (done < k) {
+        uint32_t slot = kh_ring_slot(q->cq_head + done, q->cq_entries);
+        unsigned run = q->cq_entries - slot;
+        if (run > k - done)
+            run = k - done;
+        rc = kh_mem_read(n, q->cq_addr + (uint64_t)slot * sizeof(struct kq_cpl), out + done,
+                         run * sizeof(struct kq_cpl));
+        if (rc)
+            return kh_context(n, rc, "reading completions");
+        done += run;
+    }
+    if (k) {
+        q->cq_head += k;
+        if ((rc = write_index(n, q, OFF(cq_head), q->cq_head)))
+            return kh_context(n, rc, "publishing cq_head");
+    }
+    *got = k;
+    return KH_OK;
+}
+
+int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl)
+{
+    uint64_t tail;
+    unsigned got;
+    int rc = read_index(n, q, OFF(cq_tail), &tail);
+    if (rc)
+        return rc;
+    if (tail != q->cq_head)
+        return kh_fail(n, KH_E_STATE, "%llu completions are posted and not consumed: another host is "
+                       "using this queue, or a command of an earlier run completed late",
+                       (unsigned long long)(tail - q->cq_head));
+    if (sub->tag == 0)
+        sub->tag = kh_tag_next(q);
+    if ((rc = kh_submit(n, q, sub, 1)))
+        return rc;
+    char what[96];
+    snprintf(what, sizeof what, "the completion of command tag %u (op %u)", sub->tag, sub->op);
+    if ((rc = kh_wait_cq(n, q, q->cq_head + 1, what)) || (rc = kh_reap(n, q, cpl, 1, &got)))
+        return rc;
+    if (got != 1 || cpl->tag != sub->tag)
+        return kh_fail(n, KH_E_PROTO, "completion tag %u, expected %u", cpl->tag, sub->tag);
+    return KH_OK;
+}

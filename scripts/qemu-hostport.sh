@@ -1,0 +1,52 @@
+# qemu-hostport.sh — sourced by scripts/run-demo.sh and tests/e2e/e2e.sh: starts our QEMU machine
+# with a host port on a Unix socket (QEMU run contract: -M kohaku-sysnode,hostport=..., core
+# HELD until the host releases it, QEMU staying up when the core stops) and stops it again.
+#   hp_start BOARD OUTDIR WORKDIR [EXTRA_MACHINE_PROPS]   sets HP_PID, HP_SOCK, HP_LOG
+#   hp_stop                                               SIGTERM, then SIGKILL after 5 s
+
+hp_start() {
+  local board=$1 out=$2 work=$3 extra=${4:-}
+  local qemu cpu
+  case $board in
+    qemu-rv32|sysnode-rv32) qemu=$out/qemu/bin/qemu-system-riscv32 cpu=rv32,c=false ;;
+    qemu-rv64|sysnode-rv64) qemu=$out/qemu/bin/qemu-system-riscv64 cpu=rv64,c=false ;;
+    *) echo "hp_start: unknown board $board" >&2; return 2 ;;
+  esac
+  [ -x "$qemu" ] || { echo "hp_start: $qemu missing (make qemu)" >&2; return 2; }
+  mkdir -p "$work"
+  HP_SOCK=$work/hostport.sock
+  HP_LOG=$work/qemu.log
+  rm -f "$HP_SOCK"
+  local props="kohaku-sysnode,hostport=hp"
+  [ -n "$extra" ] && props="$props,$extra"
+  # No -kernel: kactl flashes the image through the load paths, as it would on silicon.
+  "$qemu" -M "$props" -cpu "$cpu" -bios none -display none -monitor none -serial none \
+    -nodefaults -icount shift=0,align=off,sleep=off \
+    -chardev "socket,id=hp,path=$HP_SOCK,server=on,wait=off" > "$work/console.txt" 2> "$HP_LOG" < /dev/null &
+  HP_PID=$!
+  local i
+  for i in $(seq 1 200); do
+    [ -S "$HP_SOCK" ] && return 0
+    kill -0 "$HP_PID" 2>/dev/null || { echo "hp_start: QEMU exited: $(head -c 400 "$HP_LOG")" >&2; return 1; }
+    sleep 0.05
+  done
+  echo "hp_start: no host port socket after 10 s" >&2
+  hp_stop
+  return 1
+}
+
+hp_stop() {
+  [ -n "${HP_PID:-}" ] || return 0
+  if kill -0 "$HP_PID" 2>/dev/null; then
+    kill -TERM "$HP_PID" 2>/dev/null
+    local i
+    for i in $(seq 1 100); do
+      kill -0 "$HP_PID" 2>/dev/null || break
+      sleep 0.05
+    done
+    kill -0 "$HP_PID" 2>/dev/null && kill -KILL "$HP_PID" 2>/dev/null
+  fi
+  wait "$HP_PID" 2>/dev/null
+  HP_PID=
+  rm -f "$HP_SOCK"
+}
