@@ -35,6 +35,9 @@
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u
 
+/* The command queue (service/queue.c) serves the host on this board. */
+#define BOARD_SERVICE_QUEUE   1
+
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u
 
 #endif
