@@ -5,6 +5,7 @@
 // kohaku-test: boards=qemu-rv64
 /* RV64 only: with the builder, the validator and the harness the image outgrows RV32's 8 KB
  * window; the literal-list tests (test_copy.c, ...) cover both boards. */
+// kohaku-test: expect-referee=busy_go=0
 #include "mvt.h"
 
 static struct kd_write list[96];

@@ -2,6 +2,7 @@
  * BOARD.md §3, §3.1, §4 descriptor form): a move longer than the RV32 scratchpad buffer
  * (split into two MVGOs, only the last carrying the GO) and three copies in one list reusing
  * settings, checked word by word against mvt.h's reference walker. */
+// kohaku-test: expect-referee=busy_go=0
 #include "mvt.h"
 
 #define S MVT_SRC

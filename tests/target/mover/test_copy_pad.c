@@ -3,6 +3,7 @@
  * widths 8, 16 and 32 (settings persist from move to move). RV32 runs them, checked word by
  * word against mvt.h's reference walker; RV64 refuses the list with NO_REACH naming IMM and
  * writes nothing (the destination keeps its guard pattern). */
+// kohaku-test: expect-referee=busy_go=0
 #include "mvt.h"
 
 #define S MVT_SRC

@@ -5,6 +5,7 @@
  * the unchecked replay (kmv_replay_unchecked) reports KS_MOVER_FAULT with exactly that code
  * at the GO's index and leaves the destination as the fault left it; then a good copy
  * still works. */
+// kohaku-test: expect-referee=busy_go=0
 #include "mvt.h"
 
 #define S MVT_SRC

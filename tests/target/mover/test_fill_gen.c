@@ -3,6 +3,7 @@
  * it; RV64 cannot write IMM and refuses it with NO_REACH, writing nothing. GENERATE (reachable
  * from both) against a Philox-4x32-10 written here from §3.1's description, once as one move
  * and once as two moves over the halves, which must give the same bytes. */
+// kohaku-test: expect-referee=busy_go=0
 #include "mvt.h"
 
 #define D MVT_DST

@@ -3,6 +3,7 @@
  * pitch, the destination walk setting the count. RV32 runs it, checked word by word; RV64
  * cannot write GATHER (0x50) and refuses with NO_REACH naming it, writing nothing — also when
  * the list leaves GATHER out, since RV64 can never set it. */
+// kohaku-test: expect-referee=busy_go=0
 #include "mvt.h"
 
 #define S MVT_SRC

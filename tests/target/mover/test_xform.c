@@ -4,6 +4,7 @@
  * from that description. Occupant mode 0 (overflow -> infinity) and 1 (saturating) in one
  * list; mode 2 is an occupant fault: RV32 reports it (MVGO [11:8]) as KS_XFORM_FAULT, RV64 has
  * no way to see it (MVSTAT carries the mover's fault only) and the entry's output is zero. */
+// kohaku-test: expect-referee=busy_go=0
 #include "mvt.h"
 
 #define S MVT_SRC
