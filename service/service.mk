@@ -22,3 +22,22 @@ test-suite-host-service: $(KQ_TEST_BIN)
 	elif [ $$rc -ne 0 ] && ! grep -q '^FAIL:' $(O)/tests/host-service.log; then \
 	  echo "FAIL: host-service/test_kq exit $$rc: $$(tail -c 300 $(O)/tests/host-service.stderr | tr '\n' '|')" >> $(O)/tests/host-service.log; fi; \
 	grep -E '^(FAIL|HANG): ' $(O)/tests/host-service.log || true
+
+# On-target smoke test: the real image in our QEMU, driven through the host port by
+# tests/service/smoke.py (boot block, queue, every command, bad input, flow control, restart,
+# STOP, a broken ring). qemu-rv64 only while RV32 boards build without the queue
+# (BOARD_SERVICE_QUEUE 0, docs/host-interface.md "Status").
+KQ_SMOKE_BOARDS := qemu-rv64
+TEST_SUITES += service-smoke
+.PHONY: test-suite-service-smoke
+test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf)
+	@mkdir -p $(O)/tests
+	$(Q): > $(O)/tests/service-smoke.log; \
+	for b in $(KQ_SMOKE_BOARDS); do \
+	  case $$b in *rv64) qemu=qemu-system-riscv64 cpu=rv64,c=false;; *) qemu=qemu-system-riscv32 cpu=rv32,c=false;; esac; \
+	  timeout 300 python3 tests/service/smoke.py $(O)/qemu/bin/$$qemu $$cpu $(O)/$$b/fw.elf service-smoke-$$b \
+	    >> $(O)/tests/service-smoke.log 2> $(O)/tests/service-smoke.$$b.stderr; rc=$$?; \
+	  if [ $$rc -eq 124 ]; then echo "HANG: service-smoke-$$b/smoke" >> $(O)/tests/service-smoke.log; \
+	  elif [ $$rc -ne 0 ] && ! grep -q '^FAIL: service-smoke-'$$b $(O)/tests/service-smoke.log; then \
+	    echo "FAIL: service-smoke-$$b/smoke exit $$rc" >> $(O)/tests/service-smoke.log; fi; \
+	done; grep -E '^(FAIL|HANG): ' $(O)/tests/service-smoke.log || true
