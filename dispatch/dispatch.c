@@ -1,7 +1,8 @@
 /* dispatch.c — program dispatch through PROG_* (BOARD.md §1 "Dispatch", "Credit",
- * "Completions", §1.1 rows marked firmware): staging, kicks topped up within each target's
- * inst_depth, completion by NODE_STATUS counts, faults, timeouts, quiescing. docs/dispatch.md
- * explains the strategy. Variant-free: every access goes through hal/. */
+ * "Completions", §1.1 rows marked firmware): staging, kicks within each target's inst_depth,
+ * completion by NODE_STATUS counts modulo 2^16, faults, timeouts, quiescing. docs/dispatch.md
+ * explains the strategy. Variant-free: every access goes through hal/. Time is kept in 32 bits
+ * (wait_cycles is 32-bit; differences are exact modulo 2^32), which keeps RV32 code small. */
 #include "dispatch.h"
 #include "hal/hal.h"
 
@@ -10,8 +11,17 @@
 #define KDP_W           (sizeof(uintptr_t))
 #define KDP_PAY_WORDS   (KDP_PAYLOAD_BYTES / KDP_W)
 #define KDP_SLOT_WORDS  (KF_BYTES / KDP_W)
+/* Flits per staging iteration: 8 on RV64, 4 on RV32 (its flit is twice the instructions, and
+ * its 8 KB window the tighter budget). A constant of the word size, not an #ifdef. */
+#define KDP_UNROLL      (KDP_W == 8 ? 8u : 4u)
+#define KDP_ABORT_BATCH 4u      /* flits released at a time while ending a kick early */
 
 enum kdp_state { KDP_J_RUN = 1, KDP_J_STOP, KDP_J_DONE };
+
+static uint32_t kdp_now(void)
+{
+    return (uint32_t)hal_cycles();
+}
 
 static void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value)
 {
@@ -22,13 +32,20 @@ static void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64
     }
 }
 
-/* Has a wait that last saw progress at t0 run out? One copy of the 64-bit compare. */
-static __attribute__((noinline)) bool kdp_expired(const struct kdp_ctx *c, uint64_t t0)
+/* Has a wait that last saw progress at t run out? */
+static bool kdp_expired(const struct kdp_ctx *c, uint32_t t)
 {
-    return hal_cycles() - t0 > c->wait_cycles;
+    return kdp_now() - t > c->wait_cycles;
 }
 
-void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint64_t wait_cycles, uint32_t stage_flits)
+/* KS_TIMEOUT naming what job j was waiting for; value = (signals seen << 32) | dispatched. */
+static void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j)
+{
+    kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(what, j->yx),
+             ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
+}
+
+void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint32_t wait_cycles, uint32_t stage_flits)
 {
     uint8_t *p = (uint8_t *)c;
     for (unsigned i = 0; i < sizeof *c; i++)
@@ -78,34 +95,32 @@ static inline __attribute__((always_inline)) void kdp_put(volatile uintptr_t *d,
 
 /* Stages instructions [start, start+len) of p from slot `slot` on: the hot loop of the
  * layer (issue 8 budget: RV64 <= 12, RV32 <= 24 instructions per flit, kicks included).
- * Two flits per iteration: RV64 8 loads + 10 stores + 3 = 10.5 instructions a flit, RV32
- * 16 loads + 18 stores + 3 = 18.5 (docs/dispatch.md). The header word's high half ([63:32],
+ * KDP_UNROLL flits per iteration: RV64 32 loads + 40 stores + 3 = 9.4 instructions a flit,
+ * RV32 32 loads + 36 stores + 3 = 17.75 (docs/dispatch.md). The header word's high half ([63:32],
  * unused, BOARD.md §2) is not written on RV32. noinline: one symbol for the bench to find. */
 static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_prog *p,
                                                 uint32_t start, uint32_t len)
 {
     volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_STAGE_SLOT(slot));
     const uintptr_t *s = (const uintptr_t *)p->payload + start * KDP_PAY_WORDS;
+    const uintptr_t *end = s + len * KDP_PAY_WORDS;
+    const uintptr_t *last = start + len == p->n ? end - KDP_PAY_WORDS : 0;
+    const uintptr_t *endu = s + (len & ~(KDP_UNROLL - 1u)) * KDP_PAY_WORDS;
     const uintptr_t hdr = kdp_inst_hdr(p->txn, false);
-    const bool has_last = start + len == p->n;
-    uint32_t plain = has_last ? len - 1 : len;
-    const uintptr_t *end2 = s + (plain & ~1u) * KDP_PAY_WORDS;
 
-    if (s != end2) {
+    if (endu == end && last)        /* the final instruction goes below, with `last` */
+        endu -= KDP_UNROLL * KDP_PAY_WORDS;
+    if (s != endu) {
         do {
-            kdp_put(d, s, hdr);
-            kdp_put(d + KDP_SLOT_WORDS, s + KDP_PAY_WORDS, hdr);
-            s += 2 * KDP_PAY_WORDS;
-            d += 2 * KDP_SLOT_WORDS;
-        } while (s != end2);
+#pragma GCC unroll 8
+            for (unsigned f = 0; f < KDP_UNROLL; f++)
+                kdp_put(d + f * KDP_SLOT_WORDS, s + f * KDP_PAY_WORDS, hdr);
+            s += KDP_UNROLL * KDP_PAY_WORDS;
+            d += KDP_UNROLL * KDP_SLOT_WORDS;
+        } while (s != endu);
     }
-    if (plain & 1u) {
-        kdp_put(d, s, hdr);
-        s += KDP_PAY_WORDS;
-        d += KDP_SLOT_WORDS;
-    }
-    if (has_last)           /* the final instruction alone carries `last` (seed §3) */
-        kdp_put(d, s, hdr | (uintptr_t)KF_HDR_LAST);
+    for (; s != end; s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)   /* at most KDP_UNROLL */
+        kdp_put(d, s, s == last ? hdr | (uintptr_t)KF_HDR_LAST : hdr);  /* seed §3: last on n-1 only */
 }
 
 static bool kdp_running(void)
@@ -113,14 +128,19 @@ static bool kdp_running(void)
     return (hal_agent_rd32(KA_PROG_STAT) & KA_PROG_STAT_RUN) != 0;
 }
 
+static bool kdp_rx_empty(void)
+{
+    return (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY) != 0;
+}
+
 /* Waits for PROG_STAT.run to fall. run alone decides "sent" (BOARD.md §1.1: a finished
  * program reads "flits left" 1). */
-static unsigned kdp_wait_idle(struct kdp_ctx *c, uint8_t yx)
+static unsigned kdp_wait_idle(struct kdp_ctx *c)
 {
-    uint64_t t0 = hal_cycles();
+    uint32_t t = kdp_now();
     while (kdp_running()) {
-        if (kdp_expired(c, t0)) {
-            kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(KDP_AWAIT_RUN, yx), hal_agent_rd(KA_PROG_STAT));
+        if (kdp_expired(c, t)) {
+            kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(KDP_AWAIT_RUN, 0), hal_agent_rd(KA_PROG_STAT));
             return KS_TIMEOUT;
         }
     }
@@ -128,53 +148,52 @@ static unsigned kdp_wait_idle(struct kdp_ctx *c, uint8_t yx)
 }
 
 /* Reads the target's NODE_STATUS and accounts the signals that arrived since the last read.
- * Returns true when something arrived. Signals first pay off instructions a failed earlier
- * run left in the unit (skip): a unit retires in order, so those come first. */
-static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j, uint16_t *skip)
+ * Returns true when something arrived. Signals first pay off the instructions an earlier
+ * failed run left in the unit (j->skip): a unit retires in order, so those come first. */
+static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
 {
     uint32_t off = KA_NODE_STATUS(j->yx);
-    if ((uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(off)) == j->last_count)
+    uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(off));
+    if (now == j->last_count)
         return false;
-    /* Code and arg straddle RV32's halves: re-read until the count half is unchanged. */
-    uint64_t w;
-    unsigned tries = 4;
-    do
+    /* Code and arg straddle RV32's halves: the count half read again must not have moved
+     * (a signal between the two loads); once more if it did. */
+    uint64_t w = hal_agent_rd(off);
+    if ((uint32_t)w != hal_agent_rd32(off))
         w = hal_agent_rd(off);
-    while ((uint32_t)w != hal_agent_rd32(off) && --tries);
-    struct kdp_ns ns;
-    kdp_ns_unpack(w, &ns);
-    uint16_t got = kdp_count_since(ns.count, j->last_count);
-    j->last_count = ns.count;
-    if (*skip) {
-        uint16_t k = got < *skip ? got : *skip;
-        *skip = (uint16_t)(*skip - k);
-        got = (uint16_t)(got - k);
-        if (!got)
-            return true;
-    }
-    j->rep.completions += got;
-    j->rep.last_code = ns.code;
-    j->rep.last_arg = ns.arg;
+    now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, w);
+    uint16_t got = kdp_count_since(now, j->last_count);
+    j->last_count = now;
+    uint16_t k = got < j->skip ? got : j->skip;
+    j->skip = (uint16_t)(j->skip - k);
+    if (got == k)
+        return true;
+    j->rep.completions += (uint16_t)(got - k);
+    j->rep.last_code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
+    j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
     /* A FAULT ends the program (a faulting last instruction reports FAULT, never
      * BATCH_COMPLETE: BOARD.md §1.1). What is already in flight still retires. */
-    if (ns.code == KF_SIG_FAULT && j->rep.status == KS_OK) {
+    if (j->rep.last_code == KF_SIG_FAULT && j->rep.status == KS_OK) {
         j->rep.status = KS_UNIT_FAULT;
         j->state = KDP_J_STOP;
-        kdp_fail(c, KS_UNIT_FAULT, j->yx, ns.arg);
+        kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
     }
-    if (j->rep.completions >= j->rep.dispatched &&
-        (j->cursor == j->prog->n || j->state == KDP_J_STOP)) {
+    if (j->rep.completions >= j->rep.dispatched && (j->cursor == j->prog->n || j->state == KDP_J_STOP)) {
         j->rep.cycles = hal_cycles() - j->t0;
         j->state = KDP_J_DONE;
     }
     return true;
 }
 
-static uint32_t kdp_room(const struct kdp_job *j, uint16_t skip)
+static uint32_t kdp_out(const struct kdp_job *j)
 {
-    uint32_t out = j->rep.dispatched - j->rep.completions + skip;
-    if (j->rep.completions > j->rep.dispatched)     /* a unit-defined signal, say */
-        out = skip;
+    return j->rep.dispatched > j->rep.completions ? j->rep.dispatched - j->rep.completions : 0;
+}
+
+/* Free places in the target's instruction FIFO as far as the firmware can know. */
+static uint32_t kdp_room(const struct kdp_job *j)
+{
+    uint32_t out = kdp_out(j) + j->skip;
     return out >= j->depth ? 0 : j->depth - out;
 }
 
@@ -190,23 +209,124 @@ static unsigned kdp_find(const struct kdp_ctx *c, const struct kdp_prog *p, uint
     return KDP_REGIONS;
 }
 
-/* Stages the chunk of p from cursor into the least recently used region that the running
- * kick is not reading: that is the double buffering of PROG_BASE. */
-static unsigned kdp_stage_chunk(struct kdp_ctx *c, const struct kdp_prog *p, uint32_t cursor)
+/* Stages the chunk of p from cursor into region r of rs slots (slots r*rs..). */
+static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kdp_prog *p,
+                     uint32_t cursor)
 {
-    unsigned best = KDP_REGIONS;
-    for (unsigned r = 0; r < KDP_REGIONS; r++)
-        if (r != c->running && (best == KDP_REGIONS || c->reg[r].stamp < c->reg[best].stamp))
-            best = r;
-    uint32_t rs = c->stage_flits / KDP_REGIONS;
-    uint32_t len = kdp_plan_chunk(p->n, cursor, best * rs, rs, c->stage_flits);
-    kdp_stage(best * rs, p, cursor, len);
+    uint32_t len = p->n - cursor;   /* = kdp_plan_chunk: regions end on or before the last slot */
+    if (len > rs)
+        len = rs;
+    kdp_stage(r * rs, p, cursor, len);
     c->staged_flits += len;
-    struct kdp_region *g = &c->reg[best];
+    struct kdp_region *g = &c->reg[r];
     g->prog = p;
     g->start = cursor;
     g->len = len;
-    return best;
+}
+
+/* Ends job j's running kick early, after its FAULT or when it stalls past the timeout. There
+ * is no abort register, but PROG_DST is read live at every flit pushed (BOARD.md §1.1): with
+ * the agent's own coordinate there, the rest of the program lands in the agent's RX and is
+ * dropped here; none of it reaches the unit. These are the only PROG_* writes made while run
+ * is 1: credit set to 0 first (a PROG_CRED write wins its cycle), then PROG_DST, then credit
+ * released KDP_ABORT_BATCH at a time so RX never holds more than it can take. */
+static void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
+{
+    hal_agent_wr32(KA_PROG_CRED, 0);
+    hal_agent_wr32(KA_PROG_DST, c->agent_yx);
+    uint32_t st = hal_agent_rd32(KA_PROG_STAT);
+    uint32_t left = (st & KA_PROG_STAT_RUN) ? (uint32_t)KH_FIELD_GET(KA_PROG_STAT_LEFT, st) : 0;
+    uint32_t back = 0, released = 0, t = kdp_now();
+    for (;;) {
+        if (!kdp_rx_empty()) {
+            hal_agent_wr32(KA_RX_POP, 1);
+            back++;
+            t = kdp_now();
+            continue;
+        }
+        st = hal_agent_rd32(KA_PROG_STAT);
+        if (!(st & KA_PROG_STAT_RUN) && back >= left) {
+            if (kdp_now() - t > 64u)    /* a flit pushed between the writes may still come */
+                break;
+            continue;
+        }
+        /* credit [32:17] stays below KDP_ABORT_BATCH here, so the low half holds it */
+        if ((st & KA_PROG_STAT_RUN) && !(st & (uint32_t)KH_GENMASK(31, 17)) &&
+            released - back < KDP_ABORT_BATCH) {
+            hal_agent_wr32(KA_PROG_CRED, KDP_ABORT_BATCH);
+            released += KDP_ABORT_BATCH;
+        }
+        if (kdp_expired(c, t))
+            break;
+    }
+    j->rep.dispatched -= back < j->rep.dispatched ? back : j->rep.dispatched;
+    c->running = KDP_REGIONS;
+}
+
+/* Writes the PROG_* registers of one kick and starts it (only while run is 0: PROG_DST is
+ * read live at every flit; credit seeded before every kick, never 0, never above room). */
+static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, const struct kdp_kick *k)
+{
+    hal_agent_wr32(KA_PROG_DST, j->yx);
+    hal_agent_wr32(KA_PROG_BASE, slot);
+    hal_agent_wr32(KA_PROG_LEN, k->len);
+    hal_agent_wr32(KA_PROG_CRED, k->credit);
+    hal_fence();
+    hal_agent_wr32(KA_PROG_KICK, 1);
+    if (j->rep.dispatched == 0)
+        j->t0 = hal_cycles();
+    j->cursor += k->len;
+    j->rep.dispatched += k->len;
+    c->clock++;
+}
+
+/* The single-target stream, the path `make bench` measures: region r kicked while region r^1
+ * is staged (the RAM in two halves), each kick streaming a whole half on the credit of the unit's own completions
+ * (kdp_plan_kick with no other unit owing credit). Returns when everything is kicked and the
+ * last kick finished, or at a fault (its kick ended early) or a timeout (recorded); kdp_run
+ * then waits for the completions. Per region in the steady state: a poll, five PROG_*
+ * stores and one run check besides the staging. */
+static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
+{
+    uint32_t rs = c->stage_flits / 2u, r = 0;      /* two halves: the longest kicks */
+    uint32_t want = (j->depth + 1u) / 2u, t = kdp_now();
+
+    kdp_fill(c, 0, rs, j->prog, 0);
+    for (;;) {
+        uint32_t len = c->reg[r].len, room;
+        kdp_poll(c, j);             /* completions since the staging: room only grows */
+        while ((room = kdp_room(j)) < (len < want ? len : want)) {
+            if (kdp_poll(c, j))
+                t = kdp_now();
+            else if (kdp_expired(c, t)) {
+                kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+                return;
+            }
+            if (j->state != KDP_J_RUN)
+                return;
+        }
+        struct kdp_kick k;
+        kdp_plan_kick(len, room, 0, &k);
+        kdp_kick(c, j, r * rs, &k);
+        c->running = (uint8_t)r;
+        r ^= 1u;
+        if (j->cursor != j->prog->n)
+            kdp_fill(c, r, rs, j->prog, j->cursor); /* the next half, while this one streams */
+        t = kdp_now();
+        while (kdp_running()) {
+            if (kdp_poll(c, j))
+                t = kdp_now();
+            if (j->state == KDP_J_STOP || kdp_expired(c, t)) {
+                if (j->state != KDP_J_STOP)
+                    kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+                kdp_abort(c, j);
+                return;
+            }
+        }
+        c->running = KDP_REGIONS;
+        if (j->cursor == j->prog->n || j->state != KDP_J_RUN)
+            return;
+    }
 }
 
 static unsigned kdp_check_jobs(struct kdp_ctx *c, const struct kdp_job *jobs, unsigned n)
@@ -219,8 +339,10 @@ static unsigned kdp_check_jobs(struct kdp_ctx *c, const struct kdp_job *jobs, un
             return KS_DISPATCH_EMPTY;
         if (((uintptr_t)p->payload & 7u) != 0)
             return KS_DISPATCH_BAD_PROG;
-        const struct kx_unit_entry *u = kdp_unit(c, jobs[i].yx);
-        if (!u || c->stage_flits < KDP_REGIONS) {
+        bool twice = false;     /* two jobs on one unit would share its FIFO's room */
+        for (unsigned k = 0; k < i; k++)
+            twice |= jobs[k].yx == jobs[i].yx;
+        if (!kdp_unit(c, jobs[i].yx) || twice || c->stage_flits < KDP_REGIONS) {
             c->detail = jobs[i].yx;
             return KS_DISPATCH_BAD_TARGET;
         }
@@ -230,8 +352,6 @@ static unsigned kdp_check_jobs(struct kdp_ctx *c, const struct kdp_job *jobs, un
 
 unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
 {
-    uint16_t skip[KDP_MAX_JOBS];
-
     c->status = KS_OK;
     c->detail = 0;
     c->value = 0;
@@ -240,7 +360,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         c->status = st;
         return st;
     }
-    if (kdp_wait_idle(c, 0) != KS_OK)
+    if (kdp_wait_idle(c) != KS_OK)
         return c->status;
     for (unsigned r = 0; r < KDP_REGIONS; r++)   /* a region is trusted within one run only */
         c->reg[r].prog = 0;
@@ -258,23 +378,38 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(j->yx)));
         /* Instructions an earlier failed run left in this unit that have not retired yet. */
         uint16_t paid = kdp_count_since(j->last_count, c->owed_count[ui]);
-        skip[i] = paid >= c->owed[ui] ? 0 : (uint16_t)(c->owed[ui] - paid);
+        j->skip = paid >= c->owed[ui] ? 0 : (uint16_t)(c->owed[ui] - paid);
+        c->owed[ui] = 0;
     }
+    /* A unit outside this run that still owes instructions may still return credit (credit
+     * is one counter): then no kick streams on returned credit. */
+    bool elsewhere = false;
+    for (unsigned u = 0; u < c->n_units; u++)
+        if (c->owed[u]) {
+            uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(c->units[u].yx)));
+            elsewhere |= kdp_count_since(now, c->owed_count[u]) < c->owed[u];
+        }
 
-    /* One loop: poll every target; kick the first (round robin) with room for its next
-     * top-up, staging its region first if needed (while the previous kick runs); after a
-     * fault, kick nothing more and let what was pushed retire. Every wait is bounded from the
-     * last progress (a signal or a kick), so a long program never times out while it moves. */
+    if (n == 1 && !elsewhere)
+        kdp_stream(c, jobs);
+
+    /* Several targets (or the stream's tail): poll every target; kick the first, round robin,
+     * with room for its next top-up once the previous kick finished, its region staged
+     * meanwhile (PROG_BASE double buffering); one staged program serves every job sharing
+     * it. Kicks here are top-ups (len = credit <= room): none waits for a returned credit, so
+     * another unit's completion cannot overfill a target and run always falls by itself.
+     * After a failure, nothing more is kicked and what was pushed retires. Every wait is
+     * bounded from the last progress (a signal or a kick). */
     unsigned rr = 0;
-    uint64_t t_progress = hal_cycles();
+    uint32_t t = kdp_now();
     for (;;) {
         bool moved = false;
         struct kdp_job *pick = 0, *need = 0, *pend = 0;
         unsigned pi = 0;
         for (unsigned k = 0, i = rr; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
             struct kdp_job *j = &jobs[i];
-            moved |= kdp_poll(c, j, &skip[i]);
-            if (j->rep.completions < j->rep.dispatched && !pend)
+            moved |= kdp_poll(c, j);
+            if (kdp_out(j) && !pend)
                 pend = j;
             if (j->state != KDP_J_RUN || j->cursor == j->prog->n)
                 continue;
@@ -283,59 +418,54 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             /* Top up once half the FIFO (or the rest of the program) fits: fewer, longer
              * kicks, and the unit still holds work while the next region is staged. */
             uint32_t want = j->prog->n - j->cursor, half = (j->depth + 1u) / 2u;
-            if (want > half)
-                want = half;
-            if (!pick && kdp_room(j, skip[i]) >= want) {
+            if (!pick && kdp_room(j) >= (want < half ? want : half)) {
                 pick = j;
                 pi = i;
             }
         }
         if (moved)
-            t_progress = hal_cycles();
-        if (c->status != KS_OK)
+            t = kdp_now();
+        if (c->status != KS_OK) {
+            if (KS_IS_TIMEOUT(c->status))   /* one bounded wait was enough */
+                break;
             need = pick = 0;
-        if (!pick) {
-            if (!need && !pend)
-                break;
-            if (kdp_expired(c, t_progress)) {
-                struct kdp_job *j = need ? need : pend;
-                kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION, j->yx),
-                         ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
-                break;
+        }
+        bool run = c->running != KDP_REGIONS && kdp_running();
+        if (!run)
+            c->running = KDP_REGIONS;       /* the last kick finished: its region is free */
+        if (need) {
+            /* Stage what the next kick needs while the running kick pushes and the units
+             * work, into the least recently kicked region the running kick is not reading. */
+            struct kdp_job *j = pick ? pick : need;
+            if (kdp_find(c, j->prog, j->cursor) == KDP_REGIONS) {
+                unsigned best = KDP_REGIONS;
+                for (unsigned r = 0; r < KDP_REGIONS; r++)
+                    if (r != c->running && (best == KDP_REGIONS || c->reg[r].stamp < c->reg[best].stamp))
+                        best = r;
+                kdp_fill(c, best, c->stage_flits / KDP_REGIONS, j->prog, j->cursor);
             }
+        }
+        if (pick && !run) {
+            unsigned r = kdp_find(c, pick->prog, pick->cursor);
+            struct kdp_region *g = &c->reg[r];
+            uint32_t off = pick->cursor - g->start;
+            struct kdp_kick k;
+            kdp_plan_kick(g->len - off, kdp_room(pick), UINT32_MAX, &k);   /* a top-up */
+            kdp_kick(c, pick, r * (c->stage_flits / KDP_REGIONS) + off, &k);
+            c->running = (uint8_t)r;
+            g->stamp = c->clock;
+            rr = pi + 1 == n ? 0 : pi + 1;
+            t = kdp_now();
             continue;
         }
-
-        struct kdp_job *j = pick;
-        const struct kdp_prog *p = j->prog;
-        unsigned r = kdp_find(c, p, j->cursor);
-        if (r == KDP_REGIONS)
-            r = kdp_stage_chunk(c, p, j->cursor);   /* overlaps the running kick */
-        if (kdp_wait_idle(c, j->yx) != KS_OK)
+        if (!run && !need && !pend)
             break;
-        struct kdp_region *g = &c->reg[r];
-        struct kdp_kick kk;
-        uint32_t off = j->cursor - g->start;
-        kdp_plan_kick(g->len - off, kdp_room(j, skip[pi]), &kk);   /* room >= want >= 1 */
-        uint32_t rs = c->stage_flits / KDP_REGIONS;
-        /* PROG_* only while run is 0 (PROG_DST is read live at every flit), credit seeded
-         * before every kick and never 0 (BOARD.md §1.1). */
-        hal_agent_wr32(KA_PROG_DST, j->yx);
-        hal_agent_wr32(KA_PROG_BASE, r * rs + off);
-        hal_agent_wr32(KA_PROG_LEN, kk.len);
-        hal_agent_wr32(KA_PROG_CRED, kk.credit);
-        hal_fence();
-        hal_agent_wr32(KA_PROG_KICK, 1);
-        t_progress = hal_cycles();
-        if (j->rep.dispatched == 0)
-            j->t0 = t_progress;
-        c->running = (uint8_t)r;
-        g->stamp = ++c->clock;
-        j->cursor += kk.len;
-        j->rep.dispatched += kk.len;
-        rr = pi + 1 == n ? 0 : pi + 1;
+        if (kdp_expired(c, t)) {
+            kdp_timeout(c, need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION, need ? need : pend);
+            break;
+        }
     }
-    kdp_wait_idle(c, 0);
+    kdp_wait_idle(c);
     c->running = KDP_REGIONS;
 
     /* Remember what each unit still owes, so the next run neither overfills it nor takes
@@ -343,10 +473,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         struct kdp_job *j = &jobs[i];
         unsigned ui = (unsigned)(kdp_unit(c, j->yx) - c->units);
-        uint32_t owe = skip[i];
-        if (j->rep.dispatched > j->rep.completions)
-            owe += j->rep.dispatched - j->rep.completions;
-        c->owed[ui] = (uint16_t)owe;
+        c->owed[ui] = (uint16_t)(j->skip + kdp_out(j));
         c->owed_count[ui] = j->last_count;
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
             j->rep.status = c->status == KS_OK ? KS_TIMEOUT : c->status;
@@ -362,13 +489,13 @@ unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j)
 
 unsigned kdp_quiesce(struct kdp_ctx *c)
 {
-    if (kdp_wait_idle(c, 0) != KS_OK)
+    if (kdp_wait_idle(c) != KS_OK)
         return KS_TIMEOUT;
     /* RX holds only what no one asked for now (late CU_CTRL replies): drop it, bounded. */
-    uint64_t t0 = hal_cycles();
-    while (!(hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)) {
+    uint32_t t = kdp_now();
+    while (!kdp_rx_empty()) {
         hal_agent_wr32(KA_RX_POP, 1);
-        if (kdp_expired(c, t0)) {
+        if (kdp_expired(c, t)) {
             kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(KDP_AWAIT_MAILBOX_RX, 0), hal_agent_rd(KA_RX_STATUS));
             return KS_TIMEOUT;
         }

@@ -11,7 +11,7 @@
 #include "kohaku/status.h"
 
 #define KDP_MAX_JOBS      8u     /* targets served at once by one kdp_run */
-#define KDP_REGIONS       4u     /* the staging RAM is cut into this many equal regions */
+#define KDP_REGIONS       4u     /* several targets: the staging RAM in this many regions */
 #define KDP_ENUM_TRIES    2u     /* CU_CTRL attempts per coordinate (BOARD.md §1.1: a lost TX_KICK) */
 /* Agent cycles to let pass after PROG_STAT.run fell before a TX_KICK (BOARD.md §1.1: one
  * upstream revision loses a TX_KICK in the cycle right after run falls). */
@@ -46,6 +46,7 @@ struct kdp_job {
     uint32_t cursor;        /* next instruction to kick */
     uint16_t depth;
     uint16_t last_count;    /* NODE_STATUS count at the last read */
+    uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
     uint64_t t0;
     uint8_t state;
 };
@@ -58,7 +59,7 @@ struct kdp_region {          /* what a staging region holds */
 };
 
 struct kdp_ctx {
-    uint64_t wait_cycles;   /* bound of every single wait, processor cycles */
+    uint32_t wait_cycles;   /* bound of every single wait, processor cycles */
     uint32_t stage_flits;   /* STAGE slots (BOARD.md §7: 128) */
     uint8_t agent_yx;       /* the agent's own coordinate: src of every mailbox request */
     uint8_t txn_seq;        /* CU_CTRL txn of the next request */
@@ -80,7 +81,7 @@ struct kdp_ctx {
 /* Sets up the layer. agent_yx: the agent's coordinate (docs/dispatch.md: from the board,
  * BOARD_AGENT_YX, or a host override); wait_cycles: the bound of each wait (the boot block's
  * wait_cycles); stage_flits: STAGE slots. The unit table starts empty. */
-void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint64_t wait_cycles, uint32_t stage_flits);
+void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint32_t wait_cycles, uint32_t stage_flits);
 
 /* Replaces the unit table with a host-given one (bootblock.h struct kx_unit_entry).
  * Returns KS_OK or KS_DISPATCH_BAD_UNITS (table unchanged). */
@@ -99,7 +100,7 @@ void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx);
  * program running. Replaces the table on success; RX is empty on return. Returns KS_OK,
  * KS_DISPATCH_NO_UNITS (table unchanged), or KS_TIMEOUT (detail RUN / MAILBOX_TX /
  * MAILBOX_RX). */
-unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint64_t coord_cycles);
+unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t coord_cycles);
 
 /* Runs jobs[0..n-1] to completion: programs staged region by region (never past the last
  * slot), the next region staged while a kick runs, one program staged once for every job

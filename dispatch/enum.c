@@ -39,15 +39,15 @@ static bool kdp_rx_empty(void)
 
 /* One CU_CTRL read of CU_CAPS at yx. Returns 1 found (*caps set), 0 silent, or a status
  * (+ KS_TIMEOUT recorded) when the mailbox itself stalls. */
-static unsigned kdp_ask(struct kdp_ctx *c, uint8_t yx, uint64_t coord_cycles, uint64_t *caps)
+static unsigned kdp_ask(struct kdp_ctx *c, uint8_t yx, uint32_t coord_cycles, uint64_t *caps)
 {
     struct kf_flit f;
     uint8_t txn = c->txn_seq++;     /* a late reply to an earlier request never matches */
     kdp_flit_ctrl_read(&f, yx, c->agent_yx, KF_CTRL_CU_CAPS, txn);
 
-    uint64_t t0 = hal_cycles();
+    uint32_t t0 = (uint32_t)hal_cycles();
     while (hal_agent_rd32(KA_TX_STATUS) & KA_TX_STATUS_FULL) {
-        if (hal_cycles() - t0 > c->wait_cycles) {
+        if ((uint32_t)hal_cycles() - t0 > c->wait_cycles) {
             c->status = KS_TIMEOUT;
             c->detail = KDP_DETAIL(KDP_AWAIT_MAILBOX_TX, yx);
             c->value = hal_agent_rd(KA_TX_STATUS);
@@ -58,8 +58,8 @@ static unsigned kdp_ask(struct kdp_ctx *c, uint8_t yx, uint64_t coord_cycles, ui
     hal_fence();                    /* the flit is complete before the kick reads it */
     hal_agent_wr32(KA_TX_KICK, 1);
 
-    t0 = hal_cycles();
-    while (hal_cycles() - t0 <= coord_cycles) {
+    t0 = (uint32_t)hal_cycles();
+    while ((uint32_t)hal_cycles() - t0 <= coord_cycles) {
         if (kdp_rx_empty())
             continue;
         struct kf_flit r;
@@ -73,7 +73,7 @@ static unsigned kdp_ask(struct kdp_ctx *c, uint8_t yx, uint64_t coord_cycles, ui
     return 0;
 }
 
-unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint64_t coord_cycles)
+unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t coord_cycles)
 {
     struct kx_unit_entry found[KX_BOOT_MAX_UNITS];
     unsigned nf = 0;
@@ -85,8 +85,8 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint64_t
      * and with RX emptied first (BOARD.md §1.1). */
     if (kdp_quiesce(c) != KS_OK)
         return c->status;
-    uint64_t t0 = hal_cycles();
-    while (hal_cycles() - t0 < KDP_TX_SETTLE_CYCLES)
+    uint32_t t0 = (uint32_t)hal_cycles();
+    while ((uint32_t)hal_cycles() - t0 < KDP_TX_SETTLE_CYCLES)
         ;
 
     uint64_t caps_reg = hal_agent_rd(KA_CAPS);

@@ -94,14 +94,21 @@ unsigned kdp_units_check(const struct kx_unit_entry *u, unsigned n, uint8_t agen
     return KS_OK;
 }
 
-bool kdp_plan_kick(uint32_t staged, uint32_t room, struct kdp_kick *k)
+bool kdp_plan_kick(uint32_t staged, uint32_t room, uint32_t others, struct kdp_kick *k)
 {
-    uint32_t len = staged < room ? staged : room;
+    uint32_t len = staged, credit = staged;
+    if (staged > room) {
+        credit = room;
+        if (others)
+            len = room;
+    }
     if (len > KA_PROG_LEN_N)      /* PROG_LEN and PROG_CRED are 16-bit */
         len = KA_PROG_LEN_N;
+    if (credit > len)
+        credit = len;
     k->len = (uint16_t)len;
-    k->credit = (uint16_t)len;
-    return len != 0;
+    k->credit = (uint16_t)credit;
+    return len != 0 && credit != 0;
 }
 
 uint32_t kdp_plan_chunk(uint32_t n, uint32_t cursor, uint32_t base, uint32_t region_slots,

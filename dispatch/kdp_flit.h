@@ -80,16 +80,19 @@ unsigned kdp_units_check(const struct kx_unit_entry *u, unsigned n, uint8_t agen
 
 /* The kick plan (BOARD.md §1 "Credit", §1.1). staged = instructions staged from the job's
  * cursor onwards in one region; room = the target's inst_depth minus its instructions pushed
- * and not yet retired. The kick sends len = min(staged, room) flits with credit = len: the
- * dispatcher then never depends on a returned credit, so no INST_COMPLETE from another unit
- * can push this target past its depth, a FAULT (which returns none) cannot strand a running
- * program, and a hung unit leaves the dispatcher idle rather than running forever. Returns
- * false (no kick) when room or staged is 0: the firmware never kicks at credit 0. */
+ * and not yet retired; others = INST_COMPLETEs other units may still return (credit is one
+ * counter, returned by a completion from any node). Credit is never above room, so:
+ *   - staged <= room: len = staged, credit = staged; the kick never needs a returned credit;
+ *   - else, others == 0: len = staged, credit = room ("stream"): the dispatcher goes on as the
+ *     target's own completions return credit, and every returned credit is a freed slot;
+ *   - else: len = credit = room ("top up"): another unit's completion cannot push this target
+ *     past its depth.
+ * Returns false (no kick) when room or staged is 0: the firmware never kicks at credit 0. */
 struct kdp_kick {
     uint16_t len;
     uint16_t credit;
 };
-bool kdp_plan_kick(uint32_t staged, uint32_t room, struct kdp_kick *k);
+bool kdp_plan_kick(uint32_t staged, uint32_t room, uint32_t others, struct kdp_kick *k);
 
 /* Chunk planning: the next chunk of a program of n instructions from cursor, staged into a
  * region of region_slots slots starting at slot base of a staging RAM of stage_slots. The

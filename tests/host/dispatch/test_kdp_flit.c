@@ -195,12 +195,24 @@ static void units_check(void)
 static void plan_kick(void)
 {
     struct kdp_kick k;
-    CHECK(kdp_plan_kick(32, 16, &k)); CHECK_EQ(k.len, 16); CHECK_EQ(k.credit, 16);
-    CHECK(kdp_plan_kick(5, 16, &k));  CHECK_EQ(k.len, 5);  CHECK_EQ(k.credit, 5);
-    CHECK(kdp_plan_kick(1, 1, &k));   CHECK_EQ(k.len, 1);  CHECK_EQ(k.credit, 1);
-    CHECK(!kdp_plan_kick(32, 0, &k));                 /* never kick at credit 0 */
-    CHECK(!kdp_plan_kick(0, 16, &k));
-    CHECK(kdp_plan_kick(100000, 70000, &k)); CHECK_EQ(k.len, 65535); CHECK_EQ(k.credit, 65535);
+    /* Fits the room: credit = len, no returned credit needed. */
+    CHECK(kdp_plan_kick(5, 16, 0, &k));  CHECK_EQ(k.len, 5);  CHECK_EQ(k.credit, 5);
+    CHECK(kdp_plan_kick(5, 16, 9, &k));  CHECK_EQ(k.len, 5);  CHECK_EQ(k.credit, 5);
+    CHECK(kdp_plan_kick(16, 16, 3, &k)); CHECK_EQ(k.len, 16); CHECK_EQ(k.credit, 16);
+    CHECK(kdp_plan_kick(1, 1, 0, &k));   CHECK_EQ(k.len, 1);  CHECK_EQ(k.credit, 1);
+    /* Longer than the room, nobody else owes credit: stream the region on the room. */
+    CHECK(kdp_plan_kick(32, 16, 0, &k)); CHECK_EQ(k.len, 32); CHECK_EQ(k.credit, 16);
+    CHECK(kdp_plan_kick(32, 3, 0, &k));  CHECK_EQ(k.len, 32); CHECK_EQ(k.credit, 3);
+    /* Longer than the room while other units may return credit: top up to the room only. */
+    CHECK(kdp_plan_kick(32, 16, 1, &k)); CHECK_EQ(k.len, 16); CHECK_EQ(k.credit, 16);
+    CHECK(kdp_plan_kick(32, 3, 40, &k)); CHECK_EQ(k.len, 3);  CHECK_EQ(k.credit, 3);
+    /* Never a kick at credit 0. */
+    CHECK(!kdp_plan_kick(32, 0, 0, &k));
+    CHECK(!kdp_plan_kick(32, 0, 5, &k));
+    CHECK(!kdp_plan_kick(0, 16, 0, &k));
+    /* 16-bit PROG_LEN / PROG_CRED. */
+    CHECK(kdp_plan_kick(100000, 70000, 0, &k)); CHECK_EQ(k.len, 65535); CHECK_EQ(k.credit, 65535);
+    CHECK(kdp_plan_kick(100000, 300, 0, &k));   CHECK_EQ(k.len, 65535); CHECK_EQ(k.credit, 300);
 }
 
 /* Chunks of a program of n into a region [base, base+size) of a 128-slot RAM. */

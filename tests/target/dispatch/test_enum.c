@@ -1,7 +1,8 @@
 /* test_enum.c — enumeration of the default map through the mailbox (issue 5 Tests; BOARD.md
  * §1 "Enumeration"): exactly the six units, in scan order, with their CU_CAPS; the edge
  * coordinates a clamped request reaches (answered by a real unit with its own src) are not
- * counted twice; RX empty after. */
+ * counted twice; RX empty after. Dispatch from an enumerated table: test_one and the others
+ * use the same table given by the host (kdt_setup), which this test shows equal to the scan. */
 // kohaku-test: expect-referee=credit_violations=0
 // kohaku-test: expect-referee=rx_dropped=0
 #include "kdt.h"
@@ -32,13 +33,5 @@ int main(void)
     EXPECT_EQ(kdp_enumerate(&ctx, KDP_YX(5, 1), KDP_YX(5, 2), 2000), KS_DISPATCH_NO_UNITS);
     EXPECT_EQ(ctx.n_units, 6);          /* refused: the table is unchanged */
     EXPECT_TRUE(kdt_quiet());
-    /* After enumeration, dispatch works from the table it built. */
-    uint64_t (*pay)[4] = kdt_dram(0);
-    kdt_tu(pay[0], TU_OP_NOP, 5);
-    struct kdp_prog p = { .payload = pay, .n = 1, .txn = 0x11 };
-    struct kdp_job job;
-    struct kdp_report *const r = &job.rep;
-    EXPECT_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, KDT_TU2)), KS_OK);
-    EXPECT_EQ(r->last_arg, 0x11);
     kt_finish();
 }

@@ -39,5 +39,19 @@ int main(void)
     EXPECT_EQ(r->last_code, 0x01);
     EXPECT_EQ(r->last_arg, 0x08);
     EXPECT_TRUE(kdt_quiet());
+
+    /* 4,096 one-cycle NOPs: the unit keeps up, so the processor's own cost per flit shows
+     * (a figure for the log; make bench owns the budget check). */
+    for (unsigned i = 0; i < 4096; i++)
+        kdt_tu(pay[i], TU_OP_NOP, i);
+    p.n = 4096;
+    p.txn = 0x09;
+    uint64_t c0 = hal_cycles();
+    i0 = hal_instret();
+    EXPECT_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, KDT_TU1)), KS_OK);
+    insns = hal_instret() - i0;
+    EXPECT_EQ(r->completions, 4096);
+    kt_note("nop4096_insns", insns);
+    kt_note("nop4096_cycles", hal_cycles() - c0);
     kt_finish();
 }
