@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "km_internal.h"
+#include "mesh_inject.h"
 #include "unit.h"
 
 #define CU_CPL_DEPTH 16u                 /* the endpoint's completion queue (BOARD.md §1.1) */
@@ -51,6 +52,15 @@ struct km_cu {
 
     uint32_t retired;
     uint64_t busy_ns;
+
+    /* Fault injection (MODEL.md §1.8, docs/model-mesh.md §7): armed by km_cu_inject, kept
+     * across reset; the counters restart at reset. n = 0 means every one. */
+    struct {
+        bool fault, hang, drop;
+        uint32_t fault_n, fault_code, hang_n, drop_n, slow;
+    } inj;
+    uint32_t issued;               /* instructions started since reset */
+    uint32_t completions;          /* completions produced since reset */
     struct cu_timer *timers;       /* pending km_cu_after() calls, freed with the unit */
 };
 
@@ -66,7 +76,10 @@ static unsigned hget(uint64_t mask, const struct kf_flit *f)
 uint64_t km_cu_now(const struct km_cu *cu) { return cu->m->now; }
 unsigned km_cu_x(const struct km_cu *cu) { return cu->x; }
 unsigned km_cu_y(const struct km_cu *cu) { return cu->y; }
-uint64_t km_cu_cycle_ns(const struct km_cu *cu) { (void)cu; return KM_DEFAULT_CYCLE_NS; }
+uint64_t km_cu_cycle_ns(const struct km_cu *cu)
+{
+    return (uint64_t)KM_DEFAULT_CYCLE_NS * (cu->inj.slow ? cu->inj.slow : 1u);
+}
 struct km_endpoint *km_cu_endpoint(struct km_cu *cu) { return &cu->ep; }
 const struct km_unit_class *km_cu_class(const struct km_cu *cu) { return cu->cls; }
 
@@ -261,6 +274,12 @@ static void drain_backlog(struct km_cu *cu)
     }
 }
 
+static void inj_fault_done(struct km_cu *cu, void *state, uint64_t arg)
+{
+    (void)state;
+    km_cu_done(cu, (uint32_t)arg, true);
+}
+
 static void try_issue(struct km_cu *cu)
 {
     if (cu->executing || !cu->fifo_count || cu->out_sigs >= CU_CPL_DEPTH)
@@ -270,7 +289,14 @@ static void try_issue(struct km_cu *cu)
     cu->fifo_count--;
     cu->executing = true;
     cu->exec_start = cu->m->now;
+    cu->issued++;
     drain_backlog(cu);
+    if (cu->inj.hang && (cu->inj.hang_n == 0 || cu->inj.hang_n == cu->issued))
+        return;     /* injected: never retires */
+    if (cu->inj.fault && (cu->inj.fault_n == 0 || cu->inj.fault_n == cu->issued)) {
+        km_cu_after(cu, km_cu_cycle_ns(cu), inj_fault_done, cu->inj.fault_code);
+        return;
+    }
     struct kf_flit inst = cu->cur;
     cu->cls->exec(cu, cu->state, &inst);
 }
@@ -313,7 +339,9 @@ void km_cu_done(struct km_cu *cu, uint32_t exec_result, bool fault)
     s.w[3] = KH_FIELD_PREP(KF_W3_SIG_CODE, code) | KH_FIELD_PREP(KF_W3_SIG_ARG, arg);
     s.w[KF_HDR_WORD] = kf_hdr(hget(KF_HDR_SRC_X, &cu->cur), hget(KF_HDR_SRC_Y, &cu->cur),
                               cu->x, cu->y, KF_T_CU_SIGNAL, txn, 1);
-    out_push(cu, &s, false);
+    cu->completions++;
+    if (!(cu->inj.drop && (cu->inj.drop_n == 0 || cu->inj.drop_n == cu->completions)))
+        out_push(cu, &s, false);    /* else injected: the completion is lost */
 
     /* The next instruction issues on the next unit cycle, so a unit that retires inside
      * exec() still takes one cycle per instruction and never recurses. */
@@ -425,10 +453,35 @@ void km_cu_reset(struct km_cu *cu)
     cu->ctrl_pending = false;
     cu->retired = 0;
     cu->busy_ns = 0;
+    cu->issued = cu->completions = 0;
     if (cu->cls->fini)
         cu->cls->fini(cu, cu->state);
     if (cu->state)
         memset(cu->state, 0, cu->cls->state_size);
     if (cu->cls->init)
         cu->cls->init(cu, cu->state);
+}
+
+/* ---- fault injection ---- */
+
+void km_cu_inject(struct km_cu *cu, enum km_cu_inject_kind kind, uint32_t n, uint32_t arg)
+{
+    switch (kind) {
+    case KM_CU_INJ_FAULT:
+        cu->inj.fault = true;
+        cu->inj.fault_n = n;
+        cu->inj.fault_code = arg;
+        return;
+    case KM_CU_INJ_HANG:
+        cu->inj.hang = true;
+        cu->inj.hang_n = n;
+        return;
+    case KM_CU_INJ_DROP:
+        cu->inj.drop = true;
+        cu->inj.drop_n = n;
+        return;
+    case KM_CU_INJ_SLOW:
+        cu->inj.slow = arg;
+        return;
+    }
 }

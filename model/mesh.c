@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "km_internal.h"
+#include "mesh_inject.h"
 #include "unit.h"
 
 /* POS_WIDTH 4: coordinates 0..15; routers at 1..N with edge endpoints just outside, so a
@@ -456,4 +457,78 @@ struct km_cu *km_mesh_unit_at(struct km_mesh *mesh, unsigned x, unsigned y)
         if (km_cu_x(mesh->units[i]) == x && km_cu_y(mesh->units[i]) == y)
             return mesh->units[i];
     return NULL;
+}
+
+/* ---- fault injection items (docs/model-mesh.md §7) ---- */
+
+static int inj_num(const char **p, uint32_t *out)
+{
+    const char *s = *p;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    char *e;
+    unsigned long v = strtoul(s, &e, 0);
+    if (e == s || v > 0xFFFFFFFFul)
+        return -1;
+    *p = e;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int km_mesh_inject(struct km_mesh *mesh, const char *item, char *err, size_t errlen)
+{
+    static const struct { const char *name; enum km_cu_inject_kind kind; unsigned nargs; } kinds[] = {
+        { "fault", KM_CU_INJ_FAULT, 2 }, { "hang", KM_CU_INJ_HANG, 1 },
+        { "drop", KM_CU_INJ_DROP, 1 }, { "slow", KM_CU_INJ_SLOW, 1 },
+    };
+    const char *p = item;
+    while (isspace((unsigned char)*p))
+        p++;
+    const char *at = strchr(p, '@');
+    if (!at)
+        return 0;
+    size_t nl = (size_t)(at - p);
+    unsigned k;
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (strlen(kinds[k].name) == nl && !strncmp(p, kinds[k].name, nl))
+            break;
+    if (k == sizeof kinds / sizeof kinds[0])
+        return 0;
+    uint32_t x, y, a[2] = { 1, 0 };
+    unsigned got = 0;
+    p = at + 1;
+    if (inj_num(&p, &x) || *p++ != ',' || inj_num(&p, &y))
+        goto bad;
+    while (*p == ':' && got < kinds[k].nargs) {
+        p++;
+        if (inj_num(&p, &a[got++]))
+            goto bad;
+    }
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p)
+        goto bad;
+    struct km_cu *cu = x < MESH_POS && y < MESH_POS ? km_mesh_unit_at(mesh, x, y) : NULL;
+    if (!cu) {
+        snprintf(err, errlen, "faults: no unit at %u,%u for '%s'", x, y, item);
+        return -1;
+    }
+    switch (kinds[k].kind) {
+    case KM_CU_INJ_FAULT:
+        km_cu_inject(cu, KM_CU_INJ_FAULT, a[0], got >= 2 ? a[1] : 0xFA17u);
+        break;
+    case KM_CU_INJ_SLOW:
+        if (!got)
+            goto bad;
+        km_cu_inject(cu, KM_CU_INJ_SLOW, 0, a[0]);
+        break;
+    default:
+        km_cu_inject(cu, kinds[k].kind, a[0], 0);
+        break;
+    }
+    return 1;
+bad:
+    snprintf(err, errlen, "faults: cannot parse '%s' (fault@x,y[:n[:code]], hang@x,y[:n], "
+             "drop@x,y[:n], slow@x,y:k)", item);
+    return -1;
 }

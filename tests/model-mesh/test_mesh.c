@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fake.h"
+#include "mesh_inject.h"
 #include "tu.h"
 #include "unit.h"
 #include "kohaku/agent_regs.h"
@@ -765,6 +766,46 @@ static void t_ctrl_ping_pong(void)
     teardown();
 }
 
+
+static void t_fault_injection(void)
+{
+    setup(NULL);
+    CHECK_EQ(km_mesh_inject(M->mesh, "fault@1,2:2:0x77", err, sizeof err), 1);
+    CHECK_EQ(km_mesh_inject(M->mesh, "drop@2,2:1", err, sizeof err), 1);
+    CHECK_EQ(km_mesh_inject(M->mesh, "axi@3", err, sizeof err), 0);      /* not a unit item */
+    CHECK_EQ(km_mesh_inject(M->mesh, "hang@9,9", err, sizeof err), -1);  /* no unit there */
+    CHECK_EQ(km_mesh_inject(M->mesh, "slow@1,2", err, sizeof err), -1);  /* k missing */
+    CHECK_EQ(km_mesh_inject(M->mesh, "fault@1,2:x", err, sizeof err), -1);
+    /* Three NOPs (results 1, 2, 3) into (1,2): the second retires as FAULT 0x77. */
+    for (unsigned i = 0; i < 3; i++)
+        stage(i, 0, 0, 0, i + 1u, inst_hdr(0x0A, 0));
+    kick(0, 3, 0x21, 3);
+    run(1000);
+    CHECK_EQ(n_seen, 3);
+    CHECK_EQ(seen[0].w[3], 0x0000000001000000ull);
+    CHECK_EQ(seen[1].w[3], 0x0400000077000000ull);
+    CHECK_EQ(seen[2].w[3], 0x0000000003000000ull);
+    /* (2,2): the first completion is lost, the second arrives. */
+    kick(0, 2, 0x22, 2);
+    run(1000);
+    CHECK_EQ(n_seen, 4);
+    CHECK_EQ(rd(0x1000 + 0x22 * 8), (2ull << 24) | (1ull << 8) | 1u);
+    /* A slow unit: DELAY 10 at 10x takes 100 ns. */
+    CHECK_EQ(km_mesh_inject(M->mesh, " slow@2,2:10 ", err, sizeof err), 1);
+    stage(5, 0, 0, 0, (0x1ull << 60) | 10u, inst_hdr(0x0B, 0));
+    kick(5, 1, 0x22, 1);
+    run(80);
+    CHECK_EQ(n_seen, 4);
+    run(200);
+    CHECK_EQ(n_seen, 5);
+    /* A hang on every instruction. */
+    CHECK_EQ(km_mesh_inject(M->mesh, "hang@1,2:0", err, sizeof err), 1);
+    kick(5, 1, 0x21, 1);
+    run(10000);
+    CHECK_EQ(n_seen, 5);
+    teardown();
+}
+
 int main(void)
 {
     static const struct { const char *name; void (*fn)(void); } tests[] = {
@@ -796,6 +837,7 @@ int main(void)
         { "signal_edges", t_signal_edges },
         { "reply_after_completions", t_reply_after_completions },
         { "ctrl_ping_pong", t_ctrl_ping_pong },
+        { "fault_injection", t_fault_injection },
     };
     for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         cur_test = tests[i].name;
