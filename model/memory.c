@@ -8,6 +8,8 @@
 
 #define KM_PAGE_SHIFT      16u                          /* 64 KiB DRAM pages */
 #define KM_PAGE_BYTES      (UINT64_C(1) << KM_PAGE_SHIFT)
+#define KM_DIR_SHIFT       10u                          /* 1024 pages (64 MiB) per directory */
+#define KM_DIR_PAGES       (1u << KM_DIR_SHIFT)
 #define KM_DRAM_SPAN       (UINT64_C(1) << 36)          /* the local offset field [35:0] */
 #define KM_APERTURE_SPAN   (UINT64_C(1) << 32)          /* offsets [31:0] inside an aperture */
 #define KM_WORD_BYTES      32u                          /* one flit payload, one AXI beat */
@@ -38,9 +40,10 @@ struct km_resp {
 struct km_memory {
     struct km_model *m;
     uint64_t dram_bytes;
-    uint8_t **pages;
-    size_t npages;
-    uint8_t *staging;
+    /* Two levels, both allocated on first write: dir[i] covers KM_DIR_SPAN bytes of DRAM. */
+    uint8_t ***dir;
+    size_t ndir;
+    uint8_t *staging[KM_STAGING_BYTES >> KM_PAGE_SHIFT];
     struct km_wr_open *open;       /* oldest first */
     struct km_resp *resp;
     void (*tap)(void *ctx, const struct kf_flit *f);
@@ -66,9 +69,9 @@ struct km_memory *km_memory_new(struct km_model *m, uint64_t dram_bytes)
     struct km_memory *mem = xcalloc(1, sizeof(*mem));
     mem->m = m;
     mem->dram_bytes = dram_bytes;
-    mem->npages = (size_t)((dram_bytes + KM_PAGE_BYTES - 1) >> KM_PAGE_SHIFT);
-    mem->pages = xcalloc(mem->npages ? mem->npages : 1, sizeof(*mem->pages));
-    mem->staging = xcalloc(1, KM_STAGING_BYTES);
+    size_t npages = (size_t)((dram_bytes + KM_PAGE_BYTES - 1) >> KM_PAGE_SHIFT);
+    mem->ndir = (npages + KM_DIR_PAGES - 1) >> KM_DIR_SHIFT;
+    mem->dir = xcalloc(mem->ndir ? mem->ndir : 1, sizeof(*mem->dir));
     return mem;
 }
 
@@ -91,10 +94,14 @@ void km_memory_free(struct km_memory *mem)
     if (!mem)
         return;
     km_memory_reset(mem);
-    for (size_t i = 0; i < mem->npages; i++)
-        free(mem->pages[i]);
-    free(mem->pages);
-    free(mem->staging);
+    for (size_t i = 0; i < mem->ndir; i++) {
+        for (size_t j = 0; mem->dir[i] && j < KM_DIR_PAGES; j++)
+            free(mem->dir[i][j]);
+        free(mem->dir[i]);
+    }
+    free(mem->dir);
+    for (size_t i = 0; i < sizeof(mem->staging) / sizeof(mem->staging[0]); i++)
+        free(mem->staging[i]);
     free(mem);
 }
 
@@ -152,24 +159,46 @@ static enum km_mem_outcome classify(const struct km_memory *mem, uint64_t ug, si
     return worst;
 }
 
-static void dram_copy(struct km_memory *mem, uint64_t off, void *buf, size_t len, bool write)
+/* The page holding byte off of a region, or NULL when untouched (and !create). */
+static uint8_t *dram_page(struct km_memory *mem, uint64_t off, bool create)
+{
+    size_t page = (size_t)(off >> KM_PAGE_SHIFT);
+    size_t d = page >> KM_DIR_SHIFT, i = page & (KM_DIR_PAGES - 1);
+    if (!mem->dir[d]) {
+        if (!create)
+            return NULL;
+        mem->dir[d] = xcalloc(KM_DIR_PAGES, sizeof(**mem->dir));
+    }
+    if (!mem->dir[d][i] && create)
+        mem->dir[d][i] = xcalloc(1, KM_PAGE_BYTES);
+    return mem->dir[d][i];
+}
+
+static uint8_t *staging_page(struct km_memory *mem, uint64_t off, bool create)
+{
+    uint8_t **p = &mem->staging[off >> KM_PAGE_SHIFT];
+    if (!*p && create)
+        *p = xcalloc(1, KM_PAGE_BYTES);
+    return *p;
+}
+
+/* Copy within one region (DRAM or staging), page by page; pages appear on first write and
+ * untouched memory reads 0. */
+static void region_copy(struct km_memory *mem, bool staging, uint64_t off, void *buf, size_t len, bool write)
 {
     uint8_t *b = buf;
     while (len) {
-        size_t page = (size_t)(off >> KM_PAGE_SHIFT);
         size_t in = (size_t)(off & (KM_PAGE_BYTES - 1));
         size_t n = (size_t)KM_PAGE_BYTES - in;
         if (n > len)
             n = len;
-        if (write) {
-            if (!mem->pages[page])
-                mem->pages[page] = xcalloc(1, KM_PAGE_BYTES);   /* allocated on first write */
-            memcpy(mem->pages[page] + in, b, n);
-        } else if (mem->pages[page]) {
-            memcpy(b, mem->pages[page] + in, n);
-        } else {
-            memset(b, 0, n);                                    /* untouched memory reads 0 */
-        }
+        uint8_t *page = staging ? staging_page(mem, off, write) : dram_page(mem, off, write);
+        if (write)
+            memcpy(page + in, b, n);
+        else if (page)
+            memcpy(b, page + in, n);
+        else
+            memset(b, 0, n);
         off += n;
         b += n;
         len -= n;
@@ -187,10 +216,8 @@ static enum km_mem_outcome mem_access(struct km_memory *mem, uint64_t ug, void *
         uint64_t off, span;
         enum region r = decode(mem, ug, &off, &span);
         size_t n = span < len ? (size_t)span : len;
-        if (r == R_DRAM)
-            dram_copy(mem, off, b, n, write);
-        else if (r == R_STAGE)
-            write ? memcpy(mem->staging + off, b, n) : memcpy(b, mem->staging + off, n);
+        if (r == R_DRAM || r == R_STAGE)
+            region_copy(mem, r == R_STAGE, off, b, n, write);
         else if (!write)
             memset(b, 0, n);
         ug += n;
