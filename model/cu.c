@@ -36,7 +36,7 @@ struct km_cu {
     struct kf_flit *fifo;          /* the instruction FIFO, inst_depth entries */
     unsigned fifo_head, fifo_count;
     /* Flits that arrived while an overfilled instruction was waiting: the input is stalled,
-     * as a full FIFO backpressures the link in silicon (docs/model-mesh.md). */
+     * as a full FIFO backpressures the link in silicon (docs/model-mesh.md §4). */
     struct cu_flitq backlog;
 
     bool executing;
@@ -53,7 +53,7 @@ struct km_cu {
     uint32_t retired;
     uint64_t busy_ns;
 
-    /* Fault injection (MODEL.md §1.8, docs/model-mesh.md §7): armed by km_cu_inject, kept
+    /* Fault injection (MODEL.md §1.8, docs/model-mesh.md §6): armed by km_cu_inject, kept
      * across reset; the counters restart at reset. n = 0 means every one. */
     struct {
         bool fault, hang, drop;
@@ -359,7 +359,7 @@ static void accept(struct km_cu *cu, const struct kf_flit *f)
     case KF_T_CU_INST:
         if (cu->fifo_count >= cu->cls->inst_depth) {
             /* A dispatcher that ignored credit: count it, then hold this flit and everything
-             * behind it until a slot frees (docs/model-mesh.md, "Overfilled FIFO"). */
+             * behind it until a slot frees (docs/model-mesh.md §4). */
             KM_REF_INC(cu->m, credit_violations);
             backlog_push(cu, f);
             return;

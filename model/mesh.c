@@ -1,6 +1,6 @@
 /* mesh.c — the router grid of the device model (MODEL.md §1.2, seeds/flit-format.md §2.1):
  * unit placement from the unit map, XY routing on clamped coordinates, per-hop latency,
- * in-order delivery per (source, destination) pair. Unit map syntax: docs/model-mesh.md "Mesh". */
+ * in-order delivery per (source, destination) pair. Unit map syntax: docs/model-mesh.md §1. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -459,7 +459,7 @@ struct km_cu *km_mesh_unit_at(struct km_mesh *mesh, unsigned x, unsigned y)
     return NULL;
 }
 
-/* ---- fault injection items (docs/model-mesh.md §7) ---- */
+/* ---- fault injection items (docs/model-mesh.md §6) ---- */
 
 static int inj_num(const char **p, uint32_t *out)
 {

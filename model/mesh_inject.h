@@ -1,6 +1,6 @@
 /* mesh_inject.h — fault injection into compute units (MODEL.md §1.8: a unit that faults or
  * hangs, a dropped completion, a slow unit), for model.c's `faults=` parser and the host port.
- * Item syntax and semantics: docs/model-mesh.md §7. */
+ * Item syntax and semantics: docs/model-mesh.md §6. */
 #ifndef KM_MESH_INJECT_H
 #define KM_MESH_INJECT_H
 

@@ -1,6 +1,6 @@
 /* tu.c — the test unit TU of the device model (MODEL.md §1.3): opcodes that make firmware
  * tests easy, with real memory traffic (seeds/flit-format.md §4.1–§4.4). Encoding and timing:
- * docs/model-mesh.md "The test unit". The opcode is payload [255:252] = word 3 [63:60]. */
+ * docs/model-mesh.md §5. The opcode is payload [255:252] = word 3 [63:60]. */
 #include <string.h>
 
 #include "km_internal.h"

@@ -1,4 +1,4 @@
-/* tu.h — the instruction encoding of the model's test unit TU (docs/model-mesh.md "The test unit";
+/* tu.h — the instruction encoding of the model's test unit TU (docs/model-mesh.md §5;
  * ours: MODEL.md §1.3 leaves the encoding to the model). Fields are masks within payload
  * word 3 (= payload [255:192]); the opcode is [255:252] like every unit of
  * seeds/instruction-encoding.md §8. Word 2 carries WRITE's 64-bit pattern seed. */
