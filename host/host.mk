@@ -18,12 +18,14 @@ HOST_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitiz
 HOST_LIB    := $(O)/host/libkohaku.a
 HOST_LIB_ASAN := $(O)/host/libkohaku-asan.a
 KACTL       := $(O)/host/kactl
+KADEMO      := $(O)/host/kademo
+KMV_PURE    := mover/build.c mover/validate.c
 
 HOST_OBJS      := $(patsubst %.c,$(O)/host/obj/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED)))
 HOST_ASAN_OBJS := $(patsubst %.c,$(O)/host/asan/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED)))
 
 .PHONY: host kactl
-host: $(HOST_LIB) $(KACTL)
+host: $(HOST_LIB) $(KACTL) $(KADEMO)
 kactl: $(KACTL)
 
 # One table for firmware and host: names and texts come from status.h itself.
@@ -49,6 +51,10 @@ $(HOST_LIB_ASAN): $(HOST_ASAN_OBJS)
 
 $(KACTL): host/kactl.c $(HOST_LIB) $(HOST_HDRS)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) host/kactl.c $(HOST_LIB) -o $@
+
+# The demo's and e2e tests' host side: NPU inputs, reference check, generated text files.
+$(KADEMO): host/kademo.c $(HOST_LIB) $(HOST_HDRS) $(KMV_PURE)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) host/kademo.c $(KMV_PURE) $(HOST_LIB) -lm -o $@
 
 # ---- host-lib: unit tests, the library against the real device model in-process ----
 HOST_TEST_BIN := $(O)/tests/host/host/test_host
