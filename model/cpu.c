@@ -522,6 +522,9 @@ static int rv64_access(struct km_model *m, uint64_t a, unsigned size, bool write
     if (in_range(a, RV64_CTL_BASE, RV64_CTL_BYTES)) {
         unsigned off = (unsigned)(a - RV64_CTL_BASE);
         unsigned reg = off & ~7u, lo = off & 7u;
+        /* A narrower store would write half a mover register (the rest zero): fault it. */
+        if (write && size != 8 && reg >= RV64_CTL_MOVER && reg < RV64_CTL_MOVER + KM_RV64_REACH_END)
+            return -1;
         if (write)
             rv64_ctl_write(m, reg, (*val & size_mask(size)) << (8 * lo));
         else

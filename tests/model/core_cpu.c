@@ -287,6 +287,8 @@ static void rv64_mover_window_stops_at_0x40(void)
     km_referee_get(m, &r);
     KT_EXPECT_EQ(r.bad_reg_writes, 3);
     KT_EXPECT_EQ(kt_rd(m, 0x20000 + 0x1C8, 8), 0);    /* DCACHE: not busy */
+    KT_EXPECT_EQ(km_cpu_write(m, 0x20000 + 0x80, 4, 1), -1);   /* mover registers are 64-bit */
+    KT_EXPECT_EQ(km_cpu_write(m, 0x20000 + 0x08, 1, 'x'), 0);  /* CONSOLE takes a byte store */
     km_free(m);
 }
 
