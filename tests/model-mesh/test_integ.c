@@ -3,10 +3,12 @@
  * into a TU and an NP, checked in NODE_STATUS, SIG_DONE, RX and DRAM. Expectations are
  * literals from BOARD.md §1, MODEL.md §5 and the TU encoding of docs/model-mesh.md. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kmtest.h"
 #include "km_internal.h"
 #include "tu.h"
+#include "kohaku/hostport.h"
 
 static struct kt_plat plat;
 static struct km_model *M;
@@ -141,6 +143,99 @@ static void integ_reset_mid_program(void)
     teardown();
 }
 
+
+/* ---- through the host port (hostport.h): the way kactl drives the node ---- */
+
+static uint8_t hp_out[16 + 4096];
+
+static uint64_t hp(uint8_t op, uint8_t width, uint64_t addr, const void *data, uint32_t len)
+{
+    uint8_t in[16 + 4096];
+    in[0] = op;
+    in[1] = width;
+    in[2] = 0x5A;
+    in[3] = 0;
+    for (unsigned i = 0; i < 4; i++)
+        in[4 + i] = (uint8_t)(len >> (8 * i));
+    for (unsigned i = 0; i < 8; i++)
+        in[8 + i] = (uint8_t)(addr >> (8 * i));
+    if (op == KHP_OP_WRITE)
+        memcpy(in + 16, data, len);
+    struct khp_req req;
+    const uint8_t *d;
+    size_t used = km_hp_parse(in, 16 + (op == KHP_OP_WRITE ? len : 0), &req, &d);
+    KT_EXPECT(used > 0);
+    size_t n = km_hp_execute(M, &req, d, hp_out, sizeof hp_out);
+    KT_EXPECT(n >= 16);
+    KT_EXPECT_EQ(hp_out[1], KHP_OK);
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 8; i++)
+        v |= (uint64_t)hp_out[8 + i] << (8 * i);
+    return v;
+}
+
+static void hp_w(uint32_t off, uint64_t v) { hp(KHP_OP_WRITE, 8, KHP_AGENT_BASE + off, &v, 8); }
+static uint64_t hp_r(uint32_t off) { return hp(KHP_OP_READ, 8, KHP_AGENT_BASE + off, NULL, 8); }
+
+static void hp_stage(unsigned slot, uint64_t w2, uint64_t w3, uint64_t hdr)
+{
+    uint64_t f[5] = { 0, 0, w2, w3, hdr };
+    for (unsigned i = 0; i < 5; i++)
+        hp_w(0x2000u + 40u * slot + 8u * i, f[i]);
+}
+
+static void hp_kick(unsigned base, unsigned len, unsigned dst, unsigned cred)
+{
+    hp_w(0x0068, base);
+    hp_w(0x0048, len);
+    hp_w(0x0040, dst);
+    hp_w(0x0060, cred);
+    hp_w(0x0050, 1);
+}
+
+static void integ_hostport_tu_and_np(void)
+{
+    setup();
+    /* 256 bytes of pattern at DRAM 0x100000 through the host port, outside address
+     * (0 + 1) << 40 | 0x100000. */
+    uint8_t pat[256], back[256];
+    for (unsigned i = 0; i < 256; i++)
+        pat[i] = (uint8_t)(i * 7u + 3u);
+    hp(KHP_OP_WRITE, 0, KHP_MEM(0, 0x100000), pat, sizeof pat);
+
+    /* NP at (2,1): the words of docs/npu.md §8 — host base 0x100000, fmap 0 = (4 rows, 32
+     * elements, packed), MEMCPY host+0 -> L2 0 (shape 0), then MEMCPY L2 0 -> host + 0x100
+     * lines (= 0x102000), shape 0, last. */
+    hp_stage(0, 0, 0x3800000001000000ull, inst_hdr(0x90, 0));
+    hp_stage(1, 0, 0x3000004002000000ull, inst_hdr(0x90, 0));
+    hp_stage(2, 0, 0x2800000000000000ull, inst_hdr(0x90, 0));
+    hp_stage(3, 0, 0x2400000000008000ull, inst_hdr(0x90, 1));
+    hp_kick(0, 4, 0x12, 4);
+    run(20000);
+    KT_EXPECT_EQ(hp_r(0x1000 + 0x12 * 8), (0x01ull << 56) | (0x90ull << 24) | (4ull << 8) | 1u);
+    hp(KHP_OP_READ, 0, KHP_MEM(0, 0x102000), NULL, sizeof back);
+    memcpy(back, hp_out + 16, sizeof back);
+    KT_EXPECT(memcmp(back, pat, sizeof back) == 0);
+
+    /* TU at (2,2): WRITE 1 beat (len 0) of seed 0xC0DE00 at 0x200000, then NOP last. */
+    hp_stage(4, 0xC0DE00, (0x2ull << 60) | 0x200000u, inst_hdr(0x91, 0));
+    hp_stage(5, 0, 0, inst_hdr(0x91, 1));
+    hp_kick(4, 2, 0x22, 2);
+    run(20000);
+    KT_EXPECT_EQ(hp_r(0x1000 + 0x22 * 8), (0x01ull << 56) | (0x91ull << 24) | (2ull << 8) | 1u);
+    KT_EXPECT_EQ(hp_r(0x0070), 6);     /* SIG_DONE: 4 from the NP, 2 from the TU */
+    hp(KHP_OP_READ, 0, KHP_MEM(0, 0x200000), NULL, 32);
+    uint64_t w[4];
+    memcpy(w, hp_out + 16, sizeof w);
+    KT_EXPECT_EQ(w[0], 0xC0DE00u);
+    KT_EXPECT_EQ(w[1], 0xC0DE01u);
+    KT_EXPECT_EQ(w[2], 0xC0DE02u);
+    KT_EXPECT_EQ(w[3], 0xC0DE03u);
+    KT_EXPECT_EQ(M->ref.credit_violations + M->ref.bad_reg_writes + M->ref.rx_dropped +
+                 M->ref.kick_while_running + M->ref.stage_overrun, 0);
+    teardown();
+}
+
 int main(void)
 {
     KT_RUN(integ_caps_default_map);
@@ -148,5 +243,6 @@ int main(void)
     KT_RUN(integ_np_reserved_opcode_faults);
     KT_RUN(integ_ctrl_caps_np);
     KT_RUN(integ_reset_mid_program);
+    KT_RUN(integ_hostport_tu_and_np);
     return kt_failures ? 1 : 0;
 }
