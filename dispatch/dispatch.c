@@ -250,9 +250,9 @@ static void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
                 break;
             continue;
         }
-        /* credit [32:17] stays below KDP_ABORT_BATCH here, so the low half holds it */
-        if ((st & KA_PROG_STAT_RUN) && !(st & (uint32_t)KH_GENMASK(31, 17)) &&
-            released - back < KDP_ABORT_BATCH) {
+        /* Credit [32:17] stays small here, so the low half holds it. Release more only once
+         * RX has taken what was released (the unit's own returns push flits too). */
+        if ((st & KA_PROG_STAT_RUN) && !(st & (uint32_t)KH_GENMASK(31, 17)) && released <= back) {
             hal_agent_wr32(KA_PROG_CRED, KDP_ABORT_BATCH);
             released += KDP_ABORT_BATCH;
         }

@@ -233,6 +233,20 @@ static void tu_fault(void)
     CHECK_EQ(r->dispatched, 4);
     CHECK_EQ(r->completions, 4);
     CHECK(agent_quiet());
+    /* A fault inside a long streamed program: its kick ends early, the rest never reaches
+     * the unit, what was pushed retires, RX drops nothing (slow instructions after the fault
+     * keep its code visible until polled: docs/dispatch.md "Limits"). */
+    for (unsigned i = 0; i < 60; i++)
+        tu(pay[i], i == 20 ? TU_OP_FAULT : TU_OP_DELAY, i == 20 ? 0xF20 : i < 20 ? 30 : 3000);
+    p.n = 60;
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU1)), KS_UNIT_FAULT);
+    CHECK_EQ(ctx.value, 0xF20);
+    CHECK(r->dispatched >= 21 && r->dispatched < 60);
+    CHECK_EQ(r->completions, r->dispatched);
+    CHECK(agent_quiet());
+    struct km_referee ref;
+    km_referee_get(fh_model, &ref);
+    CHECK_EQ(ref.rx_dropped, 0);
     /* The node still dispatches. */
     tu(pay[0], TU_OP_NOP, 3);
     p.n = 1;

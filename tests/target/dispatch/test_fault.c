@@ -4,6 +4,7 @@
  * of a program ends it after what was in flight retired; the node dispatches afterwards. */
 // kohaku-test: expect-referee=credit_violations=0
 // kohaku-test: expect-referee=kick_while_running=0
+// kohaku-test: expect-referee=rx_dropped=0
 #include "kdt.h"
 
 static struct kdp_ctx ctx;
@@ -37,6 +38,21 @@ int main(void)
     EXPECT_EQ(r->dispatched, 4);
     EXPECT_EQ(r->completions, 4);        /* the two behind the fault retired first */
     EXPECT_TRUE(kdt_quiet());
+
+    /* A fault inside a long streamed program: the rest of the program never reaches the
+     * unit (its kick is ended early), what was pushed retires, nothing is dropped or left.
+     * The slow instructions after it keep the FAULT visible in NODE_STATUS until polled: a
+     * FAULT followed at once by other signals of the unit is seen only as a count
+     * (docs/dispatch.md, "Limits"). */
+    for (unsigned i = 0; i < 60; i++)
+        kdt_tu(pay[i], i == 20 ? TU_OP_FAULT : TU_OP_DELAY, i == 20 ? 0xF20 : i < 20 ? 30 : 3000);
+    p.n = 60;
+    EXPECT_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, KDT_TU1)), KS_UNIT_FAULT);
+    EXPECT_EQ(ctx.value, 0xF20);
+    EXPECT_TRUE(r->dispatched >= 21 && r->dispatched < 60);
+    EXPECT_EQ(r->completions, r->dispatched);
+    EXPECT_TRUE(kdt_quiet());
+    kt_note("dispatched_before_fault_end", r->dispatched);
 
     /* An unknown TU opcode retires as a fault with TU_FAULT_OPCODE | opcode (docs/model.md). */
     kdt_tu(pay[0], 0xE, 0);

@@ -3,6 +3,7 @@
  * a later program to the hung unit never overfills it (its two stuck instructions counted). */
 // kohaku-test: expect-referee=credit_violations=0
 // kohaku-test: expect-referee=kick_while_running=0
+// kohaku-test: expect-referee=rx_dropped=0
 #include "kdt.h"
 
 static struct kdp_ctx ctx;
