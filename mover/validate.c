@@ -18,19 +18,35 @@ const struct kmv_caps kmv_caps_rv64 = {
 #define KNOWN_REGS  ((1u << 0) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6) | \
                      (1u << 7) | (1u << 8) | (1u << 10))
 
-/* Every bit a register defines; anything else set is refused as KS_MV_FIELD. */
-static const uint64_t field_mask[16] = {
-    [KM_REG_CTRL >> 3]   = KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_FLAGS | KM_CTRL_GO,
-    [KM_REG_HDR >> 3]    = KM_HDR_WALKER | KM_HDR_BASE | KM_HDR_NDIM | KM_HDR_XFORM_ID |
-                           KM_HDR_XFORM_MODE,
-    [KM_REG_DIM >> 3]    = KM_DIM_WALKER | KM_DIM_INDEX | KM_DIM_COUNT | KM_DIM_STRIDE,
-    [KM_REG_AXIS >> 3]   = KM_AXIS_AXIS | KM_AXIS_STEP,
-    [KM_REG_BOUND >> 3]  = KM_BOUND_WALKER | KM_BOUND_WHICH | KM_BOUND_BASE | KM_BOUND_EXTENT,
-    [KM_REG_INDEX >> 3]  = KM_INDEX_BASE | KM_INDEX_COUNT,
-    [KM_REG_SEED >> 3]   = ~UINT64_C(0),
-    [KM_REG_IMM >> 3]    = KM_IMM_VALUE,
-    [KM_REG_GATHER >> 3] = KM_GATHER_PITCH | KM_GATHER_WORDS,
+/* Every bit a register defines; anything else set is refused as KS_MV_FIELD. Kept as the
+ * complement, in 32-bit halves, so the per-write test is two ANDs on both variants. */
+#define NOT_LO(m)   ((uint32_t)~(uint32_t)(m))
+#define NOT_HI(m)   ((uint32_t)~(uint32_t)((m) >> 32))
+#define CTRL_FIELDS   (KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_FLAGS | KM_CTRL_GO)
+#define HDR_FIELDS    (KM_HDR_WALKER | KM_HDR_BASE | KM_HDR_NDIM | KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE)
+#define DIM_FIELDS    (KM_DIM_WALKER | KM_DIM_INDEX | KM_DIM_COUNT | KM_DIM_STRIDE)
+#define AXIS_FIELDS   (KM_AXIS_AXIS | KM_AXIS_STEP)
+#define BOUND_FIELDS  (KM_BOUND_WALKER | KM_BOUND_WHICH | KM_BOUND_BASE | KM_BOUND_EXTENT)
+#define INDEX_FIELDS  (KM_INDEX_BASE | KM_INDEX_COUNT)
+#define GATHER_FIELDS (KM_GATHER_PITCH | KM_GATHER_WORDS)
+static const uint32_t not_field[16][2] = {
+    [KM_REG_CTRL >> 3]   = { NOT_LO(CTRL_FIELDS),   NOT_HI(CTRL_FIELDS) },
+    [KM_REG_HDR >> 3]    = { NOT_LO(HDR_FIELDS),    NOT_HI(HDR_FIELDS) },
+    [KM_REG_DIM >> 3]    = { NOT_LO(DIM_FIELDS),    NOT_HI(DIM_FIELDS) },
+    [KM_REG_AXIS >> 3]   = { NOT_LO(AXIS_FIELDS),   NOT_HI(AXIS_FIELDS) },
+    [KM_REG_BOUND >> 3]  = { NOT_LO(BOUND_FIELDS),  NOT_HI(BOUND_FIELDS) },
+    [KM_REG_INDEX >> 3]  = { NOT_LO(INDEX_FIELDS),  NOT_HI(INDEX_FIELDS) },
+    [KM_REG_SEED >> 3]   = { 0, 0 },
+    [KM_REG_IMM >> 3]    = { NOT_LO(KM_IMM_VALUE),  NOT_HI(KM_IMM_VALUE) },
+    [KM_REG_GATHER >> 3] = { NOT_LO(GATHER_FIELDS), NOT_HI(GATHER_FIELDS) },
 };
+
+/* Registers the writer may write, as bits by offset >> 3: known and within reach. */
+static uint32_t allowed_regs(const struct kmv_caps *caps)
+{
+    uint32_t below = caps->reach_end >= KM_REG_SPAN ? 0xFFFFu : (1u << (caps->reach_end >> 3)) - 1u;
+    return KNOWN_REGS & below;
+}
 
 #define WALK_LIMIT      (UINT64_C(1) << 48)     /* longest walk the validator will count */
 #define ADDR_LIMIT      (UINT64_C(1) << 40)
@@ -85,7 +101,7 @@ static unsigned check_offset(const struct kd_write *w, const struct kmv_caps *ca
 unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
                             struct kmv_result *res)
 {
-    uint32_t moves = 0, last_go = 0;
+    uint32_t moves = 0, last_go = 0, allowed = allowed_regs(caps);
 
     res->moves = 0;
     if (n > KD_MAX_WRITES)
@@ -93,9 +109,11 @@ unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct k
     if (n == 0)
         return fail(res, KS_NO_GO, 0, 0);
     for (uint32_t i = 0; i < n; i++) {
-        if (check_offset(&w[i], caps, res, i) != KS_OK)
-            return res->status;
-        if (kd_is_go(&w[i])) {
+        uint32_t off = w[i].off;
+
+        if ((off & ~UINT32_C(0x78)) != 0 || !((allowed >> (off >> 3)) & 1u))
+            return check_offset(&w[i], caps, res, i);
+        if (off == KM_REG_CTRL && (w[i].lo & (uint32_t)KM_CTRL_GO)) {
             moves++;
             last_go = i + 1;
         }
@@ -279,7 +297,7 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
                       struct kmv_result *res)
 {
     struct vstate s = { .sel = 0 };
-    uint32_t moves = 0, last_go = 0;
+    uint32_t moves = 0, last_go = 0, allowed;
 
     res->moves = 0;
     if (n > KD_MAX_WRITES)
@@ -287,18 +305,21 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
     if (n == 0)
         return fail(res, KS_NO_GO, 0, 0);
 
+    allowed = allowed_regs(caps);
     for (uint32_t i = 0; i < n; i++) {
         const struct kd_write *wr = &w[i];
-        uint64_t v = kd_value(wr);
-        uint32_t detail = 0;
+        uint32_t off = wr->off, lo = wr->lo, hi = wr->hi, detail = 0;
+        uint64_t v;
         unsigned st, wsel;
 
-        if (check_offset(wr, caps, res, i) != KS_OK)
-            return res->status;
-        if (v & ~field_mask[wr->off >> 3])
-            return fail(res, KS_MV_FIELD, wr->off, i);
+        /* One test for the common case; the slow path names what is wrong. */
+        if ((off & ~UINT32_C(0x78)) != 0 || !((allowed >> (off >> 3)) & 1u))
+            return check_offset(wr, caps, res, i);
+        if ((lo & not_field[off >> 3][0]) | (hi & not_field[off >> 3][1]))
+            return fail(res, KS_MV_FIELD, off, i);
+        v = ((uint64_t)hi << 32) | lo;
 
-        switch (wr->off) {
+        switch (off) {
         case KM_REG_CTRL:
             if (v & KM_CTRL_GO) {
                 st = check_move(&s, v, caps, &detail);
@@ -315,7 +336,7 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
             /* The transform fields ride the source header only; on the destination's they
              * are ignored by the mover and almost certainly a mistake. */
             if (wsel == KM_WALK_DST && (v & (KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE)))
-                return fail(res, KS_MV_FIELD, wr->off, i);
+                return fail(res, KS_MV_FIELD, off, i);
             s.sel = wsel;
             s.wk[wsel].base = KH_FIELD_GET(KM_HDR_BASE, v);
             s.wk[wsel].ndim = (unsigned)KH_FIELD_GET(KM_HDR_NDIM, v);
