@@ -222,6 +222,69 @@ static const char *skip_ws(const char *s, const char *end)
     return s;
 }
 
+/* One item of the map, [p, e) with surrounding spaces removed. */
+static int parse_item(const char *p, const char *e, unsigned *w, unsigned *h, unsigned *hop,
+                      struct map_item *items, unsigned *n_items, char *err, size_t errlen)
+{
+    const char *at = memchr(p, '@', (size_t)(e - p));
+    const char *eq = memchr(p, '=', (size_t)(e - p));
+    int il = (int)(e - p);
+    if (eq && !at) {
+        size_t kl = (size_t)(eq - p);
+        while (kl && isspace((unsigned char)p[kl - 1]))
+            kl--;
+        const char *v = skip_ws(eq + 1, e);
+        if (kl == 4 && !strncmp(p, "grid", 4)) {
+            if (parse_uint(&v, e, w) || v >= e || (*v != 'x' && *v != 'X') ||
+                (v++, parse_uint(&v, e, h)) || v != e) {
+                snprintf(err, errlen, "unit map: bad grid '%.*s' (want grid=WxH)", il, p);
+                return -1;
+            }
+            if (*w < 1 || *h < 1 || *w > MESH_MAX_GRID || *h > MESH_MAX_GRID) {
+                snprintf(err, errlen, "unit map: grid %ux%u outside 1x1..14x14", *w, *h);
+                return -1;
+            }
+            return 0;
+        }
+        if (kl == 3 && !strncmp(p, "hop", 3)) {
+            if (parse_uint(&v, e, hop) || v != e || *hop > 1000000u) {
+                snprintf(err, errlen, "unit map: bad hop '%.*s' (want hop=NS)", il, p);
+                return -1;
+            }
+            return 0;
+        }
+        snprintf(err, errlen, "unit map: unknown key '%.*s'", (int)kl, p);
+        return -1;
+    }
+    if (!at) {
+        snprintf(err, errlen, "unit map: cannot parse '%.*s'", il, p);
+        return -1;
+    }
+    size_t nl = (size_t)(at - p);
+    while (nl && isspace((unsigned char)p[nl - 1]))
+        nl--;
+    struct map_item it = { NULL, 0, 0 };
+    if (!(nl == 5 && !strncmp(p, "agent", 5))) {
+        it.cls = class_by_name(p, nl);
+        if (!it.cls) {
+            snprintf(err, errlen, "unit map: unknown unit type '%.*s'", (int)nl, p);
+            return -1;
+        }
+    }
+    const char *v = skip_ws(at + 1, e);
+    if (parse_uint(&v, e, &it.x) || (v = skip_ws(v, e)) >= e || *v != ',' ||
+        (v = skip_ws(v + 1, e), parse_uint(&v, e, &it.y)) || v != e) {
+        snprintf(err, errlen, "unit map: bad coordinate in '%.*s' (want NAME@x,y)", il, p);
+        return -1;
+    }
+    if (*n_items >= MESH_POS * MESH_POS) {
+        snprintf(err, errlen, "unit map: too many entries");
+        return -1;
+    }
+    items[(*n_items)++] = it;
+    return 0;
+}
+
 static int parse_map(const char *map, unsigned *w, unsigned *h, unsigned *hop,
                      struct map_item *items, unsigned *n_items, char *err, size_t errlen)
 {
@@ -237,72 +300,23 @@ static int parse_map(const char *map, unsigned *w, unsigned *h, unsigned *hop,
         const char *e = end;
         while (e > p && isspace((unsigned char)e[-1]))
             e--;
-        if (p < e) {
-            const char *at = memchr(p, '@', (size_t)(e - p));
-            const char *eq = memchr(p, '=', (size_t)(e - p));
-            if (eq && !at) {
-                size_t kl = (size_t)(eq - p);
-                while (kl && isspace((unsigned char)p[kl - 1]))
-                    kl--;
-                const char *v = skip_ws(eq + 1, e);
-                if (kl == 4 && !strncmp(p, "grid", 4)) {
-                    if (parse_uint(&v, e, w) || v >= e || (*v != 'x' && *v != 'X')) {
-                        snprintf(err, errlen, "unit map: bad grid '%.*s' (want grid=WxH)", (int)(e - p), p);
-                        return -1;
-                    }
-                    v++;
-                    if (parse_uint(&v, e, h) || v != e) {
-                        snprintf(err, errlen, "unit map: bad grid '%.*s' (want grid=WxH)", (int)(e - p), p);
-                        return -1;
-                    }
-                    if (*w < 1 || *h < 1 || *w > MESH_MAX_GRID || *h > MESH_MAX_GRID) {
-                        snprintf(err, errlen, "unit map: grid %ux%u outside 1x1..14x14", *w, *h);
-                        return -1;
-                    }
-                } else if (kl == 3 && !strncmp(p, "hop", 3)) {
-                    if (parse_uint(&v, e, hop) || v != e || *hop > 1000000u) {
-                        snprintf(err, errlen, "unit map: bad hop '%.*s' (want hop=NS)", (int)(e - p), p);
-                        return -1;
-                    }
-                } else {
-                    snprintf(err, errlen, "unit map: unknown key '%.*s'", (int)kl, p);
-                    return -1;
-                }
-            } else if (at) {
-                size_t nl = (size_t)(at - p);
-                while (nl && isspace((unsigned char)p[nl - 1]))
-                    nl--;
-                struct map_item it = { NULL, 0, 0 };
-                if (!(nl == 5 && !strncmp(p, "agent", 5))) {
-                    it.cls = class_by_name(p, nl);
-                    if (!it.cls) {
-                        snprintf(err, errlen, "unit map: unknown unit type '%.*s'", (int)nl, p);
-                        return -1;
-                    }
-                }
-                const char *v = skip_ws(at + 1, e);
-                if (parse_uint(&v, e, &it.x) || (v = skip_ws(v, e)) >= e || *v != ',') {
-                    snprintf(err, errlen, "unit map: bad coordinate in '%.*s' (want NAME@x,y)", (int)(e - p), p);
-                    return -1;
-                }
-                v = skip_ws(v + 1, e);
-                if (parse_uint(&v, e, &it.y) || v != e) {
-                    snprintf(err, errlen, "unit map: bad coordinate in '%.*s' (want NAME@x,y)", (int)(e - p), p);
-                    return -1;
-                }
-                if (*n_items >= MESH_POS * MESH_POS) {
-                    snprintf(err, errlen, "unit map: too many entries");
-                    return -1;
-                }
-                items[(*n_items)++] = it;
-            } else {
-                snprintf(err, errlen, "unit map: cannot parse '%.*s'", (int)(e - p), p);
-                return -1;
-            }
-        }
+        if (p < e && parse_item(p, e, w, h, hop, items, n_items, err, errlen))
+            return -1;
         s = *end ? end + 1 : end;
     }
     return 0;
+}
+
+/* NULL, or nothing but spaces and separators: the default map (a machine property left
+ * empty means "default"). */
+static bool map_is_empty(const char *units)
+{
+    if (!units)
+        return true;
+    for (; *units; units++)
+        if (!isspace((unsigned char)*units) && *units != ';')
+            return false;
+    return true;
 }
 
 struct km_mesh *km_mesh_new(struct km_model *m, const char *units, char *err, size_t errlen)
@@ -319,7 +333,8 @@ struct km_mesh *km_mesh_new(struct km_model *m, const char *units, char *err, si
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (parse_map(units ? units : km_mesh_default_map, &w, &h, &hop, its, &n, err, errlen)) {
+    if (parse_map(map_is_empty(units) ? km_mesh_default_map : units, &w, &h, &hop, its, &n,
+                  err, errlen)) {
         free(its);
         return NULL;
     }
@@ -477,7 +492,11 @@ static int inj_num(const char **p, uint32_t *out)
 
 int km_mesh_inject(struct km_mesh *mesh, const char *item, char *err, size_t errlen)
 {
-    static const struct { const char *name; enum km_cu_inject_kind kind; unsigned nargs; } kinds[] = {
+    static const struct {
+        const char *name;
+        enum km_cu_inject_kind kind;
+        unsigned nargs;
+    } kinds[] = {
         { "fault", KM_CU_INJ_FAULT, 2 }, { "hang", KM_CU_INJ_HANG, 1 },
         { "drop", KM_CU_INJ_DROP, 1 }, { "slow", KM_CU_INJ_SLOW, 1 },
     };

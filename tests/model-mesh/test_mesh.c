@@ -632,13 +632,21 @@ static void t_unit_map(void)
         "grid=4x4;agent@0,1;TU@6,1",           /* off the grid and its edge */
         "grid=4x4;agent@0,1;TU@1",             /* bad coordinate */
         "size=4x4;agent@0,1",                  /* unknown key */
+        "grid=4x;agent@0,1",                   /* bad grid */
+        "grid=4x4;hop=;agent@0,1",             /* bad hop */
+        "grid=4x4;agent@0,1;TU",               /* neither key nor unit */
+        "grid=4x4;agent@0,1;TU@1,1,",          /* trailing junk */
     };
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct km_model *m = fake_model(bad[i], 0, err, sizeof err);
         CHECK(m == NULL && err[0], "map '%s' accepted", bad[i]);
         fake_free(m);
     }
-    struct km_model *m = fake_model(" grid = 2x1 ; hop=5; agent@0,1 ;tu@1,1; ", 0, err, sizeof err);
+    /* An empty property means the default map. */
+    struct km_model *m = fake_model(" ; ", 0, err, sizeof err);
+    CHECK(m != NULL && km_mesh_unit_at(m->mesh, 4, 1) != NULL, "empty map is not the default");
+    fake_free(m);
+    m = fake_model(" grid = 2x1 ; hop=5; agent@0,1 ;tu@1,1; ", 0, err, sizeof err);
     CHECK(m != NULL, "spaced map refused: %s", err);
     if (m)
         CHECK(km_mesh_unit_at(m->mesh, 1, 1) != NULL, "tu@1,1 missing");
