@@ -200,6 +200,7 @@ static const char *const usage_main =
     "  nop [--count N]              N NOP commands, every completion checked\n"
     "  stop                         STOP the firmware and wait for the core to exit\n"
     "  referee                      the model's referee counters (exit 1 if any is not 0)\n"
+    "  submit --op N [...]          one raw submission, fields as given (diagnosis, tests)\n"
     "Socket: --socket, else $KACTL_SOCKET, else " DEF_SOCKET ".\n"
     "Exit: 0 OK; 1 the node reported a non-OK status; 2 usage/input error; 3 node/transport/timeout.\n"
     "`kactl COMMAND --help` describes one command; docs/host-interface.md has the text forms.\n";
@@ -790,6 +791,53 @@ static int cmd_stop(int argc, char **argv)
     return rc;
 }
 
+/* ---- submit (raw) ---- */
+
+static const char help_submit[] =
+    "usage: kactl submit --op N [--flags N] [--tag N] [--addr A] [--count N] [--txn N]\n"
+    "                    [--target X,Y ...] [--credit N]\n"
+    "One raw submission, every field as given (no checks, no data written): for diagnosis and\n"
+    "for testing the firmware's refusals. Ops: 0 NOP, 1 REPLAY, 2 DISPATCH, 3 RUN, 4 UNITS,\n"
+    "5 STOP. --ntargets N overrides the target count.\n";
+
+static int cmd_submit(int argc, char **argv)
+{
+    struct kq_sub s = { 0 };
+    int have_op = 0, ntargets = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "--op"))
+            s.op = (uint16_t)num_arg(o, argv[++i], 0xFFFF), have_op = 1;
+        else if (!strcmp(o, "--flags"))
+            s.flags = (uint16_t)num_arg(o, argv[++i], 0xFFFF);
+        else if (!strcmp(o, "--tag"))
+            s.tag = (uint32_t)num_arg(o, argv[++i], UINT32_MAX);
+        else if (!strcmp(o, "--addr"))
+            s.addr = num_arg(o, argv[++i], UINT64_MAX);
+        else if (!strcmp(o, "--count"))
+            s.count = (uint32_t)num_arg(o, argv[++i], UINT32_MAX);
+        else if (!strcmp(o, "--txn"))
+            s.txn = (uint8_t)num_arg(o, argv[++i], 255);
+        else if (!strcmp(o, "--credit"))
+            s.credit_cap = (uint16_t)num_arg(o, argv[++i], 65535);
+        else if (!strcmp(o, "--ntargets"))
+            ntargets = (int)num_arg(o, argv[++i], 255);
+        else if (!strcmp(o, "--target")) {
+            if (!argv[++i] || s.ntargets == KQ_MAX_TARGETS || kh_parse_target(argv[i], &s.targets[s.ntargets++]))
+                die(EX_USAGE, "--target: X,Y, at most %u", KQ_MAX_TARGETS);
+        } else
+            die(EX_USAGE, "submit: unknown argument %s", o);
+    }
+    if (!have_op)
+        die(EX_USAGE, "submit: --op is required");
+    if (ntargets >= 0)
+        s.ntargets = (uint8_t)ntargets;
+    connect_node();
+    attach_queue();
+    struct kq_cpl c;
+    return command("submit", &s, &c);
+}
+
 /* ---- referee ---- */
 
 static const char help_referee[] =
@@ -826,6 +874,7 @@ static const struct cmd cmds[] = {
     { "nop", cmd_nop, help_nop },
     { "stop", cmd_stop, help_stop },
     { "referee", cmd_referee, help_referee },
+    { "submit", cmd_submit, help_submit },
 };
 
 int main(int argc, char **argv)

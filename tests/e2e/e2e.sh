@@ -1,0 +1,317 @@
+#!/usr/bin/env bash
+# e2e.sh — end-to-end tests through kactl and libkohaku against the firmware in our QEMU machine
+# (TESTING.md layer 3; issue 6 "Tests"): every kactl command; every malformed input of issue 6
+# with its exact status (include/kohaku/status.h names) and the node still answering NOP; a
+# replay needing IMM/GATHER refused with NO_REACH on RV64 and run on RV32; 10,000 NOPs and 1,000
+# mixed commands with nothing lost or duplicated; a firmware restart resuming the host's queue
+# indices; the referee counters zero at the end of every QEMU run.
+# Usage: tests/e2e/e2e.sh BOARD OUTDIR     -> PASS:/FAIL:/HANG: lines on stdout (suite log)
+# Expected values are literals: status names and codes from status.h, the default unit map from
+# docs/model-mesh.md §1 (NP at 1,1..4,1, TU at 1,2 and 2,2, depth 16), the agent's CAPS grid
+# fields (0x11, 0x24), DRAM reach from hal/rv*/hal_shared.h, data from the demo's own inputs.
+set -u
+board=$1 out=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+. scripts/qemu-hostport.sh
+kactl=$out/host/kactl kademo=$out/host/kademo soak=$out/tests/e2e/e2e_soak
+fw=$out/$board/fw.elf demo=host/demo
+work=$out/tests/e2e/$board
+rm -rf "$work" && mkdir -p "$work"
+case $board in
+  *rv32) variant=32 dram_end=0x70000000 ;;   # RV32_DRAM_LIMIT - RV32_DRAM_BASE
+  *rv64) variant=64 dram_end=0x100000000 ;;  # BOARD_DRAM_BYTES, 4 GB
+esac
+
+T=""            # current test
+why=""          # reasons it failed
+OUT="" RC=0     # last kactl output (stdout+stderr) and status
+begin() { T=$1; why=""; }
+k() { OUT=$("$kactl" "$@" 2>&1); RC=$?; echo "\$ kactl $* -> $RC" >> "$work/transcript.txt"; echo "$OUT" >> "$work/transcript.txt"; }
+want_rc() { [ "$RC" -eq "$1" ] || why="$why [kactl ${*:2}] exit $RC want $1: $(tail -n2 <<< "$OUT" | tr '\n' '|');"; }
+want_out() { grep -qE -- "$1" <<< "$OUT" || why="$why output lacks /$1/: $(head -c 300 <<< "$OUT" | tr '\n' '|');"; }
+no_out() { grep -qE -- "$1" <<< "$OUT" && why="$why output has /$1/;"; }
+# The node still serves: one NOP completes OK.
+still_serves() { k nop; [ "$RC" -eq 0 ] && grep -q 'nop: 1 completed, 0 not OK' <<< "$OUT" || why="$why NOP afterwards: $(tr '\n' '|' <<< "$OUT");"; }
+end() { if [ -z "$why" ]; then echo "PASS: e2e-$board/$T"; else echo "FAIL: e2e-$board/$T$why"; fi; }
+# A malformed submission: its status, detail and value exactly, then a NOP.
+refused() { # NAME STATUS DETAIL VALUE -- submit args
+  local name=$1 st=$2 det=$3 val=$4; shift 5
+  begin "$name"
+  k submit "$@"
+  want_rc 1 submit
+  want_out "^submit: status=$st detail=$det value=$val "
+  still_serves
+  end
+}
+
+start() { # extra machine props
+  hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$board/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
+  export KACTL_SOCKET=$HP_SOCK
+}
+finish() { # NAME: referee counters zero at the end of this QEMU run, then shut it down
+  begin "referee_zero_$1"
+  k referee
+  want_rc 0 referee
+  want_out "credit_violations=0"
+  end
+  hp_stop
+}
+trap 'hp_stop' EXIT
+
+# ---------------------------------------------------------------- without a node
+begin help_every_command
+for c in boot replay dispatch run units status read write nop stop referee submit; do
+  k "$c" --help
+  want_rc 0 "$c --help"
+  want_out "^usage: kactl $c"
+done
+k --help
+want_rc 0 --help
+end
+
+begin no_node_clear_message
+OUT=$(KACTL_SOCKET=$work/none.sock "$kactl" status 2>&1); RC=$?
+want_rc 3 status
+want_out "cannot connect to the host port"
+end
+
+begin boot_refuses_non_elf
+k boot "$demo/copy.txt"
+want_rc 2 boot
+want_out "not an ELF file"
+end
+
+# ---------------------------------------------------------------- run 1: enumeration
+start 1
+begin status_held_before_boot
+k status
+want_rc 0 status
+want_out "^core: RV$variant held"
+end
+
+begin boot_enumerate
+k boot "$fw"
+want_rc 0 boot
+want_out "^boot: READY on RV$variant, 6 units \(enumerated\), queue 0x800000 \(256 entries\)"
+end
+
+begin units_default_map
+k units
+want_rc 0 units
+want_out "^units: status=OK detail=0x0 value=0x6 "
+for u in "1,1 type=0x4e50 \(NP\) version=1 buffers=0 depth=16" "2,1 type=0x4e50" "3,1 type=0x4e50" \
+         "4,1 type=0x4e50" "1,2 type=0x5455 \(TU\)" "2,2 type=0x5455"; do
+  want_out "unit $u"
+done
+end
+
+begin nop_one
+k nop
+want_rc 0 nop
+want_out "nop: 1 completed, 0 not OK"
+end
+
+begin write_read_memory
+k write 0x1a0000 0xdeadbeef 00112233
+want_rc 0 write
+k read 0x1a0000 8
+want_rc 0 read
+want_out "^00001a0000: de ad be ef 00 11 22 33$"
+end
+
+begin read_agent_caps
+k read --agent 0x10
+want_rc 0 read
+v=$(sed -n 's/^agent\[0x0010\] = \(0x[0-9a-f]*\)$/\1/p' <<< "$OUT")
+if [ -z "$v" ] || [ $(((v >> 24) & 0xff)) -ne $((0x11)) ] || [ $(((v >> 32) & 0xff)) -ne $((0x24)) ]; then
+  why="$why CAPS $v: grid low/high want 0x11/0x24;"
+fi
+end
+
+begin npu_softmax_replay_dispatch
+"$kademo" inputs > /dev/null || why="$why kademo inputs failed;"
+k replay "$demo/copy.txt"
+want_rc 0 replay
+want_out "^replay: status=OK detail=0x0 value=0x2 "
+want_out "move 0 \(writes 0-10\): OK"
+want_out "move 1 \(writes 11-17\): OK"
+k dispatch "$demo/softmax.prog" --target 1,1 --txn 1
+want_rc 0 dispatch
+want_out "^dispatch: status=OK detail=0x0 value=0x14 "
+c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
+end
+
+begin dispatch_two_targets
+"$kactl" write 0x102000 $(printf '00%.0s' $(seq 1 128)) > /dev/null
+k dispatch "$demo/softmax.prog" --target 3,1 --target 4,1 --txn 9
+want_rc 0 dispatch
+want_out "^dispatch: status=OK detail=0x0 value=0x28 "     # 20 flits to each of two units
+c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
+end
+
+begin run_step_list
+cat > "$work/steps.txt" <<EOF
+# replay the inputs into place, softmax on NP 2,1, wait for it, then signal
+replay $top/$demo/copy.txt
+dispatch 2,1 $top/$demo/softmax.prog txn 4
+wait 2,1 1
+barrier
+signal 0x5a
+EOF
+"$kactl" write 0x102000 $(printf '00%.0s' $(seq 1 128)) > /dev/null
+k run "$work/steps.txt"
+want_rc 0 run
+want_out "^run: status=OK detail=0x0 value=0x5 "
+c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
+k status
+want_out "progress=0x5a "
+end
+
+# IMM (0x40) and GATHER (0x50) are past RV64's mover window (0x00-0x3F): NO_REACH before any
+# write, nothing changed; RV32's descriptor form reaches every offset.
+begin replay_fill_imm
+"$kactl" write 0x190000 0000000000000000 > /dev/null
+k replay "$demo/fill.txt"
+if [ $variant = 64 ]; then
+  want_rc 1 replay
+  want_out "^replay: status=NO_REACH detail=0x40 "
+  want_out "move 0 \(writes 0-6\): NO_REACH"
+  k read 0x190000 8
+  want_out "^0000190000: 00 00 00 00 00 00 00 00$"
+else
+  want_rc 0 replay
+  want_out "^replay: status=OK detail=0x0 value=0x1 "
+  k read 0x190ff8 8
+  want_out "^0000190ff8: ed 5e de c0 ed 5e de c0$"     # 0xC0DE5EED to the last word
+fi
+still_serves
+end
+
+begin replay_gather
+"$kademo" inputs > /dev/null
+"$kactl" write 0x191000 03000000 00000000 > /dev/null      # indices 3, 0
+"$kactl" write 0x192000 $(printf '00%.0s' $(seq 1 64)) > /dev/null
+k replay "$demo/gather.txt"
+if [ $variant = 64 ]; then
+  want_rc 1 replay
+  want_out "^replay: status=NO_REACH detail=0x50 "
+  k read 0x192000 8
+  want_out "^0000192000: 00 00 00 00 00 00 00 00$"
+else
+  want_rc 0 replay
+  want_out "^replay: status=OK "
+  g=$("$kactl" read 0x192000 64 | cut -d: -f2)
+  w=$( { "$kactl" read 0x181060 32; "$kactl" read 0x181000 32; } | cut -d: -f2)
+  [ "$g" = "$w" ] || why="$why gathered rows differ from W rows 3 and 0;"
+fi
+still_serves
+end
+
+# Issue 6's malformed inputs, each its own status, nothing executed, the queue still served.
+refused unknown_command BAD_OP 0x9 0x0 -- --op 9
+refused nonzero_flags BAD_FLAGS 0x1 0x0 -- --op 0 --flags 1
+refused replay_count_zero BAD_LEN 0x0 0x0 -- --op 1 --addr 0x900000 --count 0
+refused replay_length_overruns_memory BAD_ADDR 0x18 $(printf '0x%x' $((dram_end - 12))) -- \
+  --op 1 --addr $((dram_end - 12)) --count 2
+refused replay_misaligned BAD_ALIGN 0x4 0x900002 -- --op 1 --addr 0x900002 --count 1
+refused dispatch_misaligned BAD_ALIGN 0x8 0x900004 -- --op 2 --addr 0x900004 --count 1 --target 1,1
+refused dispatch_unknown_target BAD_TARGET 0x99 0x0 -- --op 2 --addr 0x900000 --count 1 --target 9,9
+refused dispatch_no_target BAD_NTARGETS 0x0 0x0 -- --op 2 --addr 0x900000 --count 1
+refused dispatch_duplicate_target DUP_TARGET 0x11 0x0 -- --op 2 --addr 0x900000 --count 1 --target 1,1 --target 1,1
+refused run_misaligned BAD_ALIGN 0x8 0x900004 -- --op 3 --addr 0x900004 --count 1
+
+begin run_step_unknown_unit
+printf 'dispatch 1,1 %s\nwait 9,9 1\n' "$top/$demo/softmax.prog" > "$work/bad-steps.txt"
+k run "$work/bad-steps.txt"
+want_rc 1 run
+want_out "^run: status=BAD_TARGET detail=0x99 value=0x1000000000000 "    # step 1 in [63:48]
+want_out "failed at step 1"
+still_serves
+end
+
+begin run_wait_unsatisfiable
+printf 'wait 1,1 1\n' > "$work/bad-wait.txt"
+k run "$work/bad-wait.txt"
+want_rc 1 run
+want_out "^run: status=UNSATISFIABLE detail=0x11 value=0x1 "
+still_serves
+end
+
+begin replay_text_syntax_sends_nothing
+k status; before=$(grep -o 'sq_tail=[0-9]*' <<< "$OUT")
+printf '# bad\n0x18\n' > "$work/bad.txt"
+k replay "$work/bad.txt"
+want_rc 2 replay
+want_out "bad.txt:2:"
+k status; after=$(grep -o 'sq_tail=[0-9]*' <<< "$OUT")
+[ -n "$before" ] && [ "$before" = "$after" ] || why="$why submissions changed: $before -> $after;"
+end
+
+begin nops_10000
+k nop --count 10000
+want_rc 0 nop
+want_out "^nop: 10000 completed, 0 not OK, tags [0-9]+\.\.[0-9]+ in order"
+end
+
+begin mixed_1000
+if S=$("$soak" "$HP_SOCK" $variant 1000 "$demo" 2>&1); then
+  grep -q '^PASS: mixed_1000_commands' <<< "$S" || why="$why $(tr '\n' '|' <<< "$S");"
+else
+  why="$why $(tr '\n' '|' <<< "$S" | head -c 400);"
+fi
+end
+
+begin stop_and_explain
+k stop
+want_rc 0 stop
+want_out "^stop: status=OK "
+want_out "^stop: core exited with word 0x0 \(clean stop\)"
+k status
+want_rc 0 status
+want_out "^core: RV$variant exited: exited with word 0x0 \(clean stop\)"
+want_out "^firmware: state=STOPPED"
+end
+finish 1
+
+# ---------------------------------------------------------------- run 2: unit table, restart
+start 2
+begin boot_unit_table
+printf '# two NPs\n1,1 NP 16\n2,1 NP 8 1 0\n' > "$work/units.txt"
+k boot "$fw" --units "$work/units.txt" --entries 16
+want_rc 0 boot
+want_out "^boot: READY on RV$variant, 2 units \(from --units\), queue 0x800000 \(16 entries\)"
+k units
+want_out "^units: status=OK detail=0x0 value=0x2 "
+want_out "unit 2,1 type=0x4e50 \(NP\) version=1 buffers=0 depth=8"
+no_out "unit 3,1"
+k submit --op 2 --addr 0x900000 --count 1 --target 3,1
+want_out "^submit: status=BAD_TARGET detail=0x13 "
+end
+
+begin restart_resumes_indices
+k nop --count 37                                  # wraps the 16-entry rings twice
+want_rc 0 nop
+k status
+want_out "sq_tail=39 sq_head=39 cq_tail=39 cq_head=39"
+k boot "$fw" --units "$work/units.txt" --resume
+want_rc 0 boot
+want_out "sq 39/39 cq 39/39"
+k nop --count 5
+want_rc 0 nop
+want_out "tags 40\.\.44 in order"
+k status
+want_out "sq_tail=44 sq_head=44 cq_tail=44 cq_head=44"
+end
+
+begin boot_block_refused_explained
+k boot "$fw" --timeout-cycles 0
+want_rc 3 boot
+want_out "boot block refused: wait_cycles is 0 \(reason 6\)"
+k status
+want_rc 1 status
+want_out "0xb0070006"
+end
+finish 2
+trap - EXIT
+exit 0

@@ -1,0 +1,191 @@
+/* e2e_soak.c — end-to-end soak through libkohaku (issue 6 Tests: "1,000 mixed commands with no
+ * completion lost or duplicated"): against a node booted by `kactl boot`, submits N commands
+ * drawn from a fixed mix — valid NOP, UNITS, REPLAY, DISPATCH, RUN and malformed ones — in
+ * batches as the rings allow, and checks that every submission completes exactly once, in
+ * order, with the status (and detail/value) status.h and the command say it must.
+ * Usage: e2e_soak SOCKET VARIANT N DEMO_DIR     (VARIANT 32 or 64; DEMO_DIR = host/demo)
+ * Prints "PASS: <what>" or "FAIL: <what> <why>" lines; exit 0 only when all passed. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/desc_list.h"
+#include "kohaku/status.h"
+#include "libkohaku.h"
+
+/* Data in kactl's data area's upper half, so kactl commands in between cannot clobber it. */
+#define D_COPY   (KH_DEF_DATA_UG + 0x80000)
+#define D_FILL   (KH_DEF_DATA_UG + 0x81000)
+#define D_PROG   (KH_DEF_DATA_UG + 0x82000)
+#define D_STEPS  (KH_DEF_DATA_UG + 0x83000)
+
+static struct kh_node node;
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char buf[1 << 16];
+    *len = fread(buf, 1, sizeof buf - 1, f);
+    buf[*len] = 0;
+    fclose(f);
+    return buf;
+}
+
+struct kind {
+    const char *name;
+    struct kq_sub sub;
+    uint16_t status;
+    uint32_t detail;
+    uint64_t value;
+    int check_value;
+};
+
+int main(int argc, char **argv)
+{
+    if (argc != 5) {
+        fprintf(stderr, "usage: e2e_soak SOCKET VARIANT N DEMO_DIR\n");
+        return 2;
+    }
+    unsigned variant = (unsigned)atoi(argv[2]);
+    unsigned total = (unsigned)atoi(argv[3]);
+    char path[512];
+    struct kh_transport t;
+    if (kh_transport_unix(argv[1], &t, node.err, sizeof node.err) || kh_open(&node, &t)) {
+        printf("FAIL: soak connect %s\n", kh_error(&node));
+        return 1;
+    }
+    struct kx_bootblock bb;
+    struct kh_queue q;
+    if (kh_bootblock_read(&node, &bb) || kh_queue_attach(&node, &q, bb.queue_addr)) {
+        printf("FAIL: soak attach %s\n", kh_error(&node));
+        return 1;
+    }
+
+    /* The demo's files, in their binary forms, through the same parsers kactl uses. */
+    size_t len;
+    char *txt;
+    struct kd_write copy[64], fill[64];
+    uint32_t ncopy, nfill, nprog;
+    struct kd_text_err de;
+    static uint64_t prog[64][4];
+    struct kh_text_err pe;
+    snprintf(path, sizeof path, "%s/copy.txt", argv[4]);
+    if (!(txt = slurp(path, &len)) || kd_text_parse(txt, len, copy, 64, &ncopy, &de)) {
+        printf("FAIL: soak cannot read %s\n", path);
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/fill.txt", argv[4]);
+    if (!(txt = slurp(path, &len)) || kd_text_parse(txt, len, fill, 64, &nfill, &de)) {
+        printf("FAIL: soak cannot read %s\n", path);
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/softmax.prog", argv[4]);
+    if (!(txt = slurp(path, &len)) || kh_parse_program(txt, len, prog, 64, &nprog, &pe)) {
+        printf("FAIL: soak cannot read %s\n", path);
+        return 1;
+    }
+    struct kq_step steps[3] = {
+        { .op = KQ_STEP_DISPATCH, .target = 0x12, .txn = 2, .n = nprog, .addr = D_PROG },
+        { .op = KQ_STEP_WAIT, .target = 0x12, .n = 1 },
+        { .op = KQ_STEP_SIGNAL, .addr = 0x50AC },
+    };
+    if (kh_mem_write(&node, D_COPY, copy, kd_list_bytes(ncopy)) ||
+        kh_mem_write(&node, D_FILL, fill, kd_list_bytes(nfill)) ||
+        kh_mem_write(&node, D_PROG, prog, (size_t)nprog * 32) ||
+        kh_mem_write(&node, D_STEPS, steps, sizeof steps)) {
+        printf("FAIL: soak data %s\n", kh_error(&node));
+        return 1;
+    }
+
+    /* Expected outcomes: literals of status.h and the command (docs/host-interface.md). */
+    struct kind kinds[] = {
+        { "nop", { .op = KQ_OP_NOP }, KS_OK, 0, 0, 1 },
+        { "units", { .op = KQ_OP_UNITS }, KS_OK, 0, 6, 1 },
+        { "replay-copy", { .op = KQ_OP_REPLAY, .addr = D_COPY, .count = ncopy }, KS_OK, 0, 2, 1 },
+        { "replay-fill", { .op = KQ_OP_REPLAY, .addr = D_FILL, .count = nfill },
+          variant == 64 ? KS_NO_REACH : KS_OK, variant == 64 ? 0x40 : 0, variant == 64 ? 0 : 1, variant != 64 },
+        { "dispatch", { .op = KQ_OP_DISPATCH, .addr = D_PROG, .count = nprog, .txn = 1, .ntargets = 1,
+                        .targets = { 0x11 } }, KS_OK, 0, 20, 1 },
+        { "run", { .op = KQ_OP_RUN, .addr = D_STEPS, .count = 3 }, KS_OK, 0, 3, 1 },
+        { "bad-op", { .op = 7 }, KS_BAD_OP, 7, 0, 1 },
+        { "bad-align", { .op = KQ_OP_REPLAY, .addr = D_COPY + 2, .count = ncopy }, KS_BAD_ALIGN, 4, D_COPY + 2, 1 },
+        { "bad-target", { .op = KQ_OP_DISPATCH, .addr = D_PROG, .count = nprog, .ntargets = 1,
+                          .targets = { 0x99 } }, KS_BAD_TARGET, 0x99, 0, 1 },
+        { "bad-len", { .op = KQ_OP_REPLAY, .addr = D_COPY, .count = 0 }, KS_BAD_LEN, 0, 0, 1 },
+    };
+    const unsigned nk = sizeof kinds / sizeof kinds[0];
+    /* A fixed mix, NOP-heavy as a real host's would be: every kind appears. */
+    static const unsigned weight[] = { 40, 5, 10, 5, 10, 5, 10, 5, 5, 5 };
+    unsigned cum[16], wsum = 0;
+    for (unsigned i = 0; i < nk; i++)
+        cum[i] = (wsum += weight[i]);
+
+    unsigned batch = q.sq_entries < 64 ? q.sq_entries : 64;
+    if (batch > q.cq_entries)
+        batch = q.cq_entries;
+    struct kq_sub subs[64];
+    unsigned kind_of[64], count[16] = { 0 }, done = 0, bad = 0;
+    uint32_t seed = 12345;
+    while (done < total && !bad) {
+        unsigned k = total - done < batch ? total - done : batch;
+        for (unsigned i = 0; i < k; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = (seed >> 8) % wsum, j = 0;
+            while (r >= cum[j])
+                j++;
+            kind_of[i] = j;
+            subs[i] = kinds[j].sub;
+            subs[i].tag = kh_tag_next(&q);
+        }
+        struct kq_cpl c[64];
+        unsigned got = 0;
+        if (kh_submit(&node, &q, subs, k) || kh_wait_cq(&node, &q, q.cq_head + k, "a soak batch") ||
+            kh_reap(&node, &q, c, k, &got)) {
+            printf("FAIL: soak after %u commands: %s\n", done, kh_error(&node));
+            return 1;
+        }
+        if (got != k) {
+            printf("FAIL: soak batch of %u gave %u completions\n", k, got);
+            return 1;
+        }
+        for (unsigned i = 0; i < k && !bad; i++) {
+            const struct kind *kd = &kinds[kind_of[i]];
+            count[kind_of[i]]++;
+            if (c[i].tag != subs[i].tag) {
+                printf("FAIL: soak completion %u has tag %u, expected %u (lost, duplicated or reordered)\n",
+                       done + i, c[i].tag, subs[i].tag);
+                bad = 1;
+            } else if (c[i].status != kd->status || c[i].detail != kd->detail ||
+                       (kd->check_value && c[i].value != kd->value)) {
+                printf("FAIL: soak command %u (%s): status=%s detail=0x%x value=0x%llx, want %s detail=0x%x value=0x%llx\n",
+                       done + i, kd->name, kh_status_name(c[i].status), c[i].detail,
+                       (unsigned long long)c[i].value, kh_status_name(kd->status), kd->detail,
+                       (unsigned long long)kd->value);
+                bad = 1;
+            }
+        }
+        done += k;
+    }
+    /* Nothing extra was posted, and the firmware's indices agree with the host's. */
+    struct kh_queue_view v;
+    if (!bad && (kh_queue_view(&node, &q, &v) || v.sq_head != q.sq_tail || v.cq_tail != q.cq_head)) {
+        printf("FAIL: soak indices: sq %llu/%llu cq %llu/%llu\n", (unsigned long long)v.sq_head,
+               (unsigned long long)q.sq_tail, (unsigned long long)v.cq_tail, (unsigned long long)q.cq_head);
+        bad = 1;
+    }
+    if (!bad && v.progress != 0x50AC) {
+        printf("FAIL: soak progress line 0x%llx, want 0x50ac\n", (unsigned long long)v.progress);
+        bad = 1;
+    }
+    if (!bad) {
+        printf("PASS: mixed_%u_commands (", total);
+        for (unsigned i = 0; i < nk; i++)
+            printf("%s%s=%u", i ? " " : "", kinds[i].name, count[i]);
+        printf(")\n");
+    }
+    kh_close(&node);
+    return bad;
+}
