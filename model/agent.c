@@ -219,7 +219,8 @@ uint64_t km_agent_read(struct km_model *m, uint32_t off, enum km_initiator who)
     case KA_TX_STATUS:
         return tx_full(a) ? KA_TX_STATUS_FULL : 0;
     case KA_RX_STATUS:
-        return (a->rxq.count ? 0 : KA_RX_STATUS_EMPTY) | (a->rx_overflow ? KA_RX_STATUS_OVERFLOW : 0);
+        return (a->rxq.count ? 0 : KA_RX_STATUS_EMPTY) |
+               (a->rx_overflow ? KA_RX_STATUS_OVERFLOW : 0);
     default:
         /* IRQ_STAT, AUX_STATW (no aux client), write-only registers, STAGE, unlisted: 0. */
         return 0;
@@ -379,7 +380,8 @@ void km_agent_receive(struct km_model *m, const struct kf_flit *f)
     /* A signal is summarised, never queued. */
     unsigned code = (unsigned)KH_FIELD_GET(KF_W3_SIG_CODE, f->w[3]);
     uint64_t arg = KH_FIELD_GET(KF_W3_SIG_ARG, f->w[3]);
-    unsigned yx = (unsigned)((KH_FIELD_GET(KF_HDR_SRC_Y, hdr) << 4) | KH_FIELD_GET(KF_HDR_SRC_X, hdr));
+    unsigned yx = (unsigned)((KH_FIELD_GET(KF_HDR_SRC_Y, hdr) << 4) |
+                             KH_FIELD_GET(KF_HDR_SRC_X, hdr));
     uint64_t count = (KH_FIELD_GET(KA_NS_COUNT, a->node_status[yx]) + 1u) & 0xFFFFu;
     a->node_status[yx] = KH_FIELD_PREP(KA_NS_CODE, code) | KH_FIELD_PREP(KA_NS_ARG, arg) |
                          KH_FIELD_PREP(KA_NS_COUNT, count) | KA_NS_VALID;

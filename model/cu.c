@@ -221,7 +221,8 @@ static void ctrl_request(struct km_cu *cu, const struct kf_flit *req)
         return;
     unsigned index = (unsigned)KH_FIELD_GET(KF_W3_CTRL_INDEX, req->w[3]);
     struct kf_flit r = { { 0, 0, 0, 0, 0 } };
-    r.w[3] = KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_REPLY) | KH_FIELD_PREP(KF_W3_CTRL_INDEX, index);
+    r.w[3] = KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_REPLY) |
+             KH_FIELD_PREP(KF_W3_CTRL_INDEX, index);
     kf_ctrl_value_put(&r, ctrl_value(cu, index));
     r.w[KF_HDR_WORD] = kf_hdr(hget(KF_HDR_SRC_X, req), hget(KF_HDR_SRC_Y, req), cu->x, cu->y,
                               KF_T_CU_CTRL, hget(KF_HDR_TXN, req), 1);

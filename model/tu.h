@@ -13,7 +13,7 @@
 
 #define TU_OP_NOP           0x0u      /* retire after 1 cycle, exec_result = IMM */
 #define TU_OP_DELAY         0x1u      /* retire after IMM cycles, exec_result = IMM */
-#define TU_OP_WRITE         0x2u      /* MEM_WR_REQ + LEN+1 MEM_WR_DATA at ADDR; waits for the ack */
+#define TU_OP_WRITE         0x2u      /* MEM_WR_REQ + LEN+1 MEM_WR_DATA at ADDR; waits for ack */
 #define TU_OP_READ          0x3u      /* MEM_RD_REQ of LEN+1 beats at ADDR; result = checksum */
 #define TU_OP_FAULT         0x4u      /* retire after 1 cycle as a FAULT, exec_result = IMM */
 #define TU_OP_HANG          0x5u      /* never retires */
