@@ -26,14 +26,22 @@ esac
 T=""            # current test
 why=""          # reasons it failed
 OUT="" RC=0     # last kactl output (stdout+stderr) and status
+dead="" dead_test=""   # set when this QEMU run's boot failed: later tests say so once, briefly
 begin() { T=$1; why=""; }
-k() { OUT=$("$kactl" "$@" 2>&1); RC=$?; echo "\$ kactl $* -> $RC" >> "$work/transcript.txt"; echo "$OUT" >> "$work/transcript.txt"; }
+k() { if [ -n "$dead" ] && ! [[ " boot status referee " == *" $1 "* ]]; then OUT="(not run)"; RC=99; return; fi
+  OUT=$("$kactl" "$@" 2>&1); RC=$?; echo "\$ kactl $* -> $RC" >> "$work/transcript.txt"; echo "$OUT" >> "$work/transcript.txt"; }
 want_rc() { [ "$RC" -eq "$1" ] || why="$why [kactl ${*:2}] exit $RC want $1: $(tail -n2 <<< "$OUT" | tr '\n' '|');"; }
 want_out() { grep -qE -- "$1" <<< "$OUT" || why="$why output lacks /$1/: $(head -c 300 <<< "$OUT" | tr '\n' '|');"; }
 no_out() { grep -qE -- "$1" <<< "$OUT" && why="$why output has /$1/;"; }
 # The node still serves: one NOP completes OK.
 still_serves() { k nop; [ "$RC" -eq 0 ] && grep -q 'nop: 1 completed, 0 not OK' <<< "$OUT" || why="$why NOP afterwards: $(tr '\n' '|' <<< "$OUT");"; }
-end() { if [ -z "$why" ]; then echo "PASS: e2e-$board/$T"; else echo "FAIL: e2e-$board/$T$why"; fi; }
+end() {
+  if [ -z "$why" ]; then echo "PASS: e2e-$board/$T"; return; fi
+  [ -n "$dead" ] && [ "$T" != "$dead_test" ] && why=" not run: the firmware did not boot in this QEMU run ($dead)"
+  echo "FAIL: e2e-$board/$T$(head -c 600 <<< "$why")"
+}
+# After a boot test: a failed boot makes the rest of the run moot.
+booted() { [ "$RC" -eq 0 ] || { dead=$(tail -n1 <<< "$OUT" | head -c 200); dead_test=$T; }; }
 # A malformed submission: its status, detail and value exactly, then a NOP.
 refused() { # NAME STATUS DETAIL VALUE -- submit args
   local name=$1 st=$2 det=$3 val=$4; shift 5
@@ -48,6 +56,7 @@ refused() { # NAME STATUS DETAIL VALUE -- submit args
 start() { # extra machine props
   hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$board/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
   export KACTL_SOCKET=$HP_SOCK
+  dead=""
 }
 finish() { # NAME: referee counters zero at the end of this QEMU run, then shut it down
   begin "referee_zero_$1"
@@ -94,6 +103,7 @@ begin boot_enumerate
 k boot "$fw"
 want_rc 0 boot
 want_out "^boot: READY on RV$variant, 6 units \(enumerated\), queue 0x800000 \(256 entries\)"
+booted
 end
 
 begin units_default_map
@@ -280,6 +290,7 @@ begin boot_unit_table
 printf '# two NPs\n1,1 NP 16\n2,1 NP 8 1 0\n' > "$work/units.txt"
 k boot "$fw" --units "$work/units.txt" --entries 16
 want_rc 0 boot
+booted || true
 want_out "^boot: READY on RV$variant, 2 units \(from --units\), queue 0x800000 \(16 entries\)"
 k units
 want_out "^units: status=OK detail=0x0 value=0x2 "
