@@ -38,8 +38,17 @@ endef
 
 TEST_SUITES += host-dispatch host-dispatch-model
 .PHONY: test-suite-host-dispatch test-suite-host-dispatch-model
-test-suite-host-dispatch: $(KDP_T)/test_kdp_flit
-	$(call kdp-run,host-dispatch,$^)
+$(KDP_T)/npu_ref: tests/host/dispatch/npu_ref.c
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $< -lm -o $@
+
+# The NPU test's expected probabilities (tests/target/dispatch/npu_expect.h) must be what the
+# independent host reference prints today.
+test-suite-host-dispatch: $(KDP_T)/test_kdp_flit $(KDP_T)/npu_ref
+	$(call kdp-run,host-dispatch,$(KDP_T)/test_kdp_flit)
+	$(Q)if $(KDP_T)/npu_ref | cmp -s - tests/target/dispatch/npu_expect.h; then \
+	  echo "PASS: host-dispatch/npu_expect_current"; \
+	else echo "FAIL: host-dispatch/npu_expect_current regenerate with npu_ref"; fi >> $(O)/tests/host-dispatch.log
 
 test-suite-host-dispatch-model: $(KDP_T)/test_kdp_model
 	$(call kdp-run,host-dispatch-model,$^)
