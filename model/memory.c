@@ -300,7 +300,7 @@ static void resp_step(struct km_model *m, void *ctx, uint64_t arg)
 
 static void resp_start(struct km_model *m, struct km_resp *r)
 {
-    km_at(m, m->now + KM_DEFAULT_MEM_NS, resp_step, r, 0);
+    km_at(m, m->now + m->cfg.mem_ns, resp_step, r, 0);
 }
 
 static uint32_t hdr_of(const struct kf_flit *f)

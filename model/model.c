@@ -16,6 +16,8 @@
 /* STAGE slots must fit the processor's agent window (offsets 0x2000-0x3FFF, BOARD.md §4/§5):
  * (0x4000 - 0x2000) / 40 = 204. */
 #define KM_STAGE_FLITS_MAX   204u
+/* A memory latency above 1 ms is a typo, not a machine. */
+#define KM_MEM_NS_MAX        1000000u
 
 struct km_event {
     uint64_t t;
@@ -203,6 +205,10 @@ static bool check_config(const struct km_config *cfg, char *err, size_t errlen)
                  cfg->stage_flits, KM_STAGE_FLITS_MAX);
         return false;
     }
+    if (cfg->mem_ns > KM_MEM_NS_MAX) {
+        snprintf(err, errlen, "mem_ns=%u: at most %u", cfg->mem_ns, KM_MEM_NS_MAX);
+        return false;
+    }
     /* Fault injection is a later issue: refuse any spec rather than accept and ignore it. */
     if (cfg->faults && cfg->faults[0] && strcmp(cfg->faults, "none") != 0) {
         snprintf(err, errlen, "faults=%s: no faults supported yet", cfg->faults);
@@ -238,6 +244,8 @@ struct km_model *km_new(const struct km_config *cfg, const struct km_platform *p
         m->cfg.dram_bytes = KM_DEFAULT_DRAM_BYTES;
     if (!m->cfg.stage_flits)
         m->cfg.stage_flits = KA_STAGE_FLITS_DEFAULT;
+    if (!m->cfg.mem_ns)
+        m->cfg.mem_ns = KM_DEFAULT_MEM_NS;
     m->plat = *plat;
     m->ev = xcalloc(1, sizeof(*m->ev));
 
@@ -264,7 +272,7 @@ struct km_model *km_new(const struct km_config *cfg, const struct km_platform *p
         .spad = spad,
         .spad_bytes = spad_bytes,
         .ns_per_cycle = KM_DEFAULT_CYCLE_NS,
-        .latency_ns = KM_DEFAULT_MEM_NS,
+        .latency_ns = m->cfg.mem_ns,
     };
     m->mover = km_mover_new(&p->menv);
     km_cpu_reset(m);

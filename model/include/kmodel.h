@@ -37,6 +37,8 @@ struct km_config {
     uint64_t dram_bytes;      /* 0 for the default (4 GiB, allocated sparsely) */
     unsigned stage_flits;     /* 0 for the default 128 */
     const char *faults;       /* fault injection spec (docs/model.md), NULL for none */
+    unsigned mem_ns;          /* memory latency in ns (memory agent, mover): 0 for the default
+                               * 40 (docs/model.md, "Timing parameters") */
     bool start_held;          /* the core starts HELD (a host port is attached): the glue keeps
                                * the hart stopped until the host releases it through
                                * KHP_CPU_CTRL, and KHP_CPU_STATE reads KHP_CPU_HELD until then */

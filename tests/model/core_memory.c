@@ -231,6 +231,27 @@ static void plain_read_is_one_burst(void)
     km_free(m);
 }
 
+static void memory_latency_is_a_property(void)
+{
+    struct km_platform plat = { 0 };
+    struct km_config cfg = { .variant = KM_VARIANT_RV32, .mem_ns = 100 };
+    struct km_model *m = km_new(&cfg, &plat, NULL, 0);
+    KT_EXPECT(m != NULL);
+    if (!m)
+        return;
+    memset(&T, 0, sizeof(T));
+    T.m = m;
+    km_memory_set_tap(m->mem, tap_fn, &T);
+    struct kf_flit rq = mem_req(0, 3, 2, 1, 0x0, 0, 0, 0, 0, 0, 0);
+    km_memory_receive(m, &rq);
+    km_advance(m, 1000);
+    KT_EXPECT_EQ(T.n, 1);
+    KT_EXPECT_EQ(T.t[0], 100);
+    km_free(m);
+    struct km_config bad = { .variant = KM_VARIANT_RV32, .mem_ns = 1000001 };
+    KT_EXPECT(km_new(&bad, &plat, NULL, 0) == NULL);
+}
+
 static void stream_read_with_peers(void)
 {
     struct km_model *m = model_with_tap();
@@ -409,6 +430,7 @@ int main(void)
     KT_RUN(dram_size_is_a_property);
     KT_RUN(bad_configs_are_refused);
     KT_RUN(plain_read_is_one_burst);
+    KT_RUN(memory_latency_is_a_property);
     KT_RUN(stream_read_with_peers);
     KT_RUN(stream_defaults_and_txn_wrap);
     KT_RUN(unserved_aperture_read_gets_no_response);
