@@ -10,6 +10,7 @@
 
 #include "kohaku/desc_list.h"
 #include "kohaku/status.h"
+#include "kmv.h"
 #include "model_transport.h"
 
 static int failed, failures;
@@ -724,6 +725,76 @@ static void text_desc_list_reused(void)
     CHECK_EQ(e.line, 1);
 }
 
+/* ---- the demo's committed text files (make run, e2e) ---- */
+
+static char *slurp(const char *rel, size_t *len)
+{
+    static char buf[1 << 16];
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", KH_TOP, rel);
+    FILE *f = fopen(path, "rb");
+    *len = 0;
+    if (!f)
+        return NULL;
+    *len = fread(buf, 1, sizeof buf - 1, f);
+    buf[*len] = 0;
+    fclose(f);
+    return buf;
+}
+
+static void demo_program_is_npu_example(void)
+{
+    /* docs/npu.md §8 table, word for word (payload word 3; words 0-2 zero). */
+    static const uint64_t want[20] = {
+        0x3800000001000000, 0x3000004002000000, 0x3010020001000000, 0x3020004001000200,
+        0x34000203c0000000, 0x382fc00000000000, 0x2800000000000000, 0x2800800000004002,
+        0x1004000002000200, 0x4000400028001020, 0x4500500030000400, 0x4600500028000410,
+        0x4500508030400400, 0x4600508028400410, 0x4500510030800400, 0x4600510028800410,
+        0x4500518030c00400, 0x4600518028c00410, 0x3030004001000000, 0x24000000a0008006,
+    };
+    size_t len;
+    char *t = slurp("host/demo/softmax.prog", &len);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    uint64_t p[32][4];
+    uint32_t n;
+    struct kh_text_err e;
+    CHECK_EQ(kh_parse_program(t, len, p, 32, &n, &e), KH_OK);
+    CHECK_EQ(n, 20);
+    for (unsigned i = 0; i < 20 && i < n; i++) {
+        CHECK_EQ(p[i][3], want[i]);
+        CHECK_EQ(p[i][0] | p[i][1] | p[i][2], 0);
+    }
+}
+
+static void demo_lists_reach(void)
+{
+    /* copy.txt: two moves both variants reach; fill.txt needs IMM (0x40), gather.txt needs
+     * GATHER (0x50): valid for RV32 (reach 0x80), NO_REACH naming the register on RV64. */
+    static const struct { const char *file; unsigned moves, st64, det64; } c[] = {
+        { "host/demo/copy.txt", 2, KS_OK, 0 },
+        { "host/demo/fill.txt", 1, KS_NO_REACH, 0x40 },
+        { "host/demo/gather.txt", 1, KS_NO_REACH, 0x50 },
+    };
+    for (unsigned i = 0; i < 3; i++) {
+        size_t len;
+        char *t = slurp(c[i].file, &len);
+        CHECK(t != NULL);
+        if (!t)
+            continue;
+        struct kd_write w[64];
+        uint32_t n;
+        struct kd_text_err e;
+        CHECK_EQ(kd_text_parse(t, len, w, 64, &n, &e), KS_OK);
+        struct kmv_result r;
+        CHECK_EQ(kmv_validate(w, n, &kmv_caps_rv32, &r), KS_OK);
+        CHECK_EQ(r.moves, c[i].moves);
+        CHECK_EQ(kmv_validate(w, n, &kmv_caps_rv64, &r), c[i].st64);
+        CHECK_EQ(r.detail, c[i].det64);
+    }
+}
+
 int main(void)
 {
     RUN(elf_parse_rv32);
@@ -743,5 +814,7 @@ int main(void)
     RUN(text_program);
     RUN(text_steps);
     RUN(text_desc_list_reused);
+    RUN(demo_program_is_npu_example);
+    RUN(demo_lists_reach);
     return failures ? 1 : 0;
 }
