@@ -308,6 +308,30 @@ static void overseed_caught(void)
     CHECK(ref.credit_violations > 0);
 }
 
+/* Bad input gets its status and changes nothing: no kick, no staging (issue 5, SYSTEM.md §4). */
+static void bad_input(void)
+{
+    setup();
+    tu(pay[0], TU_OP_NOP, 1);
+    struct kdp_prog p = { .payload = pay, .n = 1, .txn = 1 };
+    struct kdp_prog empty = { .payload = pay, .n = 0, .txn = 1 };
+    struct kdp_prog odd = { .payload = (const uint8_t *)pay + 4, .n = 1, .txn = 1 };
+    struct kdp_job job;
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, 0x33)), KS_DISPATCH_BAD_TARGET);
+    CHECK_EQ(ctx.detail, 0x33);
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &empty, TU1)), KS_DISPATCH_EMPTY);
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &odd, TU1)), KS_DISPATCH_BAD_PROG);
+    struct kdp_job two[2] = { { .prog = &p, .yx = TU1 }, { .prog = &p, .yx = TU1 } };
+    CHECK_EQ(kdp_run(&ctx, two, 2), KS_DISPATCH_BAD_TARGET);        /* one unit twice */
+    struct kdp_job many[KDP_MAX_JOBS + 1];
+    CHECK_EQ(kdp_run(&ctx, many, KDP_MAX_JOBS + 1), KS_DISPATCH_BAD_PROG);
+    CHECK_EQ(kdp_run(&ctx, many, 0), KS_DISPATCH_BAD_PROG);
+    CHECK_EQ(ctx.staged_flits, 0);
+    CHECK_EQ((hal_agent_rd(KA_NODE_STATUS(TU1)) >> 8) & 0xFFFF, 0);  /* nothing was sent */
+    CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU1)), KS_OK);     /* and it still works */
+    CHECK_EQ(credit_violations(), 0);
+}
+
 int main(void)
 {
     run("enumerate", enumerate);
@@ -318,5 +342,6 @@ int main(void)
     run("tu_fault", tu_fault);
     run("tu_hang", tu_hang);
     run("overseed_caught", overseed_caught);
+    run("bad_input", bad_input);
     return 0;
 }
