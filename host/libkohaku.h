@@ -220,6 +220,22 @@ int kh_reap(struct kh_node *n, struct kh_queue *q, struct kq_cpl *out, unsigned 
  * KH_E_PROTO failure: kactl is the queue's only user). */
 int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl);
 
+/* ---- Host-driven dispatch (issue 8 item 6: the same work without the firmware) ---- */
+
+/* Dispatches a program of count payloads to the unit yx the way the firmware would, but from
+ * the host through the host port alone: each flit staged as five agent-register writes
+ * (BOARD.md §2) from slot 0, PROG_BASE/LEN/DST/CRED, PROG_KICK, then NODE_STATUS[yx] polled
+ * until every instruction has signalled (its count, modulo 2^16, from a snapshot). Programs
+ * longer than the staging RAM go in chunks of KH_HD_CHUNK, each completed before the next.
+ * credit: seeded per kick, at most the chunk (0 = 16, the NPU's inst_depth). The firmware must
+ * not be using the agent meanwhile (core held or stopped). Returns KH_OK with r->status KS_OK,
+ * KS_UNIT_FAULT (r->value = the FAULT's arg, exec_result) or KS_TIMEOUT (wall clock,
+ * timeout_ms), and r->ns the model's virtual time from the first write to the last signal. */
+#define KH_HD_CHUNK 128u
+struct kh_hd_result { unsigned status; uint64_t value, ns, requests; };
+int kh_hd_dispatch(struct kh_node *n, uint8_t yx, uint8_t txn, const uint64_t (*p)[4], uint32_t count,
+                   uint16_t credit, unsigned timeout_ms, struct kh_hd_result *r);
+
 /* ---- Status codes (include/kohaku/status.h) ---- */
 
 struct kh_status_info { unsigned code; const char *name; const char *text; };

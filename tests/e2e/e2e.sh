@@ -282,6 +282,16 @@ want_rc 0 status
 want_out "^core: RV$variant exited: exited with word 0x0 \(clean stop\)"
 want_out "^firmware: state=STOPPED"
 end
+
+# The same program host-driven (issue 8 item 6's path), the agent free now the firmware stopped.
+begin host_driven_dispatch
+if S=$("$soak" "$HP_SOCK" $variant hostdrive "$demo" 2>&1); then
+  c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
+else
+  why="$why $(tr '\n' '|' <<< "$S");"
+fi
+echo "$S" >> "$work/transcript.txt"
+end
 finish 1
 
 # ---------------------------------------------------------------- run 2: unit table, restart

@@ -4,6 +4,8 @@
  * batches as the rings allow, and checks that every submission completes exactly once, in
  * order, with the status (and detail/value) status.h and the command say it must.
  * Usage: e2e_soak SOCKET VARIANT N DEMO_DIR     (VARIANT 32 or 64; DEMO_DIR = host/demo)
+ *        e2e_soak SOCKET VARIANT hostdrive DEMO_DIR: the demo program to NP 1,1 host-driven
+ *        (kh_hd_dispatch, issue 8 item 6), with the firmware stopped; P cleared first
  * Prints "PASS: <what>" or "FAIL: <what> <why>" lines; exit 0 only when all passed. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -50,12 +52,38 @@ int main(int argc, char **argv)
         return 2;
     }
     unsigned variant = (unsigned)atoi(argv[2]);
+    int hostdrive = !strcmp(argv[3], "hostdrive");
     unsigned total = (unsigned)atoi(argv[3]);
     char path[512];
     struct kh_transport t;
     if (kh_transport_unix(argv[1], &t, node.err, sizeof node.err) || kh_open(&node, &t)) {
         printf("FAIL: soak connect %s\n", kh_error(&node));
         return 1;
+    }
+    if (hostdrive) {
+        static uint64_t hp[64][4];
+        uint32_t hn;
+        struct kh_text_err he;
+        size_t hl;
+        char *ht;
+        snprintf(path, sizeof path, "%s/softmax.prog", argv[4]);
+        if (!(ht = slurp(path, &hl)) || kh_parse_program(ht, hl, hp, 64, &hn, &he)) {
+            printf("FAIL: hostdrive cannot read %s\n", path);
+            return 1;
+        }
+        struct kh_hd_result r;
+        if (kh_mem_zero(&node, 0x102000, 128) || kh_hd_dispatch(&node, 0x11, 3, hp, hn, 0, 10000, &r)) {
+            printf("FAIL: hostdrive %s\n", kh_error(&node));
+            return 1;
+        }
+        if (r.status != KS_OK) {
+            printf("FAIL: hostdrive status %s value 0x%llx\n", kh_status_name(r.status), (unsigned long long)r.value);
+            return 1;
+        }
+        /* 20 flits x 5 staging writes + 5 PROG_* writes at least, each a host-port request. */
+        printf("PASS: hostdrive %u flits in %llu ns of model time, %llu host-port requests\n", hn,
+               (unsigned long long)r.ns, (unsigned long long)r.requests);
+        return r.requests >= 105 ? 0 : 1;
     }
     struct kx_bootblock bb;
     struct kh_queue q;
