@@ -20,6 +20,23 @@ const struct kmv_caps kmv_caps_rv64 = {
 
 /* Every bit a register defines; anything else set is refused as KS_MV_FIELD. Kept as the
  * complement, in 32-bit halves, so the per-write test is two ANDs on both variants. */
+/* Fields read from a record's 32-bit halves (no 64-bit shifts on RV32), derived from the
+ * same masks as everything else: a field wholly in one half, or one spanning both. */
+#define LO(m)              ((uint32_t)(m))
+#define HI(m)              ((uint32_t)((m) >> 32))
+#define GET_LO(m, lo)      ((unsigned)(((lo) & LO(m)) >> KH_FIELD_SHIFT(LO(m))))
+#define GET_HI(m, hi)      ((unsigned)(((hi) & HI(m)) >> KH_FIELD_SHIFT(HI(m))))
+#define SPAN_GET(m, lo, hi) ((((uint64_t)((hi) & HI(m))) << (32u - KH_FIELD_SHIFT(m))) | \
+                             (((lo) & LO(m)) >> KH_FIELD_SHIFT(m)))
+_Static_assert(LO(KM_HDR_BASE) != 0 && HI(KM_HDR_BASE) != 0 && LO(KM_DIM_STRIDE) != 0 &&
+               HI(KM_DIM_STRIDE) != 0 && LO(KM_BOUND_EXTENT) != 0 &&
+               HI(KM_BOUND_EXTENT) != 0 && HI(KM_INDEX_BASE) != 0,
+               "SPAN_GET fields span both halves");
+_Static_assert(!HI(KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_GO | KM_DIM_WALKER | KM_DIM_INDEX |
+                   KM_DIM_COUNT | KM_BOUND_WALKER | KM_BOUND_WHICH | KM_GATHER_PITCH),
+               "GET_LO fields are in the low half");
+_Static_assert(!LO(KM_HDR_NDIM | KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE | KM_INDEX_COUNT |
+                   KM_GATHER_WORDS), "GET_HI fields are in the high half");
 #define NOT_LO(m)   ((uint32_t)~(uint32_t)(m))
 #define NOT_HI(m)   ((uint32_t)~(uint32_t)((m) >> 32))
 #define CTRL_FIELDS   (KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_FLAGS | KM_CTRL_GO)
@@ -202,11 +219,11 @@ static unsigned check_walk(const struct vwalk *wk, unsigned which, int need_boun
 }
 
 /* Checks the move a GO starts, with the registers as the list left them. */
-static unsigned check_move(const struct vstate *s, uint64_t ctrl, const struct kmv_caps *caps,
+static unsigned check_move(const struct vstate *s, uint32_t ctrl, const struct kmv_caps *caps,
                            uint32_t *detail)
 {
-    unsigned mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, ctrl);
-    unsigned width = (unsigned)KH_FIELD_GET(KM_CTRL_WIDTH, ctrl);
+    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl);
+    unsigned width = GET_LO(KM_CTRL_WIDTH, ctrl);
     uint64_t dn = 0, sn = 0, rem;
     unsigned st;
 
@@ -297,7 +314,8 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
                       struct kmv_result *res)
 {
     struct vstate s = { .sel = 0 };
-    uint32_t moves = 0, last_go = 0, allowed;
+    uint32_t moves = 0, last_go = 0, allowed, i, detail = 0;
+    unsigned st = KS_OK;
 
     res->moves = 0;
     if (n > KD_MAX_WRITES)
@@ -306,76 +324,76 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
         return fail(res, KS_NO_GO, 0, 0);
 
     allowed = allowed_regs(caps);
-    for (uint32_t i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         const struct kd_write *wr = &w[i];
-        uint32_t off = wr->off, lo = wr->lo, hi = wr->hi, detail = 0;
-        uint64_t v;
-        unsigned st, wsel;
+        uint32_t off = wr->off, lo = wr->lo, hi = wr->hi;
+        unsigned wsel;
+
+        detail = 0;
 
         /* One test for the common case; the slow path names what is wrong. */
         if ((off & ~UINT32_C(0x78)) != 0 || !((allowed >> (off >> 3)) & 1u))
             return check_offset(wr, caps, res, i);
         if ((lo & not_field[off >> 3][0]) | (hi & not_field[off >> 3][1]))
-            return fail(res, KS_MV_FIELD, off, i);
-        v = ((uint64_t)hi << 32) | lo;
+            { st = KS_MV_FIELD; detail = off; goto bad; }
 
         switch (off) {
         case KM_REG_CTRL:
-            if (v & KM_CTRL_GO) {
-                st = check_move(&s, v, caps, &detail);
+            if (lo & LO(KM_CTRL_GO)) {
+                st = check_move(&s, lo, caps, &detail);
                 if (st != KS_OK)
-                    return fail(res, st, detail, i);
+                    goto bad;
                 moves++;
                 last_go = i + 1;
             }
             break;
         case KM_REG_HDR:
-            wsel = (unsigned)KH_FIELD_GET(KM_HDR_WALKER, v);
-            if (KH_FIELD_GET(KM_HDR_NDIM, v) > KM_MAX_DIMS)
-                return fail(res, KS_MV_DIM, (uint32_t)KH_FIELD_GET(KM_HDR_NDIM, v), i);
+            wsel = GET_LO(KM_HDR_WALKER, lo);
+            if (GET_HI(KM_HDR_NDIM, hi) > KM_MAX_DIMS)
+                { st = KS_MV_DIM; detail = GET_HI(KM_HDR_NDIM, hi); goto bad; }
             /* The transform fields ride the source header only; on the destination's they
              * are ignored by the mover and almost certainly a mistake. */
-            if (wsel == KM_WALK_DST && (v & (KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE)))
-                return fail(res, KS_MV_FIELD, off, i);
+            if (wsel == KM_WALK_DST && (hi & (HI(KM_HDR_XFORM_ID) | HI(KM_HDR_XFORM_MODE))))
+                { st = KS_MV_FIELD; detail = off; goto bad; }
             s.sel = wsel;
-            s.wk[wsel].base = KH_FIELD_GET(KM_HDR_BASE, v);
-            s.wk[wsel].ndim = (unsigned)KH_FIELD_GET(KM_HDR_NDIM, v);
+            s.wk[wsel].base = SPAN_GET(KM_HDR_BASE, lo, hi);
+            s.wk[wsel].ndim = GET_HI(KM_HDR_NDIM, hi);
             s.wk[wsel].hdr_known = 1;
             if (wsel == KM_WALK_SRC)
-                s.xf_id = (unsigned)KH_FIELD_GET(KM_HDR_XFORM_ID, v);
+                s.xf_id = GET_HI(KM_HDR_XFORM_ID, hi);
             break;
         case KM_REG_DIM:
-            if (KH_FIELD_GET(KM_DIM_INDEX, v) >= KM_MAX_DIMS)
-                return fail(res, KS_MV_DIM, (uint32_t)KH_FIELD_GET(KM_DIM_INDEX, v), i);
-            s.sel = (unsigned)KH_FIELD_GET(KM_DIM_WALKER, v);
+            if (GET_LO(KM_DIM_INDEX, lo) >= KM_MAX_DIMS)
+                { st = KS_MV_DIM; detail = GET_LO(KM_DIM_INDEX, lo); goto bad; }
+            s.sel = GET_LO(KM_DIM_WALKER, lo);
             s.staged = 1;
-            s.st_index = (unsigned)KH_FIELD_GET(KM_DIM_INDEX, v);
-            s.st_count = (uint16_t)KH_FIELD_GET(KM_DIM_COUNT, v);
-            s.st_stride = (int32_t)(uint32_t)KH_FIELD_GET(KM_DIM_STRIDE, v);
+            s.st_index = GET_LO(KM_DIM_INDEX, lo);
+            s.st_count = (uint16_t)GET_LO(KM_DIM_COUNT, lo);
+            s.st_stride = (int32_t)(uint32_t)SPAN_GET(KM_DIM_STRIDE, lo, hi);
             break;
         case KM_REG_AXIS:
             /* Commits the staged dimension to the walker the last HDR/DIM/BOUND selected. */
             if (!s.staged)
-                return fail(res, KS_MV_UNSET, KM_REG_DIM, i);
+                { st = KS_MV_UNSET; detail = KM_REG_DIM; goto bad; }
             s.wk[s.sel].count[s.st_index] = s.st_count;
             s.wk[s.sel].stride[s.st_index] = s.st_stride;
             s.wk[s.sel].dim_known |= (uint8_t)(1u << s.st_index);
             break;
         case KM_REG_BOUND: {
-            unsigned b = (unsigned)KH_FIELD_GET(KM_BOUND_WHICH, v);
-            s.sel = (unsigned)KH_FIELD_GET(KM_BOUND_WALKER, v);
-            s.wk[s.sel].extent[b] = (uint16_t)KH_FIELD_GET(KM_BOUND_EXTENT, v);
+            unsigned b = GET_LO(KM_BOUND_WHICH, lo);
+            s.sel = GET_LO(KM_BOUND_WALKER, lo);
+            s.wk[s.sel].extent[b] = (uint16_t)SPAN_GET(KM_BOUND_EXTENT, lo, hi);
             s.wk[s.sel].bound_known |= (uint8_t)(1u << b);
             break;
         }
         case KM_REG_INDEX:
-            s.idx_base = KH_FIELD_GET(KM_INDEX_BASE, v);
-            s.idx_count = (uint32_t)KH_FIELD_GET(KM_INDEX_COUNT, v);
+            s.idx_base = SPAN_GET(KM_INDEX_BASE, lo, hi);
+            s.idx_count = GET_HI(KM_INDEX_COUNT, hi);
             s.index_known = 1;
             break;
         case KM_REG_GATHER:
-            s.pitch = (uint32_t)KH_FIELD_GET(KM_GATHER_PITCH, v);
-            s.words = (uint32_t)KH_FIELD_GET(KM_GATHER_WORDS, v);
+            s.pitch = GET_LO(KM_GATHER_PITCH, lo);
+            s.words = GET_HI(KM_GATHER_WORDS, hi);
             s.gather_known = 1;
             break;
         default:    /* SEED, IMM: data, no rule; inherited values are allowed (docs) */
@@ -386,6 +404,9 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
         return fail(res, KS_NO_GO, n - last_go, last_go);
     res->moves = moves;
     return fail(res, KS_OK, 0, n);
+bad:
+    /* One exit for every refusal at write i: keeps the function small on RV32. */
+    return fail(res, st, detail, i);
 }
 
 const char *kmv_status_text(unsigned status)
