@@ -47,7 +47,7 @@ struct kdp_job {
     uint16_t depth;
     uint16_t last_count;    /* NODE_STATUS count at the last read */
     uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
-    uint64_t t0;
+    uint64_t t0;            /* hal_cycles() at the first kick */
     uint8_t state;
 };
 
@@ -94,21 +94,25 @@ const struct kx_unit_entry *kdp_unit(const struct kdp_ctx *c, uint8_t yx);
  * endpoints sit one step outside the router grid), clipped to 0..15. */
 void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx);
 
-/* Enumerates every coordinate of the rectangle lo..hi (the agent's own and the rectangle's
- * out-of-grid corners skipped) with CU_CTRL reads of CU_CAPS through the mailbox, one request
+/* Enumerates every coordinate of the rectangle lo..hi (the agent's own, and positions
+ * outside the CAPS router grid in both axes, skipped) with CU_CTRL reads of CU_CAPS through the mailbox, one request
  * in flight, KDP_ENUM_TRIES attempts of coord_cycles each; silence means absent. Only with no
  * program running. Replaces the table on success; RX is empty on return. Returns KS_OK,
  * KS_DISPATCH_NO_UNITS (table unchanged), or KS_TIMEOUT (detail RUN / MAILBOX_TX /
  * MAILBOX_RX). */
 unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t coord_cycles);
 
-/* Runs jobs[0..n-1] to completion: programs staged region by region (never past the last
- * slot), the next region staged while a kick runs, one program staged once for every job
- * that shares it, kicks topped up per target within its inst_depth, completion by NODE_STATUS
- * counts modulo 2^16. Each job gets its report. Returns KS_OK or the first error:
- * KS_DISPATCH_EMPTY / _BAD_TARGET / _BAD_PROG (nothing sent), KS_UNIT_FAULT (detail {y,x},
- * value exec_result; work in flight allowed to retire first), KS_TIMEOUT (detail = what was
- * awaited | {y,x}). The agent is left quiet: no program running, RX empty. */
+/* Runs jobs[0..n-1] (at most KDP_MAX_JOBS, one per unit) to completion. One target, with no
+ * other unit owing instructions: the staging RAM in two halves, one kicked while the other is
+ * staged, each kick streaming a half on the unit's own returned credit. Several targets: four
+ * regions, the next staged while a kick runs, one staged program serving every job that
+ * shares it, kicks topped up within each target's room. Credit never above room (inst_depth
+ * less what is in the unit), completion by NODE_STATUS counts modulo 2^16; each job gets its
+ * report. Returns KS_OK or the first error: KS_DISPATCH_EMPTY / _BAD_TARGET / _BAD_PROG
+ * (nothing sent, nothing changed), KS_UNIT_FAULT (detail {y,x}, value exec_result; the
+ * faulted kick's rest is kept from the unit and what was pushed retires first), KS_TIMEOUT
+ * (detail = what was awaited << 8 | {y,x}; value per docs/dispatch.md). The agent is left
+ * quiet: no program running, RX empty. */
 unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
 
 /* One program to one target: kdp_run of the single job j (j->prog, j->yx filled). */
