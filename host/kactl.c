@@ -510,9 +510,11 @@ static int cmd_run(int argc, char **argv)
     struct kq_sub s = { .op = KQ_OP_RUN, .addr = data_put(steps, n * sizeof steps[0]), .count = n };
     struct kq_cpl c;
     int rc = command("run", &s, &c);
-    if (c.status != KS_OK)
-        printf("  failed at step %u (line of kind %u); inner value 0x%llx\n", (unsigned)(c.value >> 48),
-               (unsigned)((c.value >> 48) < n ? steps[c.value >> 48].op : 0),
+    static const char *const step_name[] = { "?", "dispatch", "replay", "wait", "barrier", "signal" };
+    uint32_t at = (uint32_t)(c.value >> 48);
+    if (c.status != KS_OK && at < n)
+        printf("  failed at step %u (%s:%u: %s); inner value 0x%llx\n", at, argv[1], st[at].line,
+               st[at].step.op <= 5 ? step_name[st[at].step.op] : "?",
                (unsigned long long)(c.value & 0xFFFFFFFFFFFFull));
     free(st);
     free(dcopy);

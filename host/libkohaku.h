@@ -271,6 +271,7 @@ int kh_parse_u64(const char *s, uint64_t *v);
 struct kh_step_src {
     struct kq_step step;       /* addr filled in by kh_steps_place */
     char file[256];            /* DISPATCH/REPLAY: the data file, resolved */
+    unsigned line;             /* its line in the step file */
 };
 int kh_parse_steps(const char *text, size_t len, const char *dir, struct kh_step_src *out,
                    uint32_t max, uint32_t *n, struct kh_text_err *e);

@@ -285,6 +285,7 @@ file:
 done:
     if (token(&p, end, &ae))
         return err_at(c->e, line, ls, p, "unexpected text at the end of the step");
+    s->line = line;
     c->n++;
     return 0;
 }

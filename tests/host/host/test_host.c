@@ -693,6 +693,8 @@ static void text_steps(void)
     CHECK_EQ(s[4].step.op, KQ_STEP_BARRIER);
     CHECK_EQ(s[5].step.op, KQ_STEP_SIGNAL);
     CHECK_EQ(s[5].step.addr, 0x5A);
+    CHECK_EQ(s[0].line, 2);                /* the comment is line 1 */
+    CHECK_EQ(s[5].line, 7);
     static const char *const bad[] = {
         "jump 1,1\n", "dispatch 1 p.txt\n", "wait 1,1\n", "wait 1,1 0\n", "barrier now\n",
         "replay a.txt txn 3\n", "dispatch 1,1 p.txt txn 256\n", "signal\n", "",
