@@ -130,6 +130,14 @@ want_rc 0 read
 want_out "^00001a0000: de ad be ef 00 11 22 33$"
 end
 
+begin write_read_agent_register
+k write --agent 0x20 0x5                # IRQ_EN: stored and read back, nothing uses it (BOARD.md §1)
+want_rc 0 write
+k read --agent 0x20
+want_out "^agent\[0x0020\] = 0x0000000000000005$"
+k write --agent 0x20 0
+end
+
 begin read_agent_caps
 k read --agent 0x10
 want_rc 0 read
@@ -158,6 +166,37 @@ k dispatch "$demo/softmax.prog" --target 3,1 --target 4,1 --txn 9
 want_rc 0 dispatch
 want_out "^dispatch: status=OK detail=0x0 value=0x28 "     # 20 flits to each of two units
 c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
+end
+
+begin dispatch_credit_cap
+"$kactl" write 0x102000 $(printf '00%.0s' $(seq 1 128)) > /dev/null
+k dispatch "$demo/softmax.prog" --target 1,1 --credit 2
+want_rc 0 dispatch
+want_out "^dispatch: status=OK detail=0x0 value=0x14 "
+c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
+end
+
+# A unit fault fails only its command (docs/npu.md §6: opcode 0x5 -> exec_result 0x4E500501).
+begin unit_fault_fails_only_its_command
+k dispatch tests/e2e/bad-opcode.prog --target 1,1
+want_rc 1 dispatch
+want_out "^dispatch: status=UNIT_FAULT detail=0x11 value=0x4e500501 "
+"$kactl" write 0x102000 $(printf '00%.0s' $(seq 1 128)) > /dev/null
+k dispatch "$demo/softmax.prog" --target 1,1
+want_rc 0 dispatch
+c=$("$kademo" check 2>&1) || why="$why reference check after the fault: $(tr '\n' '|' <<< "$c");"
+end
+
+# A mover fault likewise: a COPY from staging aperture 1, which the memory agent drops
+# (BOARD.md §8), is an AXI error (fault 3) at the list's GO, write index 10.
+begin mover_fault_fails_only_its_command
+k replay tests/e2e/axi-fault.txt
+want_rc 1 replay
+want_out "^replay: status=MOVER_FAULT detail=0x3 value=0xa[0-9a-f]{8} "
+want_out "move 0 \(writes 0-10\): MOVER_FAULT"
+k replay "$demo/copy.txt"
+want_rc 0 replay
+want_out "^replay: status=OK detail=0x0 value=0x2 "
 end
 
 begin run_step_list
