@@ -301,7 +301,7 @@ static void kq_boot(void)
     } else {
         uint8_t lo, hi;
         kdp_scan_range(&lo, &hi);
-        uint64_t coord = bb->wait_cycles < KQ_ENUM_COORD_CYCLES ? bb->wait_cycles : KQ_ENUM_COORD_CYCLES;
+        uint32_t coord = bb->wait_cycles < KQ_ENUM_COORD_CYCLES ? bb->wait_cycles : KQ_ENUM_COORD_CYCLES;
         /* No unit found is not fatal: REPLAY still works, DISPATCH says KS_BAD_TARGET. */
         (void)kdp_enumerate(&kq.dp, lo, hi, coord);
     }
