@@ -329,7 +329,6 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
         uint32_t off = wr->off, lo = wr->lo, hi = wr->hi;
         unsigned wsel;
 
-        detail = 0;
 
         /* One test for the common case; the slow path names what is wrong. */
         if ((off & ~UINT32_C(0x78)) != 0 || !((allowed >> (off >> 3)) & 1u))
@@ -337,8 +336,8 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
         if ((lo & not_field[off >> 3][0]) | (hi & not_field[off >> 3][1]))
             { st = KS_MV_FIELD; detail = off; goto bad; }
 
-        switch (off) {
-        case KM_REG_CTRL:
+        switch (off >> 3) {
+        case KM_REG_CTRL >> 3:
             if (lo & LO(KM_CTRL_GO)) {
                 st = check_move(&s, lo, caps, &detail);
                 if (st != KS_OK)
@@ -347,7 +346,7 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
                 last_go = i + 1;
             }
             break;
-        case KM_REG_HDR:
+        case KM_REG_HDR >> 3:
             wsel = GET_LO(KM_HDR_WALKER, lo);
             if (GET_HI(KM_HDR_NDIM, hi) > KM_MAX_DIMS)
                 { st = KS_MV_DIM; detail = GET_HI(KM_HDR_NDIM, hi); goto bad; }
@@ -362,7 +361,7 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
             if (wsel == KM_WALK_SRC)
                 s.xf_id = GET_HI(KM_HDR_XFORM_ID, hi);
             break;
-        case KM_REG_DIM:
+        case KM_REG_DIM >> 3:
             if (GET_LO(KM_DIM_INDEX, lo) >= KM_MAX_DIMS)
                 { st = KS_MV_DIM; detail = GET_LO(KM_DIM_INDEX, lo); goto bad; }
             s.sel = GET_LO(KM_DIM_WALKER, lo);
@@ -371,7 +370,7 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
             s.st_count = (uint16_t)GET_LO(KM_DIM_COUNT, lo);
             s.st_stride = (int32_t)(uint32_t)SPAN_GET(KM_DIM_STRIDE, lo, hi);
             break;
-        case KM_REG_AXIS:
+        case KM_REG_AXIS >> 3:
             /* Commits the staged dimension to the walker the last HDR/DIM/BOUND selected. */
             if (!s.staged)
                 { st = KS_MV_UNSET; detail = KM_REG_DIM; goto bad; }
@@ -379,19 +378,19 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
             s.wk[s.sel].stride[s.st_index] = s.st_stride;
             s.wk[s.sel].dim_known |= (uint8_t)(1u << s.st_index);
             break;
-        case KM_REG_BOUND: {
+        case KM_REG_BOUND >> 3: {
             unsigned b = GET_LO(KM_BOUND_WHICH, lo);
             s.sel = GET_LO(KM_BOUND_WALKER, lo);
             s.wk[s.sel].extent[b] = (uint16_t)SPAN_GET(KM_BOUND_EXTENT, lo, hi);
             s.wk[s.sel].bound_known |= (uint8_t)(1u << b);
             break;
         }
-        case KM_REG_INDEX:
+        case KM_REG_INDEX >> 3:
             s.idx_base = SPAN_GET(KM_INDEX_BASE, lo, hi);
             s.idx_count = GET_HI(KM_INDEX_COUNT, hi);
             s.index_known = 1;
             break;
-        case KM_REG_GATHER:
+        case KM_REG_GATHER >> 3:
             s.pitch = GET_LO(KM_GATHER_PITCH, lo);
             s.words = GET_HI(KM_GATHER_WORDS, hi);
             s.gather_known = 1;
