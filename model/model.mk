@@ -85,6 +85,18 @@ fuzz-model-hostport: $(MODEL_FUZZ_BIN)
 	$(MODEL_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 $(O)/fuzz/hostport
 fuzz: fuzz-model-hostport
 
+MODEL_FUZZ_CPU_BIN := $(O)/tests/model/fuzz_cpu
+$(MODEL_FUZZ_CPU_BIN): tests/model/fuzz_cpu.c $(MODEL_SRCS) $(wildcard model/*.h model/include/*.h include/kohaku/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		$(MODEL_INC) tests/model/fuzz_cpu.c $(MODEL_SRCS) $(MODEL_LDLIBS) -o $@
+
+.PHONY: fuzz-model-cpu
+fuzz-model-cpu: $(MODEL_FUZZ_CPU_BIN)
+	@mkdir -p $(O)/fuzz/cpu
+	$(MODEL_FUZZ_CPU_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 $(O)/fuzz/cpu
+fuzz: fuzz-model-cpu
+
 # The smoke: 5,000 inputs from a fixed seed; one PASS/FAIL line appended to model-core.log.
 .PHONY: model-core-fuzz-smoke
 model-core-fuzz-smoke: $(MODEL_FUZZ_BIN)
