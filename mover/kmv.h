@@ -117,7 +117,10 @@ void kmv_walk_linear(struct kmv_walk *wk, uint64_t base, uint16_t words);
 /* This variant's caps. */
 const struct kmv_caps *kmv_caps_self(void);
 
-/* Validates (kmv_validate with kmv_caps_self()) and, only if the whole list is good, replays
+/* The list must be 4-byte aligned and readable by the CPU as it stands (RV32: the caller
+ * invalidates the data cache after the host wrote it; the queue checks address and length).
+ *
+ * Validates (kmv_validate with kmv_caps_self()) and, only if the whole list is good, replays
  * it move by move: every GO is waited for, at most timeout_cycles processor cycles per move.
  * Data cache: flushed before the first write (the mover reads what the CPU wrote) and
  * invalidated after the last move (the CPU reads what the mover wrote). Returns res->status:
