@@ -8,7 +8,9 @@
 #define KQ_UG_APERTURE   (0xFull << 32)
 #define KQ_UG_DRAM_OFF   ((1ull << 36) - 1u)
 
-static unsigned kq_fail(struct kq_err *e, uint32_t status, uint32_t detail, uint64_t value)
+/* Not inlined: one copy of the three stores serves every refusal (RV32 image size, issue 8). */
+static __attribute__((noinline)) unsigned kq_fail(struct kq_err *e, uint32_t status,
+                                                  uint32_t detail, uint64_t value)
 {
     e->status = status;
     e->detail = detail;
@@ -94,6 +96,27 @@ int kq_unit_index(const struct kq_env *env, uint8_t yx)
     return -1;
 }
 
+/* The data a command or step reads: records of rec bytes, at most max of them, align-aligned.
+ * Indexed by enum kq_op (REPLAY, DISPATCH, RUN); RUN steps use the REPLAY and DISPATCH rows. */
+static const struct kq_data {
+    uint32_t max;
+    uint8_t rec, align;
+} kq_data[] = {
+    [KQ_OP_REPLAY]   = { KD_MAX_WRITES, KD_RECORD_BYTES, 4u },
+    [KQ_OP_DISPATCH] = { KQ_MAX_PROG, KQ_PAYLOAD_BYTES, 8u },
+    [KQ_OP_RUN]      = { KQ_MAX_STEPS, KQ_STEP_BYTES, 8u },
+};
+
+/* n records of kind `op` at addr: n in 1..max (KS_BAD_LEN), then the range (kq_range). */
+static unsigned kq_data_check(unsigned op, uint64_t addr, uint32_t n, const struct kq_env *env,
+                              struct kq_err *e)
+{
+    const struct kq_data *d = &kq_data[op];
+    if (n == 0 || n > d->max)
+        return kq_fail(e, KS_BAD_LEN, n, 0);
+    return kq_range(&env->reach, addr, (uint64_t)n * d->rec, d->align, e);
+}
+
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
 {
     if (s->op > KQ_OP_STOP)
@@ -104,23 +127,10 @@ unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct k
         if (s->rsvd[i])
             return kq_fail(e, KS_BAD_RSVD, 32u + 8u * i, 0);
 
-    uint32_t max, rec, align;
-    switch (s->op) {
-    case KQ_OP_REPLAY:
-        max = KD_MAX_WRITES, rec = KD_RECORD_BYTES, align = 4u;
-        break;
-    case KQ_OP_DISPATCH:
-        max = KQ_MAX_PROG, rec = KQ_PAYLOAD_BYTES, align = 8u;
-        break;
-    case KQ_OP_RUN:
-        max = KQ_MAX_STEPS, rec = KQ_STEP_BYTES, align = 8u;
-        break;
-    default:                    /* NOP, UNITS, STOP: nothing more to check */
+    /* NOP, UNITS, STOP: nothing more to check */
+    if (s->op < KQ_OP_REPLAY || s->op > KQ_OP_RUN)
         return kq_fail(e, KS_OK, 0, 0);
-    }
-    if (s->count == 0 || s->count > max)
-        return kq_fail(e, KS_BAD_LEN, s->count, 0);
-    if (kq_range(&env->reach, s->addr, (uint64_t)s->count * rec, align, e) != KS_OK)
+    if (kq_data_check(s->op, s->addr, s->count, env, e) != KS_OK)
         return e->status;
     if (s->op == KQ_OP_DISPATCH) {
         if (s->ntargets == 0 || s->ntargets > KQ_MAX_TARGETS)
@@ -142,30 +152,21 @@ static unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env
 {
     if (st->op < KQ_STEP_DISPATCH || st->op > KQ_STEP_SIGNAL)
         return kq_fail(e, KS_BAD_STEP, st->op, 0);
-    if (st->rsvd0)
-        return kq_fail(e, KS_BAD_RSVD, 3, 0);
-    if (st->rsvd1)
-        return kq_fail(e, KS_BAD_RSVD, 6, 0);
-    if (st->rsvd2)
-        return kq_fail(e, KS_BAD_RSVD, 12, 0);
-    if (st->rsvd3)
-        return kq_fail(e, KS_BAD_RSVD, 24, 0);
+    uint32_t rsvd = st->rsvd0 ? 3u : st->rsvd1 ? 6u : st->rsvd2 ? 12u : st->rsvd3 ? 24u : 0u;
+    if (rsvd)
+        return kq_fail(e, KS_BAD_RSVD, rsvd, 0);
 
     int ui;
     switch (st->op) {
     case KQ_STEP_DISPATCH:
-        if (st->n == 0 || st->n > KQ_MAX_PROG)
-            return kq_fail(e, KS_BAD_LEN, st->n, 0);
-        if (kq_range(&env->reach, st->addr, (uint64_t)st->n * KQ_PAYLOAD_BYTES, 8u, e) != KS_OK)
+        if (kq_data_check(KQ_OP_DISPATCH, st->addr, st->n, env, e) != KS_OK)
             return e->status;
         if ((ui = kq_unit_index(env, st->target)) < 0)
             return kq_fail(e, KS_BAD_TARGET, st->target, 0);
         dispatched[ui]++;
         break;
     case KQ_STEP_REPLAY: {
-        if (st->n == 0 || st->n > KD_MAX_WRITES)
-            return kq_fail(e, KS_BAD_LEN, st->n, 0);
-        if (kq_range(&env->reach, st->addr, (uint64_t)st->n * KD_RECORD_BYTES, 4u, e) != KS_OK)
+        if (kq_data_check(KQ_OP_REPLAY, st->addr, st->n, env, e) != KS_OK)
             return e->status;
         /* The whole list now, so a bad move at step k cannot leave steps 0..k-1 done. */
         struct kmv_result r;
@@ -193,8 +194,11 @@ unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_en
                         struct kq_err *e)
 {
     uint32_t dispatched[KX_BOOT_MAX_UNITS];
-    for (unsigned i = 0; i < KX_BOOT_MAX_UNITS; i++)
+    for (unsigned i = 0; i < KX_BOOT_MAX_UNITS; i++) {
         dispatched[i] = 0;
+        /* keeps GCC from turning the loop into a memset call: no libc in the RV32 image */
+        __asm__("" : : "r"(dispatched) : "memory");
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (kq_step_check(&st[i], env, dispatched, e) != KS_OK) {
             e->value = kq_step_value(i, e->value);
