@@ -94,3 +94,29 @@ test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64: test-suite-e2e-%: qemu host $
 run: deps qemu host
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) firmware
 	$(Q)scripts/run-demo.sh $(BOARD) $(O)
+
+# ---- fuzzing (TESTING.md layer 4): the host's parsers of user files ----
+FUZZ_CC        ?= clang
+FUZZ_HOST_SECS ?= 60
+HOST_FUZZ_BIN  := $(O)/fuzz/host/fuzz_host
+HOST_FUZZ_SRCS := tests/host/host/fuzz_host.c $(HOST_SRCS) $(HOST_SHARED)
+
+$(HOST_FUZZ_BIN): $(HOST_FUZZ_SRCS) $(HOST_HDRS) $(HOST_GEN)
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all $(HOST_INC) $(HOST_FUZZ_SRCS) -o $@
+
+.PHONY: fuzz-host test-suite-fuzz-smoke-host
+fuzz: fuzz-host
+fuzz-host: $(HOST_FUZZ_BIN)
+	@mkdir -p $(O)/fuzz/host/corpus
+	$(HOST_FUZZ_BIN) -max_total_time=$(FUZZ_HOST_SECS) -max_len=4096 $(O)/fuzz/host/corpus
+
+TEST_SUITES += fuzz-smoke-host
+test-suite-fuzz-smoke-host: $(HOST_FUZZ_BIN)
+	@mkdir -p $(O)/tests $(O)/fuzz/host/smoke
+	$(Q)if timeout 300 $(HOST_FUZZ_BIN) -runs=20000 -seed=1 -max_len=2048 $(O)/fuzz/host/smoke \
+	      > $(O)/tests/fuzz-smoke-host.out 2>&1; then \
+	  echo "PASS: fuzz-smoke-host/parsers_20000_runs" > $(O)/tests/fuzz-smoke-host.log; \
+	else echo "FAIL: fuzz-smoke-host/parsers_20000_runs $$(grep -m1 -E 'ERROR|SUMMARY' $(O)/tests/fuzz-smoke-host.out)" \
+	  > $(O)/tests/fuzz-smoke-host.log; fi

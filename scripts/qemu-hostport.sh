@@ -14,7 +14,8 @@ hp_start() {
   esac
   [ -x "$qemu" ] || { echo "hp_start: $qemu missing (make qemu)" >&2; return 2; }
   mkdir -p "$work"
-  HP_SOCK=$work/hostport.sock
+  # A Unix socket path must stay under 108 bytes whatever OUTDIR is: use /tmp.
+  HP_SOCK=$(mktemp -u /tmp/kohaku-hp.XXXXXXXX).sock
   HP_LOG=$work/qemu.log
   rm -f "$HP_SOCK"
   local props="kohaku-sysnode,hostport=hp"
