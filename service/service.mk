@@ -35,6 +35,17 @@ $(O)/qemu-rv32/tests/service_protocol.elf: $(KQ_P32_OBJS) $(O)/qemu-rv32/libfw.a
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(call fw_link,qemu-rv32,$@,$(KQ_P32_OBJS))
 
+# The RV64 trap image: the real service with a mover replay that executes an illegal
+# instruction (tests/service/trap_stubs.c), for the fatal path's FATAL/KQ_FATAL_TRAP state line.
+KQ_T64_OBJS := $(O)/qemu-rv64/obj/boot/rv64/crt0.S.o $(O)/qemu-rv64/obj/service/queue.c.o \
+               $(O)/qemu-rv64/obj/service/kq_check.c.o $(O)/qemu-rv64/tests/service_trap_stubs.o
+$(O)/qemu-rv64/tests/service_trap_stubs.o: tests/service/trap_stubs.c service/kq.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(FW_FLAGS_qemu-rv64) $(FW_CFLAGS) $(FW_INC_qemu-rv64) -Iservice -c $< -o $@
+$(O)/qemu-rv64/tests/service_trap.elf: $(KQ_T64_OBJS) $(O)/qemu-rv64/libfw.a $(O)/qemu-rv64/fw.ld scripts/check-image.sh
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(call fw_link,qemu-rv64,$@,$(KQ_T64_OBJS))
+
 # On-target smoke test: the real image in our QEMU, driven through the host port by
 # tests/service/smoke.py (boot block, queue, every command, bad input, flow control, restart,
 # STOP, a broken ring). qemu-rv64 only while RV32 boards build without the queue
@@ -42,7 +53,8 @@ $(O)/qemu-rv32/tests/service_protocol.elf: $(KQ_P32_OBJS) $(O)/qemu-rv32/libfw.a
 KQ_SMOKE_BOARDS := qemu-rv64
 TEST_SUITES += service-smoke
 .PHONY: test-suite-service-smoke
-test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) $(O)/qemu-rv32/tests/service_protocol.elf
+test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) $(O)/qemu-rv32/tests/service_protocol.elf \
+        $(O)/qemu-rv64/tests/service_trap.elf
 	@mkdir -p $(O)/tests
 	$(Q): > $(O)/tests/service-smoke.log; \
 	for b in $(KQ_SMOKE_BOARDS); do \
@@ -59,4 +71,11 @@ test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) 
 	if [ $$rc -eq 124 ]; then echo "HANG: service-smoke-qemu-rv32-protocol/smoke" >> $(O)/tests/service-smoke.log; \
 	elif [ $$rc -ne 0 ] && ! grep -q '^FAIL: service-smoke-qemu-rv32' $(O)/tests/service-smoke.log; then \
 	  echo "FAIL: service-smoke-qemu-rv32-protocol/smoke exit $$rc" >> $(O)/tests/service-smoke.log; fi; \
+	KQ_TRAP_PC=0x$$($(NM) $(O)/qemu-rv64/tests/service_trap.elf | sed -n 's/^\([0-9a-f]*\) T kq_test_trap_pc$$/\1/p') \
+	timeout 300 python3 tests/service/smoke.py $(O)/qemu/bin/qemu-system-riscv64 rv64,c=false \
+	  $(O)/qemu-rv64/tests/service_trap.elf service-smoke-qemu-rv64-trap trap \
+	  >> $(O)/tests/service-smoke.log 2> $(O)/tests/service-smoke.rv64-trap.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: service-smoke-qemu-rv64-trap/smoke" >> $(O)/tests/service-smoke.log; \
+	elif [ $$rc -ne 0 ] && ! grep -q '^FAIL: service-smoke-qemu-rv64-trap' $(O)/tests/service-smoke.log; then \
+	  echo "FAIL: service-smoke-qemu-rv64-trap/smoke exit $$rc" >> $(O)/tests/service-smoke.log; fi; \
 	grep -E '^(FAIL|HANG): ' $(O)/tests/service-smoke.log || true

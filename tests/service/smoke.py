@@ -8,11 +8,14 @@ docs/host-interface.md, include/kohaku/queue.h and status.h.
 usage: smoke.py QEMU CPU FW_ELF SUITE [protocol]   (PASS:/FAIL: lines; exit 0 when all pass)
 "protocol": the image runs the service over stand-ins for dispatch/ and mover/
 (tests/service/lower_stubs.c, the RV32 image): skip the REPLAY / DISPATCH / RUN data paths.
+"trap": the image's replay executes an illegal instruction (tests/service/trap_stubs.c): a
+REPLAY must leave the state line FATAL / KQ_FATAL_TRAP with mcause 2, mepc = $KQ_TRAP_PC.
 """
 import os, socket, struct, subprocess, sys, tempfile, time
 
 QEMU, CPU, ELF, SUITE = sys.argv[1:5]
-FULL = len(sys.argv) < 6 or sys.argv[5] != "protocol"
+MODE = sys.argv[5] if len(sys.argv) > 5 else "full"
+FULL = MODE == "full"
 
 # ---- host port (hostport.h) ----
 HELLO, READ, WRITE = 1, 2, 3
@@ -216,6 +219,8 @@ def run(p):
     p.wr(mem(OUT), bytes(256))
     p.setreg(CPU_BASE + CPU_CTRL, 0)                          # release
     check("boot_ready", h.wait_state(READY), "state %r" % (h.state(),))
+    if MODE == "trap":
+        return trap(h, p)
     cnt = h.line(L_UNITS, "<I")[0]
     ents = p.rd(mem(Q + L_UNITS + 32), 8 * 6)
     check("units_published", cnt == 6 and struct.unpack_from("<BBBBHH", ents, 40) == (0x22, 1, 0, 0, 0x5455, 16),
@@ -329,6 +334,20 @@ def after_data(h, p):
     st = h.state()
     check("broken_code", st[1] == 3 and st[2] == 1 and st[3] == h.sq_tail + 100 and st[4] == h.sq_tail, repr(st))
     check("broken_exit_word", p.reg(CPU_BASE + CPU_EXIT_WORD) == 0xDEAD0010)
+
+
+def trap(h, p):
+    expect("nop", h.cmd(sub(NOP, 1)), "OK")
+    lst = generate_list(OUT, 4, 1)
+    p.wr(mem(DATA), lst)
+    h.submit(sub(REPLAY, 2, DATA, len(lst) // 12))
+    check("trap_fatal", h.wait_state(FATAL), repr(h.state()))
+    st = h.state()
+    pc = int(os.environ["KQ_TRAP_PC"], 16)
+    # KQ_FATAL_TRAP 1; mcause 2 (illegal instruction); mepc the unimp; mtval its encoding
+    check("trap_state", st[1:] == (1, 2, pc, 0xC0001073), "state %r, want pc 0x%x" % (st, pc))
+    check("trap_exit_word", p.reg(CPU_BASE + CPU_EXIT_WORD) == 0x5452415000000002)
+    check("trap_no_completion", h.cq_tail() == 1)
 
 
 if __name__ == "__main__":
