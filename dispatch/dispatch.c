@@ -11,9 +11,9 @@
 #define KDP_W           (sizeof(uintptr_t))
 #define KDP_PAY_WORDS   (KDP_PAYLOAD_BYTES / KDP_W)
 #define KDP_SLOT_WORDS  (KF_BYTES / KDP_W)
-/* Flits per staging iteration: 8 on RV64, 4 on RV32 (its flit is twice the instructions, and
+/* Flits per staging iteration: 16 on RV64, 4 on RV32 (its flit is twice the instructions, and
  * its 8 KB window the tighter budget). A constant of the word size, not an #ifdef. */
-#define KDP_UNROLL      (KDP_W == 8 ? 8u : 4u)
+#define KDP_UNROLL      (KDP_W == 8 ? 16u : 4u)
 #define KDP_ABORT_BATCH 4u      /* flits released at a time while ending a kick early */
 
 enum kdp_state { KDP_J_RUN = 1, KDP_J_STOP, KDP_J_DONE };
@@ -95,7 +95,7 @@ static inline __attribute__((always_inline)) void kdp_put(volatile uintptr_t *d,
 
 /* Stages instructions [start, start+len) of p from slot `slot` on: the hot loop of the
  * layer (issue 8 budget: RV64 <= 12, RV32 <= 24 instructions per flit, kicks included).
- * KDP_UNROLL flits per iteration: RV64 32 loads + 40 stores + 3 = 9.4 instructions a flit,
+ * KDP_UNROLL flits per iteration: RV64 64 loads + 80 stores + 3 = 9.2 instructions a flit,
  * RV32 32 loads + 36 stores + 3 = 17.75 (docs/dispatch.md). The header word's high half ([63:32],
  * unused, BOARD.md §2) is not written on RV32. noinline: one symbol for the bench to find. */
 static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_prog *p,
@@ -112,7 +112,7 @@ static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_
         endu -= KDP_UNROLL * KDP_PAY_WORDS;
     if (s != endu) {
         do {
-#pragma GCC unroll 8
+#pragma GCC unroll 16
             for (unsigned f = 0; f < KDP_UNROLL; f++)
                 kdp_put(d + f * KDP_SLOT_WORDS, s + f * KDP_PAY_WORDS, hdr);
             s += KDP_UNROLL * KDP_PAY_WORDS;
@@ -147,28 +147,44 @@ static unsigned kdp_wait_idle(struct kdp_ctx *c)
     return KS_OK;
 }
 
+/* A job's program is over: every pushed instruction retired, and nothing more to send. */
+static __attribute__((noinline)) void kdp_done(struct kdp_job *j)
+{
+    j->rep.cycles = hal_cycles() - j->t0;
+    j->state = KDP_J_DONE;
+}
+
 /* Reads the target's NODE_STATUS and accounts the signals that arrived since the last read.
  * Returns true when something arrived. Signals first pay off the instructions an earlier
- * failed run left in the unit (j->skip): a unit retires in order, so those come first. */
+ * failed run left in the unit (j->skip): a unit retires in order, so those come first.
+ * Called once per kick on the streaming path: kept a leaf, its common case straight. */
 static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
 {
-    uint32_t off = KA_NODE_STATUS(j->yx);
-    uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(off));
+    uint32_t off = j->ns_off;
+    /* One load of the whole word where it is one load (RV64); the count half first where it
+     * is two (RV32). A constant of the word size, not an #ifdef. */
+    uint64_t w = KDP_W == 8 ? hal_agent_rd(off) : hal_agent_rd32(off);
+    uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, w);
     if (now == j->last_count)
         return false;
-    /* Code and arg straddle RV32's halves: the count half read again must not have moved
-     * (a signal between the two loads); once more if it did. */
-    uint64_t w = hal_agent_rd(off);
-    if ((uint32_t)w != hal_agent_rd32(off))
+    if (KDP_W != 8) {
+        /* Code and arg straddle RV32's halves: the count half read again must not have
+         * moved (a signal between the two loads); once more if it did. */
         w = hal_agent_rd(off);
-    now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, w);
-    uint16_t got = kdp_count_since(now, j->last_count);
+        if ((uint32_t)w != hal_agent_rd32(off))
+            w = hal_agent_rd(off);
+        now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, w);
+    }
+    uint32_t got = kdp_count_since(now, j->last_count);
     j->last_count = now;
-    uint16_t k = got < j->skip ? got : j->skip;
-    j->skip = (uint16_t)(j->skip - k);
-    if (got == k)
-        return true;
-    j->rep.completions += (uint16_t)(got - k);
+    if (j->skip) {
+        uint32_t k = got < j->skip ? got : j->skip;
+        j->skip = (uint16_t)(j->skip - k);
+        got -= k;
+        if (!got)
+            return true;
+    }
+    j->rep.completions += got;
     j->rep.last_code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
     j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
     /* A FAULT ends the program (a faulting last instruction reports FAULT, never
@@ -178,10 +194,8 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
         j->state = KDP_J_STOP;
         kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
     }
-    if (j->rep.completions >= j->rep.dispatched && (j->cursor == j->prog->n || j->state == KDP_J_STOP)) {
-        j->rep.cycles = hal_cycles() - j->t0;
-        j->state = KDP_J_DONE;
-    }
+    if (j->rep.completions >= j->rep.dispatched && (j->cursor == j->prog->n || j->state == KDP_J_STOP))
+        kdp_done(j);
     return true;
 }
 
@@ -288,14 +302,20 @@ static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, const 
  * stores and one run check besides the staging. */
 static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
 {
-    uint32_t rs = c->stage_flits / 2u, r = 0;      /* two halves: the longest kicks */
-    uint32_t want = (j->depth + 1u) / 2u, t = kdp_now();
+    const struct kdp_prog *p = j->prog;
+    const uint32_t rs = c->stage_flits / 2u;       /* two halves: the longest kicks */
+    const uint32_t want = (j->depth + 1u) / 2u;
+    uint32_t len = p->n < rs ? p->n : rs, base = 0, t;
 
-    kdp_fill(c, 0, rs, j->prog, 0);
+    kdp_stage(0, p, 0, len);
+    c->staged_flits += len;
+    hal_agent_wr32(KA_PROG_DST, j->yx);             /* one target: written once */
+    j->t0 = hal_cycles();
+    t = (uint32_t)j->t0;
     for (;;) {
-        uint32_t len = c->reg[r].len, room;
+        uint32_t room, need = len < want ? len : want;
         kdp_poll(c, j);             /* completions since the staging: room only grows */
-        while ((room = kdp_room(j)) < (len < want ? len : want)) {
+        while ((room = kdp_room(j)) < need) {
             if (kdp_poll(c, j))
                 t = kdp_now();
             else if (kdp_expired(c, t)) {
@@ -305,26 +325,37 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
             if (j->state != KDP_J_RUN)
                 return;
         }
-        struct kdp_kick k;
-        kdp_plan_kick(len, room, 0, &k);
-        kdp_kick(c, j, r * rs, &k);
-        c->running = (uint8_t)r;
-        r ^= 1u;
-        if (j->cursor != j->prog->n)
-            kdp_fill(c, r, rs, j->prog, j->cursor); /* the next half, while this one streams */
-        t = kdp_now();
-        while (kdp_running()) {
-            if (kdp_poll(c, j))
-                t = kdp_now();
-            if (j->state == KDP_J_STOP || kdp_expired(c, t)) {
-                if (j->state != KDP_J_STOP)
-                    kdp_timeout(c, KDP_AWAIT_CREDIT, j);
-                kdp_abort(c, j);
-                return;
-            }
+        /* kdp_plan_kick(len, room, 0): the whole half, credit = min(len, room) */
+        hal_agent_wr32(KA_PROG_BASE, base);
+        hal_agent_wr32(KA_PROG_LEN, len);
+        hal_agent_wr32(KA_PROG_CRED, len < room ? len : room);
+        hal_fence();
+        hal_agent_wr32(KA_PROG_KICK, 1);
+        j->cursor += len;
+        j->rep.dispatched += len;
+        base = base ? 0 : rs;
+        len = p->n - j->cursor;
+        if (len > rs)
+            len = rs;
+        if (len) {                  /* the next half, while this one streams */
+            kdp_stage(base, p, j->cursor, len);
+            c->staged_flits += len;
         }
-        c->running = KDP_REGIONS;
-        if (j->cursor == j->prog->n || j->state != KDP_J_RUN)
+        if (kdp_running()) {        /* usually done already: the staging took longer */
+            t = kdp_now();
+            do {
+                if (kdp_poll(c, j))
+                    t = kdp_now();
+                if (j->state == KDP_J_STOP || kdp_expired(c, t)) {
+                    if (j->state != KDP_J_STOP)
+                        kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+                    kdp_abort(c, j);
+                    return;
+                }
+            } while (kdp_running());
+        }
+        t = kdp_now();
+        if (!len || j->state != KDP_J_RUN)
             return;
     }
 }
@@ -375,7 +406,8 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         j->cursor = 0;
         j->depth = c->units[ui].inst_depth;
         j->state = KDP_J_RUN;
-        j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(j->yx)));
+        j->ns_off = KA_NODE_STATUS(j->yx);
+        j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(j->ns_off));
         /* Instructions an earlier failed run left in this unit that have not retired yet. */
         uint16_t paid = kdp_count_since(j->last_count, c->owed_count[ui]);
         j->skip = paid >= c->owed[ui] ? 0 : (uint16_t)(c->owed[ui] - paid);

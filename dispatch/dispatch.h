@@ -45,6 +45,7 @@ struct kdp_job {
     /* private */
     uint32_t cursor;        /* next instruction to kick */
     uint16_t depth;
+    uint32_t ns_off;        /* KA_NODE_STATUS(yx) */
     uint16_t last_count;    /* NODE_STATUS count at the last read */
     uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
     uint64_t t0;            /* hal_cycles() at the first kick */
