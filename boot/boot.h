@@ -41,6 +41,7 @@ extern struct kx_fatal_record kx_fatal_last;
 #define KX_SITE_MAIN_RETURNED  0x01u
 #define KX_SITE_HAL_DCACHE     0x02u
 #define KX_SITE_HAL_MOVER_OFF  0x03u
+#define KX_SITE_SERVICE        0x10u   /* 0x10-0x1F: service/ (service/kq.h KQ_SITE_*) */
 #define KX_SITE_TEST           0xF0u   /* 0xF0-0xFF: on-target test images */
 
 void kx_assert_fail(unsigned site, unsigned line) __attribute__((noreturn));
