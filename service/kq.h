@@ -6,13 +6,14 @@
 #define KOHAKU_KQ_H
 
 #include <stdint.h>
+#include "boot.h"
 #include "kohaku/bootblock.h"
 #include "kohaku/queue.h"
 #include "kohaku/status.h"
 #include "kmv.h"
 
 /* Assertion sites of the service (boot/boot.h: a block of 16). */
-#define KQ_SITE_QUEUE_BROKEN   0x10u   /* the host broke the index rules (KQ_FATAL_QUEUE) */
+#define KQ_SITE_QUEUE_BROKEN   (KX_SITE_SERVICE + 0u)   /* the host broke the index rules (KQ_FATAL_QUEUE) */
 
 /* What the processor reaches of its mesh's memory (hal/include/hal/shared.h). */
 struct kq_reach {

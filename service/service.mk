@@ -3,7 +3,7 @@
 #   make test-suite-host-service     tests/host/service/test_kq.c -> $(O)/tests/host-service.log
 
 KQ_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
-                  -fno-omit-frame-pointer -fno-sanitize-recover=all -Iinclude -Iservice -Imover
+                  -fno-omit-frame-pointer -fno-sanitize-recover=all -Iinclude -Iservice -Imover -Iboot
 KQ_HOST_SRCS   := service/kq_check.c mover/validate.c
 KQ_HOST_DEPS   := $(KQ_HOST_SRCS) service/kq.h mover/kmv.h include/kohaku/queue.h \
                   include/kohaku/status.h include/kohaku/bootblock.h include/kohaku/desc_list.h
