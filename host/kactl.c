@@ -189,6 +189,7 @@ static const char *const usage_main =
     "usage: kactl [--socket PATH] [--queue ADDR] [--timeout-ms N] COMMAND [ARGS]\n"
     "  boot FW.elf [--units FILE|--enumerate] [--timeout-cycles N] [--resume]\n"
     "                               flash the image, write boot block and queue, release, wait READY\n"
+    "  restart                      restart the firmware in place on the same queue, wait READY\n"
     "  replay FILE                  run a descriptor list (text form), print each move's status\n"
     "  dispatch FILE --target X,Y [--target X,Y ...] [--txn N] [--credit N]\n"
     "                               send a program (one 256-bit payload per line) to units\n"
@@ -358,6 +359,40 @@ static int cmd_boot(int argc, char **argv)
            (unsigned long long)qaddr, queue.sq_entries, (unsigned long long)v.sq_head,
            (unsigned long long)v.sq_tail, (unsigned long long)v.cq_head, (unsigned long long)v.cq_tail,
            (unsigned long long)cs.cycles, (unsigned long long)cs.instret);
+    drain_posted();
+    return EX_OK;
+}
+
+/* ---- restart ---- */
+
+static const char help_restart[] =
+    "usage: kactl restart\n"
+    "Restarts the firmware in place: holds the core, marks the state line BOOTING (the core has\n"
+    "no other writer while held), releases it from PC 0 with the same image, boot block and\n"
+    "queue, and waits for READY. The firmware resumes the queue's indices; a command it had\n"
+    "taken and not finished is completed ABORTED (printed as posted at boot).\n";
+
+static int cmd_restart(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        die(EX_USAGE, "usage: kactl restart");
+    connect_node();
+    attach_queue();
+    struct kq_fw_state fw = { 0 };
+    if (kh_core_hold(&node, true))
+        node_die("holding the core");
+    if (kh_mem_write(&node, queue.addr + offsetof(struct kq_header, fw), &fw, sizeof fw))
+        node_die("resetting the state line");
+    if (kh_core_hold(&node, false))
+        node_die("releasing the core");
+    if (kh_wait_ready(&node, &queue))
+        node_die("restarting");
+    struct kh_queue_view v;
+    if (kh_queue_view(&node, &queue, &v))
+        node_die("reading the queue");
+    printf("restart: READY, sq %llu/%llu cq %llu/%llu\n", (unsigned long long)v.sq_head,
+           (unsigned long long)v.sq_tail, (unsigned long long)v.cq_head, (unsigned long long)v.cq_tail);
     drain_posted();
     return EX_OK;
 }
@@ -866,6 +901,7 @@ static int cmd_referee(int argc, char **argv)
 
 static const struct cmd cmds[] = {
     { "boot", cmd_boot, help_boot },
+    { "restart", cmd_restart, help_restart },
     { "replay", cmd_replay, help_replay },
     { "dispatch", cmd_dispatch, help_dispatch },
     { "run", cmd_run, help_run },

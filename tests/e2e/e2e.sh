@@ -70,7 +70,7 @@ trap 'hp_stop' EXIT
 
 # ---------------------------------------------------------------- without a node
 begin help_every_command
-for c in boot replay dispatch run units status read write nop stop referee submit; do
+for c in boot restart replay dispatch run units status read write nop stop referee submit; do
   k "$c" --help
   want_rc 0 "$c --help"
   want_out "^usage: kactl $c"
@@ -311,6 +311,17 @@ else
 fi
 end
 
+# A dropped completion or a hung unit ends in a TIMEOUT naming the unit, never a hang: TU HANG
+# (docs/model-mesh.md §5) on TU 1,2; detail = (3 "the program's last completion" << 8) | 0x21,
+# value = (signals seen 0 << 32) | 1 instruction dispatched.
+begin dispatch_hang_times_out
+k dispatch tests/e2e/tu-hang.prog --target 1,2
+want_rc 1 dispatch
+want_out "^dispatch: status=TIMEOUT detail=0x321 value=0x1 "
+want_out "waited for the program's last completion of unit 1,2"
+still_serves
+end
+
 begin stop_and_explain
 k stop
 want_rc 0 stop
@@ -362,6 +373,25 @@ want_rc 0 nop
 want_out "tags 40\.\.44 in order"
 k status
 want_out "sq_tail=44 sq_head=44 cq_tail=44 cq_head=44"
+end
+
+begin restart_in_place
+k restart
+want_rc 0 restart
+want_out "^restart: READY, sq 44/44 cq 44/44"
+still_serves
+end
+
+begin restart_aborts_taken_command
+printf '1,1 NP 16\n2,2 TU 16\n' > "$work/units-tu.txt"
+k boot "$fw" --units "$work/units-tu.txt"
+want_rc 0 boot
+if S=$("$soak" "$HP_SOCK" $variant abort tests/e2e/tu-delay.prog 2>&1); then
+  grep -q '^PASS: abort' <<< "$S" || why="$why $(tr '\n' '|' <<< "$S");"
+else
+  why="$why $(tr '\n' '|' <<< "$S" | head -c 400);"
+fi
+echo "$S" >> "$work/transcript.txt"
 end
 
 begin boot_block_refused_explained

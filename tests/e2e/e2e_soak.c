@@ -6,6 +6,9 @@
  * Usage: e2e_soak SOCKET VARIANT N DEMO_DIR     (VARIANT 32 or 64; DEMO_DIR = host/demo)
  *        e2e_soak SOCKET VARIANT hostdrive DEMO_DIR: the demo program to NP 1,1 host-driven
  *        (kh_hd_dispatch, issue 8 item 6), with the firmware stopped; P cleared first
+ *        e2e_soak SOCKET VARIANT abort PROG: PROG (a long TU DELAY) dispatched to TU 2,2; once the
+ *        firmware has taken it, the core is restarted: the restart must complete it exactly
+ *        once as KS_ABORTED (host-interface.md §8) and then serve a NOP
  * Prints "PASS: <what>" or "FAIL: <what> <why>" lines; exit 0 only when all passed. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -87,6 +90,70 @@ int main(int argc, char **argv)
     }
     struct kx_bootblock bb;
     struct kh_queue q;
+    if (!strcmp(argv[3], "abort")) {
+        static uint64_t ap[4][4];
+        uint32_t an;
+        struct kh_text_err ae;
+        size_t al;
+        char *at = slurp(argv[4], &al);
+        struct kh_queue_view v;
+        if (!at || kh_parse_program(at, al, ap, 4, &an, &ae)) {
+            printf("FAIL: abort cannot read %s\n", argv[4]);
+            return 1;
+        }
+        if (kh_bootblock_read(&node, &bb) || kh_queue_attach(&node, &q, bb.queue_addr) ||
+            kh_mem_write(&node, D_PROG, ap, (size_t)an * 32)) {
+            printf("FAIL: abort setup %s\n", kh_error(&node));
+            return 1;
+        }
+        struct kq_sub s = { .op = KQ_OP_DISPATCH, .addr = D_PROG, .count = an, .ntargets = 1, .targets = { 0x22 } };
+        s.tag = kh_tag_next(&q);
+        if (kh_submit(&node, &q, &s, 1)) {
+            printf("FAIL: abort submit %s\n", kh_error(&node));
+            return 1;
+        }
+        /* Taken (sq_head moved) and not completed (cq_tail did not): restart right there. */
+        for (unsigned i = 0;; i++) {
+            if (kh_queue_view(&node, &q, &v)) {
+                printf("FAIL: abort view %s\n", kh_error(&node));
+                return 1;
+            }
+            if (v.sq_head == q.sq_tail)
+                break;
+            if (i == 100000) {
+                printf("FAIL: abort: the firmware never took the submission\n");
+                return 1;
+            }
+        }
+        struct kq_fw_state fw = { 0 };
+        if (v.cq_tail == q.sq_tail) {
+            printf("FAIL: abort: the command completed before the restart (make PROG longer)\n");
+            return 1;
+        }
+        if (kh_core_hold(&node, true) ||
+            kh_mem_write(&node, q.addr + offsetof(struct kq_header, fw), &fw, sizeof fw) ||
+            kh_core_hold(&node, false) || kh_wait_ready(&node, &q) ||
+            kh_wait_cq(&node, &q, q.cq_head + 1, "the ABORTED completion")) {
+            printf("FAIL: abort restart %s\n", kh_error(&node));
+            return 1;
+        }
+        struct kq_cpl c[4];
+        unsigned got;
+        if (kh_reap(&node, &q, c, 4, &got) || got != 1 || c[0].tag != s.tag || c[0].status != KS_ABORTED ||
+            c[0].detail != 0 || c[0].value != 0) {
+            printf("FAIL: abort: %u completions, first tag %u status %s (want one, tag %u, ABORTED)\n", got,
+                   got ? c[0].tag : 0, got ? kh_status_name(c[0].status) : "-", s.tag);
+            return 1;
+        }
+        struct kq_sub nop = { .op = KQ_OP_NOP };
+        struct kq_cpl nc;
+        if (kh_command(&node, &q, &nop, &nc) || nc.status != KS_OK) {
+            printf("FAIL: abort: NOP after the restart: %s\n", kh_error(&node));
+            return 1;
+        }
+        printf("PASS: abort tag %u completed once as ABORTED by the restart, NOP tag %u OK\n", s.tag, nop.tag);
+        return 0;
+    }
     if (kh_bootblock_read(&node, &bb) || kh_queue_attach(&node, &q, bb.queue_addr)) {
         printf("FAIL: soak attach %s\n", kh_error(&node));
         return 1;
