@@ -403,5 +403,32 @@ want_rc 1 status
 want_out "0xb0070006"
 end
 finish 2
+
+# ---------------------------------------------------------------- run 3: an RV64 trap inside a command
+# service/service.mk's trap image: the real service whose replay executes `unimp` at the
+# symbol kq_test_trap_pc (tests/service/trap_stubs.c). kactl must explain it in words: the
+# wait ends with the core's stop, and status reads the FATAL state line (KQ_FATAL_TRAP).
+if [ $variant = 64 ]; then
+  timg=$out/qemu-rv64/tests/service_trap.elf
+  begin rv64_trap_explained
+  if [ ! -f "$timg" ]; then
+    why=" $timg was not built (make $timg)"
+  else
+    tpc=$(riscv64-unknown-elf-nm "$timg" | awk '$3 == "kq_test_trap_pc" { print "0x" $1 }' | sed 's/0x0*/0x/')
+    start 3
+    k boot "$timg"
+    want_rc 0 boot
+    k replay "$demo/copy.txt"
+    want_rc 3 replay
+    want_out "the core stopped: exited with word 0x5452415000000002 \(RV64 trap reported by the firmware: illegal instruction \(mcause 2\)\)"
+    k status
+    want_rc 1 status
+    want_out "^firmware: state=FATAL code=TRAP: illegal instruction \(mcause 2\) at pc $tpc, mtval 0xc0001073"
+    want_out "^queue: .* sq_tail=1 sq_head=1 cq_tail=0 "
+    end
+    finish 3
+  fi
+  [ -f "$timg" ] || end
+fi
 trap - EXIT
 exit 0
