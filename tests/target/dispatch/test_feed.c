@@ -1,0 +1,44 @@
+/* test_feed.c — four NP units fed at once (issue 5 "interleaved programs"; the shape of issue 8's
+ * unit_feed_pct): each runs its own program of 2 MEMSETs and 100 decode-step GEMVs (K = N = 256,
+ * 2,096 unit cycles each, docs/npu.md §5), dispatched by one kdp_run. Every program completes
+ * with its txn and nothing overfills a unit; the share of each program's time its unit was busy
+ * is for the log: its busy cycles over the program's cycles printed (benches own the budget;
+ * no division in an RV32 image). */
+// kohaku-test: expect-referee=credit_violations=0
+// kohaku-test: expect-referee=kick_while_running=0
+// kohaku-test: expect-referee=stage_overrun=0
+#include "kdt.h"
+#include "kohaku/npu_isa.h"
+
+#define GEMVS 100u
+
+static struct kdp_ctx ctx;
+
+int main(void)
+{
+    kdt_setup(&ctx);
+    struct kdp_prog p[4];
+    struct kdp_job jobs[4];
+    for (unsigned u = 0; u < 4; u++) {
+        uint64_t (*pay)[4] = kdt_dram(u);
+        np_payload(pay[0], np_memset_shape(0, 1, 256, 256));          /* (M, N, K) */
+        np_payload(pay[1], np_memset_weight(0, 1024, NP_FP16_ONE, 0)); /* weights at line 1024 */
+        for (unsigned i = 0; i < GEMVS; i++)
+            np_payload(pay[2 + i], np_gemv(200, 100, 0, 0, 0, 0));     /* L2 100 -> 200 */
+        p[u].payload = pay;
+        p[u].n = 2 + GEMVS;
+        p[u].txn = (uint8_t)(0x40 + u);
+        jobs[u].prog = &p[u];
+        jobs[u].yx = KDT_NP(u + 1);
+    }
+    EXPECT_EQ(kdp_run(&ctx, jobs, 4), KS_OK);
+    for (unsigned u = 0; u < 4; u++) {
+        EXPECT_EQ(jobs[u].rep.completions, 2 + GEMVS);
+        EXPECT_EQ(jobs[u].rep.last_code, 0x01);
+        EXPECT_EQ(jobs[u].rep.last_arg, 0x40 + u);
+        /* the unit was busy 100 x 2,096 + 2 x 4 = 209,608 cycles (docs/npu.md §5) of these */
+        kt_note("program_cycles", jobs[u].rep.cycles);
+    }
+    EXPECT_TRUE(kdt_quiet());
+    kt_finish();
+}
