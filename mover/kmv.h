@@ -45,8 +45,8 @@ struct kmv_result {
 unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
                       struct kmv_result *res);
 
-/* The structural half only (length, offsets, reach, GO framing), which replay keeps even on
- * its unchecked path so that nothing it writes can leave the writer's window. */
+/* The structural half only (length, offsets, reach, GO framing): for host tools that want to
+ * know a list is well-formed before its semantics. */
 unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
                             struct kmv_result *res);
 
@@ -134,9 +134,14 @@ const struct kmv_caps *kmv_caps_self(void);
 unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
                     struct kmv_result *res);
 
-/* Replay after only kmv_validate_frame: for tests that provoke mover faults on purpose and
- * for nothing a host can reach. */
-unsigned kmv_replay_unchecked(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
+/* Replays a list kmv_validate accepted earlier — e.g. every REPLAY step of a RUN command,
+ * checked when the command was accepted — without validating it again, so a write costs the
+ * port's loop alone (issue 8's budget). It checks in O(1) that n is within KD_MAX_WRITES and
+ * the last write is a GO (KS_LIST_TOO_LONG / KS_NO_GO otherwise), so the loops stop inside the
+ * list; the RV64 port masks every offset into its window, so a list changed since it was
+ * validated can make a wrong move but cannot write outside the mover. Same statuses as
+ * kmv_replay otherwise. The fault tests use it to run lists the validator would refuse. */
+unsigned kmv_replay_validated(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
                               struct kmv_result *res);
 
 /* BOARD.md §3.1 last row: after busy falls on a FILL or GENERATE move, replay waits this many

@@ -16,9 +16,17 @@ static unsigned done(struct kmv_result *res, unsigned st, uint32_t detail, uint3
     return st;
 }
 
-/* Waits for busy to fall, at most `timeout` cycles from t0. Returns 0 when idle. */
-static int wait_idle(struct kmv_stat *s, uint64_t t0, uint64_t timeout)
+/* Waits for busy to fall, at most `timeout` cycles. Returns 0 when idle. The clock is read
+ * only once the first look finds the mover busy: a descriptor fetch or a short move is often
+ * over by then, and the count starts a few instructions late at most. */
+static int wait_idle(struct kmv_stat *s, uint64_t timeout)
 {
+    uint64_t t0;
+
+    kmv_port_status(s);
+    if (!s->busy)
+        return 0;
+    t0 = hal_cycles();
     for (;;) {
         kmv_port_status(s);
         if (!s->busy)
@@ -44,7 +52,7 @@ static unsigned replay(const struct kd_write *w, uint32_t n, uint64_t timeout,
     res->moves = 0;
     /* A move that timed out earlier may still run: a GO now would be refused (§4: a second
      * MVGO while busy is an error), so wait for it, within the same bound. */
-    if (wait_idle(&s, hal_cycles(), timeout))
+    if (wait_idle(&s, timeout))
         return done(res, KS_TIMEOUT, KS_AWAIT_MOVER_IDLE << 8, 0, s.raw);
 
     /* The mover reads memory behind the data cache: what the CPU wrote must be there. */
@@ -56,16 +64,14 @@ static unsigned replay(const struct kd_write *w, uint32_t n, uint64_t timeout,
     kmv_port_stage(&ch[0]);
     for (;;) {
         struct kmv_chunk *cur = &ch[k];
-        uint64_t t0;
 
         kmv_port_start(cur);
-        t0 = hal_cycles();
         /* Stage the next chunk while this one runs (RV32 copies into the other buffer). */
         if (cur->next != end) {
             ch[k ^ 1u].p = cur->next;
             kmv_port_stage(&ch[k ^ 1u]);
         }
-        if (wait_idle(&s, t0, timeout)) {
+        if (wait_idle(&s, timeout)) {
             st = done(res, KS_TIMEOUT, KS_AWAIT_MOVER << 8, (uint32_t)(cur->next - w) - 1u, s.raw);
             break;
         }
@@ -113,11 +119,17 @@ unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycle
     return replay(w, n, timeout_cycles, res);
 }
 
-unsigned kmv_replay_unchecked(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
+unsigned kmv_replay_validated(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
                               struct kmv_result *res)
 {
     res->value = 0;
-    if (kmv_validate_frame(w, n, kmv_caps_self(), res) != KS_OK)
+    res->moves = 0;
+    /* O(1): the loops stop at the first GO, so a GO last keeps them inside the list. */
+    if (n == 0 || n > KD_MAX_WRITES || !kd_is_go(&w[n - 1])) {
+        res->status = n > KD_MAX_WRITES ? KS_LIST_TOO_LONG : KS_NO_GO;
+        res->detail = n;
+        res->index = n;
         return res->status;
+    }
     return replay(w, n, timeout_cycles, res);
 }

@@ -1,8 +1,8 @@
 /* mvt_fault.h — the mover fault tests' runner (tests/target/mover/test_faults_*.c; issue 4
  * "Tests"; BOARD.md §3 fault codes). Each case: the checked replay refuses the list with its
  * named status and writes nothing — or, for codes 2 and 3, which no static check can foresee,
- * runs into the fault; the unchecked replay (kmv_replay_unchecked) reports KS_MOVER_FAULT with
- * exactly that code at the GO's index and leaves the destination as the fault left it; then a
+ * runs into the fault; replaying it without validation (kmv_replay_validated) reports
+ * KS_MOVER_FAULT with exactly that code at the GO's index and leaves the destination as the fault left it; then a
  * good copy still works. */
 #ifndef KOHAKU_TEST_MVT_FAULT_H
 #define KOHAKU_TEST_MVT_FAULT_H
@@ -49,7 +49,7 @@ static void run_cases(const struct fcase *cases, unsigned ncases)
         EXPECT_EQ(mvt_run(c->l, c->n, &r), st);
         if (st != KS_MOVER_FAULT) {
             EXPECT_EQ(mvt_compare("refused"), 0);                 /* nothing written */
-            EXPECT_EQ(kmv_replay_unchecked(c->l, c->n, MVT_TIMEOUT, &r), KS_MOVER_FAULT);
+            EXPECT_EQ(kmv_replay_validated(c->l, c->n, MVT_TIMEOUT, &r), KS_MOVER_FAULT);
         }
         EXPECT_EQ(r.detail, c->code);
         EXPECT_EQ(r.index, c->n - 1u);
