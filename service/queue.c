@@ -109,16 +109,12 @@ static void kq_publish_units(void)
     volatile struct kq_units *u = &kq_hdr->units;
     const struct kx_unit_entry *t = kq.dp.units;
     unsigned n = kq.dp.n_units;
-    for (unsigned i = 0; i < KQ_MAX_UNITS; i++) {
-        /* Two 32-bit stores an entry (struct kx_unit_entry, little-endian), zeros past n. */
+    /* Two 32-bit stores an entry (struct kx_unit_entry, little-endian). Entries past count are
+     * left as they are: count says how many are valid (boot time, issue 8: boot_insns). */
+    for (unsigned i = 0; i < n; i++) {
         volatile uint32_t *w = (volatile uint32_t *)(uintptr_t)u->entries[i];
-        uint32_t lo = 0, hi = 0;
-        if (i < n) {
-            lo = t[i].yx | (uint32_t)t[i].version << 8 | (uint32_t)t[i].buffers << 16;
-            hi = t[i].type | (uint32_t)t[i].inst_depth << 16;
-        }
-        w[0] = lo;
-        w[1] = hi;
+        w[0] = t[i].yx | (uint32_t)t[i].version << 8 | (uint32_t)t[i].buffers << 16;
+        w[1] = t[i].type | (uint32_t)t[i].inst_depth << 16;
     }
     u->count = n;
     hal_shared_release();
@@ -216,7 +212,7 @@ static unsigned kq_run(uint64_t addr, uint32_t n, struct kq_err *e)
                 return e->status;
             }
         } else if (s->op == KQ_STEP_SIGNAL) {
-            kq_hdr->progress.value = s->addr;
+            kq_hdr->info.progress = s->addr;
             hal_shared_release();
         }
         /* WAIT and BARRIER: met, every program before them has completed. */
@@ -313,6 +309,8 @@ static void kq_boot(void)
     h->fw.cause = 0;
     h->fw.pc = 0;
     h->fw.tval = 0;
+    h->info.ready_instret = hal_instret();
+    h->info.ready_cycles = hal_cycles();
     kq_set_state(KQ_STATE_READY);
 
     /* Taken before a restart and never completed: it may have run partly; say so once. */

@@ -74,7 +74,16 @@ struct kq_fw_state {
 #define KQ_BROKEN_SQ_TAIL   1u      /* sq_tail behind sq_head, or more than sq_entries ahead */
 #define KQ_BROKEN_CQ_HEAD   2u      /* cq_head ahead of cq_tail, or more than cq_entries behind */
 
-/* Lines 6..: the unit table the firmware publishes (count, then entries as in the boot block). */
+/* Line 6 — written by the firmware: the last RUN SIGNAL value, and what boot cost (issue 8
+ * boot_insns: instructions retired from the core's release to just before READY is written). */
+struct kq_fw_info {
+    uint64_t progress;       /* value of the last RUN SIGNAL step */
+    uint64_t ready_instret;  /* instructions from release to READY */
+    uint64_t ready_cycles;   /* processor cycles from release to READY */
+    uint64_t rsvd;
+};
+
+/* Lines 7..: the unit table the firmware publishes (count, then entries as in the boot block). */
 struct kq_units {
     uint32_t count;
     uint32_t rsvd[7];
@@ -88,7 +97,7 @@ struct kq_header {
     struct kq_index_line cq_tail;       /* line 3: firmware — completions posted, ever */
     struct kq_index_line cq_head;       /* line 4: host — completions consumed, ever */
     struct kq_fw_state fw;              /* line 5: firmware */
-    struct kq_index_line progress;      /* line 6: firmware — last RUN progress signal */
+    struct kq_fw_info info;             /* line 6: firmware — RUN progress, boot figures */
     struct kq_units units;              /* lines 7..15: firmware */
 };
 
@@ -107,7 +116,8 @@ _Static_assert(offsetof(struct kq_header, sq_head) == 2 * KQ_LINE, "queue layout
 _Static_assert(offsetof(struct kq_header, cq_tail) == 3 * KQ_LINE, "queue layout");
 _Static_assert(offsetof(struct kq_header, cq_head) == 4 * KQ_LINE, "queue layout");
 _Static_assert(offsetof(struct kq_header, fw) == 5 * KQ_LINE, "queue layout");
-_Static_assert(offsetof(struct kq_header, progress) == 6 * KQ_LINE, "queue layout");
+_Static_assert(offsetof(struct kq_header, info) == 6 * KQ_LINE, "queue layout");
+_Static_assert(sizeof(struct kq_fw_info) == KQ_LINE, "info line");
 _Static_assert(offsetof(struct kq_header, units) == 7 * KQ_LINE, "queue layout");
 _Static_assert(sizeof(struct kq_header) == 16 * KQ_LINE, "queue header is 512 bytes");
 

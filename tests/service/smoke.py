@@ -219,6 +219,9 @@ def run(p):
     p.wr(mem(OUT), bytes(256))
     p.setreg(CPU_BASE + CPU_CTRL, 0)                          # release
     check("boot_ready", h.wait_state(READY), "state %r" % (h.state(),))
+    info = h.line(L_PROGRESS, "<QQQ")
+    sys.stderr.write("boot: ready_instret=%d ready_cycles=%d\n" % info[1:])
+    check("boot_figures", 0 < info[1] <= info[2], repr(info))
     if MODE == "trap":
         return trap(h, p)
     cnt = h.line(L_UNITS, "<I")[0]
