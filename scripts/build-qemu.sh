@@ -18,6 +18,9 @@
 #   lock          flock: one build at a time per cache
 # When bin/<key> already exists the script only (re)points the links: a no-op build.
 set -euo pipefail
+# The whole script is one brace group, read completely before it runs: editing this file while a
+# build is in progress cannot change what that build executes.
+{
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${1:-$TOP/build}
@@ -191,3 +194,5 @@ for old in $(ls -1t "$CACHE/bin" | tail -n +9); do
 done
 link_bins "$KEY"
 log "installed $CACHE/bin/$KEY"
+exit 0
+}
