@@ -359,6 +359,9 @@ static int cmd_boot(int argc, char **argv)
            (unsigned long long)qaddr, queue.sq_entries, (unsigned long long)v.sq_head,
            (unsigned long long)v.sq_tail, (unsigned long long)v.cq_head, (unsigned long long)v.cq_tail,
            (unsigned long long)cs.cycles, (unsigned long long)cs.instret);
+    if (v.ready_instret)
+        printf("boot: release to READY took %llu instructions, %llu cycles (firmware's count)\n",
+               (unsigned long long)v.ready_instret, (unsigned long long)v.ready_cycles);
     drain_posted();
     return EX_OK;
 }

@@ -195,9 +195,11 @@ int kh_queue_create(struct kh_node *n, struct kh_queue *q, uint64_t hdr_ug, uint
 /* Recovers a queue from the node: its setup line and the host's two index lines, so a new
  * process resumes where the last one stopped. */
 int kh_queue_attach(struct kh_node *n, struct kh_queue *q, uint64_t hdr_ug);
-/* Reads the firmware's lines (sq_head, cq_tail, state, progress) in one request. */
+/* Reads the firmware's lines (sq_head, cq_tail, state, line 6, units) in one request. */
 struct kh_queue_view {
-    uint64_t sq_tail, sq_head, cq_tail, cq_head, progress;
+    uint64_t sq_tail, sq_head, cq_tail, cq_head;
+    uint64_t progress;                      /* line 6 word 0: the last RUN SIGNAL value */
+    uint64_t ready_instret, ready_cycles;   /* line 6 words 1, 2: release to READY (0: not reported) */
     struct kq_fw_state fw;
     struct kq_units units;
 };

@@ -153,7 +153,13 @@ int kh_queue_view(struct kh_node *n, const struct kh_queue *q, struct kh_queue_v
     v->sq_head = h.sq_head.value;
     v->cq_tail = h.cq_tail.value;
     v->cq_head = h.cq_head.value;
-    v->progress = h.progress.value;
+    /* Line 6 read by position: its first word is the RUN progress value, then (firmware with
+     * the boot figures) instructions and cycles from release to READY; 0 where not written. */
+    uint64_t l6[4];
+    memcpy(l6, (const uint8_t *)&h + 6u * KQ_LINE, sizeof l6);
+    v->progress = l6[0];
+    v->ready_instret = l6[1];
+    v->ready_cycles = l6[2];
     v->fw = h.fw;
     v->units = h.units;
     return KH_OK;
