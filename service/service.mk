@@ -79,3 +79,29 @@ test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) 
 	elif [ $$rc -ne 0 ] && ! grep -q '^FAIL: service-smoke-qemu-rv64-trap' $(O)/tests/service-smoke.log; then \
 	  echo "FAIL: service-smoke-qemu-rv64-trap/smoke exit $$rc" >> $(O)/tests/service-smoke.log; fi; \
 	grep -E '^(FAIL|HANG): ' $(O)/tests/service-smoke.log || true
+
+# ---- Fuzzing (TESTING.md layer 4, issue 7 item 5): the queue header, submission and step-list
+# checks under libFuzzer (Debian's clang). FUZZ_CC / FUZZ_SMOKE_RUNS come from mover/mover.mk.
+FUZZ_SERVICE_SECS ?= 120
+KQ_FUZZ_BIN       := $(O)/fuzz/service/fuzz_kq
+
+$(KQ_FUZZ_BIN): tests/host/service/fuzz_kq.c $(KQ_HOST_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=all -Iinclude -Iservice -Imover -Iboot $< $(KQ_HOST_SRCS) -o $@
+
+.PHONY: fuzz-service
+fuzz: fuzz-service
+fuzz-service: $(KQ_FUZZ_BIN)
+	@mkdir -p $(O)/fuzz/service/corpus
+	$(KQ_FUZZ_BIN) -max_total_time=$(FUZZ_SERVICE_SECS) -max_len=70000 $(O)/fuzz/service/corpus
+
+TEST_SUITES += fuzz-smoke-service
+.PHONY: test-suite-fuzz-smoke-service
+test-suite-fuzz-smoke-service: $(KQ_FUZZ_BIN)
+	@mkdir -p $(O)/tests $(O)/fuzz/service/smoke
+	$(Q)if timeout 300 $(KQ_FUZZ_BIN) -runs=$(FUZZ_SMOKE_RUNS) -seed=1 -max_len=4096 -len_control=0 \
+	      $(O)/fuzz/service/smoke > $(O)/tests/fuzz-smoke-service.out 2>&1; then \
+	  echo "PASS: fuzz-smoke-service/kq_$(FUZZ_SMOKE_RUNS)_runs" > $(O)/tests/fuzz-smoke-service.log; \
+	else echo "FAIL: fuzz-smoke-service/kq_$(FUZZ_SMOKE_RUNS)_runs $$(grep -m1 -E 'ERROR|SUMMARY|Assert|deadly' $(O)/tests/fuzz-smoke-service.out)" \
+	  > $(O)/tests/fuzz-smoke-service.log; fi
