@@ -89,9 +89,10 @@ KS = dict(OK=0x00, BAD_OP=0x01, BAD_FLAGS=0x02, BAD_LEN=0x03, BAD_ALIGN=0x04, BA
 UNITS_MAP = [(0x11, 0x4E50), (0x12, 0x4E50), (0x13, 0x4E50), (0x14, 0x4E50), (0x21, 0x5455), (0x22, 0x5455)]
 
 
-def bootblock(wait=1000000, qaddr=Q):
-    ents = b"".join(struct.pack("<BBBBHH", yx, 1, 0, 0, t, 16) for yx, t in UNITS_MAP)
-    hdr = struct.pack("<IHHIIQHHI", 0x4B424F54, 1, 32 + len(ents), 1, wait, qaddr, len(UNITS_MAP), 0, 0)
+def bootblock(wait=1000000, qaddr=Q, table=True):
+    units = UNITS_MAP if table else []
+    ents = b"".join(struct.pack("<BBBBHH", yx, 1, 0, 0, t, 16) for yx, t in units)
+    hdr = struct.pack("<IHHIIQHHI", 0x4B424F54, 1, 32 + len(ents), 1 if table else 0, wait, qaddr, len(units), 0, 0)
     return hdr + ents
 
 
@@ -328,10 +329,19 @@ def after_data(h, p):
     time.sleep(0.1)
     check("exited", p.reg(CPU_BASE + CPU_STATE) & 3 == 3 and p.reg(CPU_BASE + CPU_EXIT_WORD) == 0)
 
-    # A host that breaks the ring rules: FATAL, KQ_FATAL_QUEUE, which = KQ_BROKEN_SQ_TAIL.
+    # No table in the boot block: the firmware enumerates the default map (docs/model-mesh.md:
+    # NP at (1..4, 1), TU at (1..2, 2); CU_CAPS type "NP" 0x4E50 / "TU" 0x5455, depth 16).
     p.setreg(CPU_BASE + CPU_CTRL, 1)
+    p.wr(SPAD_LOAD, bootblock(table=False))
     p.setreg(CPU_BASE + CPU_CTRL, 0)
     check("restart_after_stop", h.wait_state(READY))
+    if FULL:
+        expect("enumerated_units", h.cmd(sub(UNITS, 0x600)), "OK", 0, 6)
+        ents = p.rd(mem(Q + L_UNITS + 32), 8 * 6)
+        got = sorted((e[0], e[4], e[5]) for e in struct.iter_unpack("<BBBBHH", ents))
+        check("enumerated_table", got == sorted((yx, t, 16) for yx, t in UNITS_MAP), repr(got))
+
+    # A host that breaks the ring rules: FATAL, KQ_FATAL_QUEUE, which = KQ_BROKEN_SQ_TAIL.
     h.p.wr(mem(Q + L_SQ_TAIL), struct.pack("<Q", h.sq_tail + 100))
     check("broken_fatal", h.wait_state(FATAL))
     st = h.state()
