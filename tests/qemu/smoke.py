@@ -20,7 +20,7 @@ import time
 TIMEOUT_S = 20
 STOP_RE = re.compile(r"^kohaku-stop: state=(exited|halted) cause=(\d+) word=0x([0-9a-f]+) pc=0x([0-9a-f]+)$")
 
-# Host port wire format (include/kohaku/hostport.h, docs/hostport.md): literals.
+# Host port wire format (include/kohaku/hostport.h), written out as literals.
 KHP_OP_HELLO, KHP_OP_READ, KHP_OP_WRITE = 1, 2, 3
 KHP_MAGIC, KHP_VERSION = 0x4B485031, 1
 KHP_CPU_CTRL, KHP_CPU_STATE, KHP_CPU_NOW_NS = 0x10000, 0x10008, 0x10038
