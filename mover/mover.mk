@@ -1,6 +1,8 @@
 # mover.mk — the mover layer's native builds (issue 4; docs/mover.md). The firmware build
 # (mk/firmware.mk) picks up mover/*.c and mover/rv32|rv64/*.c by itself.
-#   make test-suite-host-mover    host unit tests of builder, validator, text form (ASan+UBSan)
+#   make test-suite-host-mover    host unit tests (ASan+UBSan) of builder, validator, text form
+#                                 (test_mover), and of replay with the RV32 port against the
+#                                 model's mover through a hal stand-in (test_replay)
 #   make fuzz-mover               libFuzzer on the validator and the text parser, bounded time
 #   make test-suite-fuzz-smoke-mover   a short fuzz run (FUZZ_SMOKE_RUNS inputs) inside make test
 
@@ -10,19 +12,32 @@ KMV_PURE_DEPS := $(KMV_PURE_SRCS) mover/kmv.h include/kohaku/desc_list.h include
 KMV_HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
                    -fno-sanitize-recover=all -fno-omit-frame-pointer -Iinclude -Imover
 KMV_TEST_BIN  := $(O)/tests/host/mover/test_mover
+KMV_REPLAY_BIN := $(O)/tests/host/mover/test_replay
+KMV_REPLAY_SRCS := tests/host/mover/test_replay.c tests/host/mover/fakehal.c mover/replay.c \
+                   mover/rv32/port.c mover/validate.c model/mover.c
 
 $(KMV_TEST_BIN): tests/host/mover/test_mover.c tests/host/mover/ht.h $(KMV_PURE_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(KMV_HOST_CFLAGS) -Itests/host/mover tests/host/mover/test_mover.c $(KMV_PURE_SRCS) -o $@
 
+# The fake hal's include directory comes first, so "hal/hal.h" is the stand-in.
+$(KMV_REPLAY_BIN): $(KMV_REPLAY_SRCS) tests/host/mover/ht.h tests/host/mover/fakehal.h \
+        tests/host/mover/fakehal/hal/hal.h mover/kmv_port.h model/mover.h $(KMV_PURE_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(KMV_HOST_CFLAGS) -Itests/host/mover/fakehal -Itests/host/mover -Imodel \
+	    $(KMV_REPLAY_SRCS) -o $@
+
 TEST_SUITES += host-mover
 .PHONY: test-suite-host-mover
-test-suite-host-mover: $(KMV_TEST_BIN)
+test-suite-host-mover: $(KMV_TEST_BIN) $(KMV_REPLAY_BIN)
 	@mkdir -p $(O)/tests
-	$(Q)timeout 60 $(KMV_TEST_BIN) > $(O)/tests/host-mover.log 2> $(O)/tests/host-mover.stderr; rc=$$?; \
-	if [ $$rc -eq 124 ]; then echo "HANG: host-mover/test_mover" >> $(O)/tests/host-mover.log; \
-	elif [ $$rc -ne 0 ] && ! grep -q '^FAIL:' $(O)/tests/host-mover.log; then \
-	  echo "FAIL: host-mover/test_mover exit $$rc: $$(tail -c 300 $(O)/tests/host-mover.stderr | tr '\n' '|')" >> $(O)/tests/host-mover.log; fi
+	$(Q): > $(O)/tests/host-mover.log; \
+	for t in $(KMV_TEST_BIN) $(KMV_REPLAY_BIN); do n=$$(basename $$t); out=$(O)/tests/host-mover.$$n; \
+	  timeout 60 $$t > $$out.out 2> $$out.stderr; rc=$$?; cat $$out.out >> $(O)/tests/host-mover.log; \
+	  if [ $$rc -eq 124 ]; then echo "HANG: host-mover/$$n" >> $(O)/tests/host-mover.log; \
+	  elif [ $$rc -ne 0 ] && ! grep -q '^FAIL:' $$out.out; then \
+	    echo "FAIL: host-mover/$$n exit $$rc: $$(tail -c 300 $$out.stderr | tr '\n' '|')" >> $(O)/tests/host-mover.log; fi; \
+	done
 
 # ---- Fuzzing (TESTING.md layer 4): Debian's clang with libFuzzer. ----
 FUZZ_CC          ?= clang

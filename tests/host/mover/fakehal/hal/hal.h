@@ -1,0 +1,19 @@
+/* hal.h (native stand-in) — the slice of the hal API the RV32 mover port and mover/replay.c use
+ * (firmware tree contract), implemented by tests/host/mover/fakehal.c over the model's mover
+ * alone (model/mover.h) with a fake clock: every call is 1 ns. */
+#ifndef KOHAKU_HAL_H
+#define KOHAKU_HAL_H
+
+#include <stdint.h>
+#include "kohaku/cpu_map.h"
+
+uint64_t hal_cycles(void);
+void hal_fence(void);
+void hal_dcache_flush(void);
+void hal_dcache_inval(void);
+/* RV32 descriptor form (BOARD.md §4). */
+uint32_t hal_spad_word_index(const volatile void *p);
+void hal_mvgo(uint32_t spad_word_index);
+uint32_t hal_mvgo_status(void);
+
+#endif
