@@ -18,8 +18,6 @@ const struct kmv_caps kmv_caps_rv64 = {
 #define KNOWN_REGS  ((1u << 0) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6) | \
                      (1u << 7) | (1u << 8) | (1u << 10))
 
-/* Every bit a register defines; anything else set is refused as KS_MV_FIELD. Kept as the
- * complement, in 32-bit halves, so the per-write test is two ANDs on both variants. */
 /* Fields read from a record's 32-bit halves (no 64-bit shifts on RV32), derived from the
  * same masks as everything else: a field wholly in one half, or one spanning both. */
 #define LO(m)              ((uint32_t)(m))
@@ -37,6 +35,8 @@ _Static_assert(!HI(KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_GO | KM_DIM_WALKER | K
                "GET_LO fields are in the low half");
 _Static_assert(!LO(KM_HDR_NDIM | KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE | KM_INDEX_COUNT |
                    KM_GATHER_WORDS), "GET_HI fields are in the high half");
+/* Every bit a register defines; anything else set is refused as KS_MV_FIELD. Kept as the
+ * complement, in 32-bit halves, so the per-write test is two ANDs on both variants. */
 #define NOT_LO(m)   ((uint32_t)~(uint32_t)(m))
 #define NOT_HI(m)   ((uint32_t)~(uint32_t)((m) >> 32))
 #define CTRL_FIELDS   (KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_FLAGS | KM_CTRL_GO)
@@ -102,7 +102,8 @@ static unsigned fail(struct kmv_result *res, unsigned status, uint32_t detail, u
     return status;
 }
 
-/* Offset, register and reach of one write. */
+/* Names what is wrong with a write the one-test fast path refused: its offset word (not an
+ * 8-aligned register in 0x00-0x7F) or its reach. */
 static unsigned check_offset(const struct kd_write *w, const struct kmv_caps *caps,
                              struct kmv_result *res, uint32_t i)
 {
