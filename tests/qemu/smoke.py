@@ -25,6 +25,7 @@ KHP_OP_HELLO, KHP_OP_READ, KHP_OP_WRITE = 1, 2, 3
 KHP_MAGIC, KHP_VERSION = 0x4B485031, 1
 KHP_CPU_CTRL, KHP_CPU_STATE, KHP_CPU_NOW_NS = 0x10000, 0x10008, 0x10038
 KHP_CPU_HELD, KHP_CPU_EXITED = 0, 3
+KHP_IMEM_BASE = 0x100000
 
 
 class Hang(Exception):
@@ -244,6 +245,55 @@ def t_hostport_latency(args):
     return None
 
 
+def imem_segments(path):
+    """(paddr, bytes) of the PT_LOAD segments of a 32-bit RISC-V ELF that lie in the RV32
+    instruction window (0x0000-0x1FFF, BOARD.md §4)."""
+    with open(path, "rb") as f:
+        img = f.read()
+    phoff, = struct.unpack_from("<I", img, 28)
+    phentsize, phnum = struct.unpack_from("<HH", img, 42)
+    segs = []
+    for i in range(phnum):
+        ptype, off, _vaddr, paddr, filesz, _memsz = struct.unpack_from("<6I", img, phoff + i * phentsize)
+        if ptype == 1 and filesz and paddr < 0x2000:
+            segs.append((paddr, img[off:off + filesz]))
+    return segs
+
+
+def t_hostport_reflash(args):
+    """Hold a running core, load a new image through the instruction-window load path, release:
+    the new image runs from PC 0 (stale translations of the old one are dropped) and INSTRET
+    counts from the release (its first read is 2: the li and the load itself)."""
+    hp = HostPort(args, 32, "rv32-spin.elf")
+    try:
+        for tag, hold in ((1, 0), (2, 1)):
+            _, status, _, _, _ = hp.request(KHP_OP_WRITE, tag, KHP_CPU_CTRL, struct.pack("<Q", hold), width=8)
+            if status != 0:
+                return "CPU_CTRL=%d status %d" % (hold, status)
+        time.sleep(0.2)
+        _, status, _, value, _ = hp.request(KHP_OP_READ, 3, KHP_CPU_STATE, width=8, length=8)
+        if value & 3 != KHP_CPU_HELD:
+            return "state 0x%x after hold, want HELD" % value
+        for paddr, data in imem_segments(os.path.join(args.images, "rv32-instret.elf")):
+            _, status, _, _, _ = hp.request(KHP_OP_WRITE, 4, KHP_IMEM_BASE + paddr, data)
+            if status != 0:
+                return "imem load at 0x%x status %d" % (paddr, status)
+        _, status, _, _, _ = hp.request(KHP_OP_WRITE, 5, KHP_CPU_CTRL, struct.pack("<Q", 0), width=8)
+        deadline = time.time() + TIMEOUT_S
+        state = None
+        while state != KHP_CPU_EXITED:
+            if time.time() > deadline:
+                raise Hang()
+            _, status, _, value, _ = hp.request(KHP_OP_READ, 6, KHP_CPU_STATE, width=8, length=8)
+            state = value & 3
+    finally:
+        out, err = hp.close()
+    words = out.split()
+    if words[:2] != ["00000002", "000007d4"]:
+        return "new image printed %r, want INSTRET 00000002 then 000007d4" % out
+    return None
+
+
 def t_bad_config(args):
     """A configuration the model refuses stops QEMU with status 1 before the core runs."""
     code, _, err = run(args, 32, "rv32-console-exit.elf", "units=not-a-unit-map")
@@ -287,6 +337,7 @@ def tests():
         # Host port (BOARD.md §6, hostport.h)
         ("hostport-hello-hold-release", t_hostport),
         ("hostport-latency", t_hostport_latency),
+        ("hostport-reflash", t_hostport_reflash),
         ("bad-config-refused", t_bad_config),
     ]
     return t
