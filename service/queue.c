@@ -164,13 +164,25 @@ static unsigned kq_replay(uint64_t addr, uint32_t n, struct kq_err *e)
     return st;
 }
 
+/* Adds job i of the group. Jobs that send the same program (payloads, length, txn) share one
+ * struct kdp_prog, so dispatch/ stages it once for all of them (SYSTEM.md §2.3: the same
+ * program to several targets). */
 static void kq_add_job(unsigned i, uint64_t addr, uint32_t n, uint8_t txn, uint8_t yx,
                        uint16_t cap, uint32_t step)
 {
-    kq.prog[i].payload = kq_map(addr);
-    kq.prog[i].n = n;
-    kq.prog[i].txn = txn;
-    kq.job[i].prog = &kq.prog[i];
+    const void *payload = kq_map(addr);
+    struct kdp_prog *p = &kq.prog[i];
+    for (unsigned k = 0; k < i; k++) {
+        const struct kdp_prog *q = kq.job[k].prog;
+        if (q->payload == payload && q->n == n && q->txn == txn) {
+            p = (struct kdp_prog *)q;
+            break;
+        }
+    }
+    p->payload = payload;
+    p->n = n;
+    p->txn = txn;
+    kq.job[i].prog = p;
     kq.job[i].yx = yx;
     kq.cap[i] = cap;
     kq.step_of[i] = step;
