@@ -152,7 +152,8 @@ struct kq_cpl {
     uint32_t detail;
     uint32_t rsvd1;
     uint64_t value;
-    uint64_t cycles;         /* processor cycles from taking the submission to posting this */
+    uint64_t cycles;         /* processor cycles from taking the submission to this being ready
+                              * to post (a wait for ring room is not counted) */
 };
 
 _Static_assert(sizeof(struct kq_sub) == 2 * KQ_LINE, "submission is two lines");
