@@ -74,12 +74,13 @@ struct kq_fw_state {
 #define KQ_BROKEN_SQ_TAIL   1u      /* sq_tail behind sq_head, or more than sq_entries ahead */
 #define KQ_BROKEN_CQ_HEAD   2u      /* cq_head ahead of cq_tail, or more than cq_entries behind */
 
-/* Line 6 — written by the firmware: the last RUN SIGNAL value, and what boot cost (issue 8
- * boot_insns: instructions retired from the core's release to just before READY is written). */
+/* Line 6 — written by the firmware: the last RUN SIGNAL value, and the processor's own
+ * counters just before READY is written (issue 8 boot_insns). RV32's count from the release;
+ * RV64's minstret/mcycle under QEMU also count the time held (docs/host-interface.md §9). */
 struct kq_fw_info {
     uint64_t progress;       /* value of the last RUN SIGNAL step */
-    uint64_t ready_instret;  /* instructions from release to READY */
-    uint64_t ready_cycles;   /* processor cycles from release to READY */
+    uint64_t ready_instret;  /* instructions retired, counter value at READY */
+    uint64_t ready_cycles;   /* processor cycles, counter value at READY */
     uint64_t rsvd;
 };
 
