@@ -10,13 +10,6 @@
 #define BK_BOUND(w, b)  (1u << ((w) * 2u + (b)))     /* bits 0-3 */
 #define BK_IMM          (1u << 4)
 
-/* Does v fit field m? Written as one compare: GCC 12 at -O1 miscompiles KH_FIELD_FITS's
- * two-clause form in check_walk below (a 2^40 base passed; reproducer in docs/mover.md). */
-static inline int fits(uint64_t m, uint64_t v)
-{
-    return v <= (m >> KH_FIELD_SHIFT(m));
-}
-
 static unsigned berr(struct kmv_builder *b, unsigned st)
 {
     if (b->status == KS_OK)
@@ -60,7 +53,7 @@ static unsigned check_walk(const struct kmv_walk *wk, int with_bounds)
 {
     if (wk->ndim > KM_MAX_DIMS)
         return KS_MV_DIM;
-    if (!fits(KM_HDR_BASE, wk->base))
+    if (!KH_FIELD_FITS(KM_HDR_BASE, wk->base))
         return KS_MV_FIELD;
     if (wk->base & (KM_WORD_BYTES - 1))
         return KS_MV_ALIGN;
@@ -192,8 +185,8 @@ unsigned kmv_build_gather(struct kmv_builder *b, const struct kmv_walk *dst, uin
         return b->status;
     if ((st = check_walk(dst, 1)) != KS_OK)
         return berr(b, st);
-    if (!fits(KM_HDR_BASE, src_base) || !fits(KM_INDEX_BASE, idx_base) ||
-        idx_count > KM_MAX_INDICES || words == 0 || !fits(KM_GATHER_WORDS, words))
+    if (!KH_FIELD_FITS(KM_HDR_BASE, src_base) || !KH_FIELD_FITS(KM_INDEX_BASE, idx_base) ||
+        idx_count > KM_MAX_INDICES || words == 0 || !KH_FIELD_FITS(KM_GATHER_WORDS, words))
         return berr(b, KS_MV_FIELD);
     if ((src_base | idx_base | pitch) & (KM_WORD_BYTES - 1))
         return berr(b, KS_MV_ALIGN);
@@ -220,7 +213,7 @@ unsigned kmv_build_xform(struct kmv_builder *b, const struct kmv_walk *dst,
     /* A bound axis on a transform move faults 7 or hangs: the builder offers none. */
     if ((st = check_walk(dst, 0)) != KS_OK || (st = check_walk(src, 0)) != KS_OK)
         return berr(b, st);
-    if (!fits(KM_HDR_XFORM_ID, id) || !fits(KM_HDR_XFORM_MODE, xmode))
+    if (!KH_FIELD_FITS(KM_HDR_XFORM_ID, id) || !KH_FIELD_FITS(KM_HDR_XFORM_MODE, xmode))
         return berr(b, KS_MV_FIELD);
     emit_walk(b, KM_WALK_SRC, src, KH_FIELD_PREP(KM_HDR_XFORM_ID, id) |
                                    KH_FIELD_PREP(KM_HDR_XFORM_MODE, xmode));
