@@ -25,32 +25,59 @@ FW_MULTI_rv32 := rv32im/ilp32
 FW_ARCH_rv64  := -march=rv64ima_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 FW_MULTI_rv64 := rv64im/lp64
 
-# ---- C library: the one place a LIBC option plugs in. ----
+# ---- C library: the one place a LIBC option plugs in (docs/libc.md). ----
+# FW_O is where board outputs go: $(O)/<board>/ for the default picolibc, $(O)/newlib-nano/<board>/
+# for newlib-nano, so the two builds never overwrite each other. FW_LIBC_STAMP is what a link
+# waits for (the library built), FW_LIBC_SRCS the library glue joining libfw.a.
+FW_LIBCS := picolibc newlib-nano
 ifeq ($(LIBC),picolibc)
+FW_O          := $(O)
 FW_LIBC_ROOT  := /usr/lib/picolibc/riscv64-unknown-elf
-FW_LIBC_INC   := $(FW_LIBC_ROOT)/include
+fw_libc_inc    = $(FW_LIBC_ROOT)/include
 fw_libc_lib    = $(FW_LIBC_ROOT)/lib/release/$(FW_MULTI_$(1))/libc.a
+FW_LIBC_STAMP :=
+FW_LIBC_SRCS  :=
+FW_LIBC_DEF   := -DKX_LIBC_PICOLIBC=1
+else ifeq ($(LIBC),newlib-nano)
+# Built by scripts/build-newlib.sh into the cache; $(O)/newlib-nano/sysroot links to it, one
+# directory per multilib with its own include/ (configure-generated headers) and lib/.
+FW_O          := $(O)/newlib-nano
+FW_LIBC_ROOT  := $(FW_O)/sysroot
+fw_libc_inc    = $(FW_LIBC_ROOT)/$(FW_MULTI_$(1))/include
+fw_libc_lib    = $(FW_LIBC_ROOT)/$(FW_MULTI_$(1))/lib/libc.a
+FW_LIBC_STAMP := $(FW_O)/key
+FW_LIBC_SRCS  := boot/libc/newlib_syscalls.c
+FW_LIBC_DEF   := -DKX_LIBC_NEWLIB_NANO=1
+# Rebuild (or relink to the cache) when the script or Debian's source changes, or when the
+# link points into a cache that was cleaned.
+FW_NEWLIB_TAR := $(wildcard /usr/src/newlib/newlib-3.3.0.tar.xz)
+FW_NEWLIB_FORCE := $(shell test -f $(FW_LIBC_ROOT)/rv32im/ilp32/lib/libc.a -a \
+                     -f $(FW_LIBC_ROOT)/rv64im/lp64/lib/libc.a || echo newlib-force)
+.PHONY: newlib newlib-force
+newlib: $(FW_LIBC_STAMP)
+$(FW_LIBC_STAMP): scripts/build-newlib.sh $(FW_NEWLIB_TAR) $(FW_NEWLIB_FORCE)
+	$(Q)scripts/build-newlib.sh $(O)
 else
-$(error LIBC=$(LIBC) is not supported (picolibc))
+$(error LIBC=$(LIBC) is not supported (one of: $(FW_LIBCS)))
 endif
 FW_GCC_DIR    := $(dir $(shell $(CC) -print-libgcc-file-name 2>/dev/null))
 fw_libgcc      = $(FW_GCC_DIR)$(FW_MULTI_$(1))/libgcc.a
 
 FW_CFLAGS := -std=c11 -Os -g -ffreestanding -fno-builtin-printf -Wall -Wextra -Werror \
              -ffunction-sections -fdata-sections -fno-common -fno-asynchronous-unwind-tables \
-             -MMD -MP -isystem $(FW_LIBC_INC)
+             -MMD -MP $(FW_LIBC_DEF)
 FW_ASFLAGS := -g -MMD -MP
 
 # Sources. dispatch/ and mover/ join the firmware library when their owners add them
 # (common files at the top of the folder, variant-specific ones under <folder>/rv32|rv64/).
-FW_LIB_COMMON := boot/start.c boot/bootblock.c boot/fatal.c hal/console.c \
+FW_LIB_COMMON := boot/start.c boot/bootblock.c boot/fatal.c hal/console.c $(FW_LIBC_SRCS) \
                  $(wildcard dispatch/*.c mover/*.c)
 FW_LIB_rv32   := hal/rv32/hal.c $(wildcard dispatch/rv32/*.c mover/rv32/*.c)
 FW_LIB_rv64   := hal/rv64/hal.c boot/rv64/trap.c boot/rv64/trap.S \
                  $(wildcard dispatch/rv64/*.c mover/rv64/*.c)
 FW_SERVICE    := $(wildcard service/*.c)
 
-fw_obj = $(patsubst %,$(O)/$(1)/obj/%.o,$(2))
+fw_obj = $(patsubst %,$(FW_O)/$(1)/obj/%.o,$(2))
 # Object rules delete their output when the compiler fails, so a stale object can never stand
 # in for a source that no longer builds (make -k in the test suites relies on it).
 
@@ -63,29 +90,30 @@ include board/$(1)/board.mk
 FW_V_$(1)     := $$(BOARD_VARIANT)
 FW_QEMU_$(1)  := $$(BOARD_QEMU)
 FW_CPU_$(1)   := $$(BOARD_QEMU_CPU)
-FW_INC_$(1)   := -Iinclude -Iboard/$(1) -Iboot -Ihal/include -Ihal/$$(FW_V_$(1)) -Idispatch -Imover
+FW_INC_$(1)   := -Iinclude -Iboard/$(1) -Iboot -Ihal/include -Ihal/$$(FW_V_$(1)) -Idispatch -Imover \
+                 -isystem $$(call fw_libc_inc,$$(FW_V_$(1)))
 FW_FLAGS_$(1) := $$(FW_ARCH_$$(FW_V_$(1)))
-FW_CRT0_$(1)  := $(O)/$(1)/obj/boot/$$(FW_V_$(1))/crt0.S.o
+FW_CRT0_$(1)  := $(FW_O)/$(1)/obj/boot/$$(FW_V_$(1))/crt0.S.o
 FW_LIBOBJ_$(1):= $$(call fw_obj,$(1),$$(FW_LIB_COMMON) $$(FW_LIB_$$(FW_V_$(1))))
-FW_LIBS_$(1)  := $(O)/$(1)/libfw.a $$(call fw_libc_lib,$$(FW_V_$(1))) $$(call fw_libgcc,$$(FW_V_$(1)))
-FW_DEPS       += $(O)/$(1)/layout.h.d $$(patsubst %.o,%.d,$$(FW_LIBOBJ_$(1)) $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)))
+FW_LIBS_$(1)  := $(FW_O)/$(1)/libfw.a $$(call fw_libc_lib,$$(FW_V_$(1))) $$(call fw_libgcc,$$(FW_V_$(1)))
+FW_DEPS       += $(FW_O)/$(1)/layout.h.d $$(patsubst %.o,%.d,$$(FW_LIBOBJ_$(1)) $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)))
 
-$(O)/$(1)/obj/%.c.o: %.c
+$(FW_O)/$(1)/obj/%.c.o: %.c | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $(1)/$$<")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@ || { rm -f $$@; exit 1; }
 
-$(O)/$(1)/obj/%.S.o: %.S
+$(FW_O)/$(1)/obj/%.S.o: %.S | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  AS      $(1)/$$<")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_ASFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@ || { rm -f $$@; exit 1; }
 
-$(O)/$(1)/libfw.a: $$(FW_LIBOBJ_$(1))
+$(FW_O)/$(1)/libfw.a: $$(FW_LIBOBJ_$(1))
 	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
 
 # The linker script: the board's map as plain numbers (linker/layout.c), then the variant's
 # script preprocessed with them.
-$(O)/$(1)/layout.h: linker/layout.c board/$(1)/board.h include/kohaku/cpu_map.h include/kohaku/bootblock.h
+$(FW_O)/$(1)/layout.h: linker/layout.c board/$(1)/board.h include/kohaku/cpu_map.h include/kohaku/bootblock.h | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -S -o $$@.s $$<
 	$(Q)sed -n 's/^->\([A-Z_0-9]*\) \(.*\)$$$$/#define \1 \2/p' $$@.s > $$@ && rm -f $$@.s
@@ -93,28 +121,28 @@ $(O)/$(1)/layout.h: linker/layout.c board/$(1)/board.h include/kohaku/cpu_map.h 
 
 # FW_LD_SED (tests/build only): a sed script applied to the generated linker script, so the
 # build-check suite can show check-image.sh catching a script whose regions are wrong.
-$(O)/$(1)/fw.ld: linker/$$(FW_V_$(1)).ld.S $(O)/$(1)/layout.h
-	$(Q)$$(CC) -E -P -x c -I$(O)/$(1) $$< -o $$@
+$(FW_O)/$(1)/fw.ld: linker/$$(FW_V_$(1)).ld.S $(FW_O)/$(1)/layout.h
+	$(Q)$$(CC) -E -P -x c -I$(FW_O)/$(1) $$< -o $$@
 	$(Q)$$(if $$(FW_LD_SED),sed -i -e '$$(FW_LD_SED)' $$@)
 
 # fw_link(board, output elf, objects): link, check, then rename, so an image that fails a
 # check never exists as an .elf a later make would trust.
-$(O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)) $(O)/$(1)/libfw.a $(O)/$(1)/fw.ld scripts/check-image.sh
+$(FW_O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh $(FW_LIBC_STAMP)
 	$$(if $(Q),@echo "  LD      $$@")
 	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)))
 
 # One run of mkimage.sh makes all five (a grouped target: -j must not run it twice at once).
-$(O)/$(1)/fw.imem.bin $(O)/$(1)/fw.spad.bin $(O)/$(1)/fw.imem.hex $(O)/$(1)/fw.spad.hex $(O)/$(1)/fw.lst &: $(O)/$(1)/fw.elf scripts/mkimage.sh
-	$(Q)OBJCOPY=$$(OBJCOPY) OBJDUMP=$$(OBJDUMP) NM=$$(NM) scripts/mkimage.sh $$< $(O)/$(1)/fw
+$(FW_O)/$(1)/fw.imem.bin $(FW_O)/$(1)/fw.spad.bin $(FW_O)/$(1)/fw.imem.hex $(FW_O)/$(1)/fw.spad.hex $(FW_O)/$(1)/fw.lst &: $(FW_O)/$(1)/fw.elf scripts/mkimage.sh
+	$(Q)OBJCOPY=$$(OBJCOPY) OBJDUMP=$$(OBJDUMP) NM=$$(NM) scripts/mkimage.sh $$< $(FW_O)/$(1)/fw
 
-firmware-$(1): $(O)/$(1)/fw.elf $(O)/$(1)/fw.imem.hex $(O)/$(1)/fw.spad.hex $(O)/$(1)/fw.lst
-	@cat $(O)/$(1)/fw.size
+firmware-$(1): $(FW_O)/$(1)/fw.elf $(FW_O)/$(1)/fw.imem.hex $(FW_O)/$(1)/fw.spad.hex $(FW_O)/$(1)/fw.lst
+	@cat $(FW_O)/$(1)/fw.size
 
 FW_IMAGES += firmware-$(1)
 endef
 
 # fw_link(board, elf, objects): the explicit-library link and the image checks.
-fw_link = { $(CC) $(FW_FLAGS_$(1)) -nostdlib -nostartfiles -static -T $(O)/$(1)/fw.ld \
+fw_link = { $(CC) $(FW_FLAGS_$(1)) -nostdlib -nostartfiles -static -T $(FW_O)/$(1)/fw.ld \
             -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(basename $(2)).map \
             -o $(2).tmp $(3) -Wl,--start-group $(FW_LIBS_$(1)) -Wl,--end-group && \
           OBJDUMP=$(OBJDUMP) NM=$(NM) scripts/check-image.sh $(FW_V_$(1)) $(2).tmp $(basename $(2)).size && \
@@ -131,10 +159,11 @@ firmware: $(addprefix firmware-,$(FW_BOARDS))
 debug: firmware-$(BOARD) qemu tests-target-tools
 	@test -n "$(FW_QEMU_$(BOARD))" || { echo "debug: $(BOARD) is a hardware board; use a qemu-* board" >&2; exit 1; }
 	@echo "kohaku: QEMU waits for gdb. In another terminal:"
-	@echo "  gdb-multiarch $(O)/$(BOARD)/fw.elf -ex 'target remote :1234'"
+	@echo "  gdb-multiarch $(FW_O)/$(BOARD)/fw.elf -ex 'target remote :1234'"
 	$(Q)$(O)/qemu/bin/$(FW_QEMU_$(BOARD)) -M kohaku-sysnode,bootblock=$(TT_TOOLS)/good.bootblock \
 	    -cpu $(FW_CPU_$(BOARD)) -bios none -display none -monitor none -serial none -nodefaults \
-	    -icount shift=0,align=off,sleep=off -kernel $(O)/$(BOARD)/fw.elf -s -S
+	    -icount shift=0,align=off,sleep=off -kernel $(FW_O)/$(BOARD)/fw.elf -s -S
 
 include tests/target/target.mk
 include tests/build/build.mk
+include mk/libc.mk

@@ -3,8 +3,12 @@
 # Idempotent: a machine that has everything does nothing but check.
 set -euo pipefail
 
+# newlib-source: scripts/build-newlib.sh builds newlib-nano from it (LIBC=newlib-nano); its
+# configure needs only a host gcc and make besides the cross compiler (no texinfo: the build
+# makes no documentation; no flex/bison).
 PKGS=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
+  newlib-source gcc make
   gdb-multiarch
   dpkg-dev ninja-build meson libglib2.0-dev libpixman-1-dev libfdt-dev pkg-config zlib1g-dev
   python3 xz-utils
