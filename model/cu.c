@@ -56,15 +56,26 @@ struct km_cu {
     /* Fault injection (MODEL.md §1.8, docs/model-mesh.md §6): armed by km_cu_inject, kept
      * across reset; the counters restart at reset. n = 0 means every one. */
     struct {
-        bool fault, hang, drop;
-        uint32_t fault_n, fault_code, hang_n, drop_n, slow;
+        bool fault, hang, drop, mute;
+        uint32_t fault_n, fault_code, hang_n, drop_n, slow, mute_n, late;
+        /* The count each armed item was armed at: n counts from arming (from reset for
+         * items armed by the faults= property, which are armed at construction). */
+        uint32_t fault_base, hang_base, drop_base, mute_base;
     } inj;
     uint32_t issued;               /* instructions started since reset */
     uint32_t completions;          /* completions produced since reset */
+    uint32_t ctrl_reqs;            /* CU_CTRL requests accepted since reset */
+    struct kf_flit ctrl_late;      /* an injected-late CU_CTRL reply waiting to be queued */
     struct cu_timer *timers;       /* pending km_cu_after() calls, freed with the unit */
 };
 
 static void try_issue(struct km_cu *cu);
+
+/* An armed item hits on its n-th event counted from when it was armed; n 0: every one. */
+static bool inj_hit(bool armed, uint32_t n, uint32_t base, uint32_t count)
+{
+    return armed && (n == 0 || count - base == n);
+}
 static void schedule_tx(struct km_cu *cu);
 
 static uint32_t hdr_of(const struct kf_flit *f) { return (uint32_t)f->w[KF_HDR_WORD]; }
@@ -215,10 +226,21 @@ static uint64_t ctrl_value(struct km_cu *cu, unsigned index)
 /* op is ignored (a write is answered as a read), the value is sampled now, and the reply
  * queues behind every completion already queued. A request while a reply is pending is
  * accepted and dropped (the upstream revision that drops it rather than stalling). */
+static void ctrl_late_ev(struct km_cu *cu, void *state, uint64_t arg)
+{
+    (void)state;
+    if ((uint32_t)arg != cu->gen)
+        return;     /* the unit was reset meanwhile: the reply went with it */
+    out_push(cu, &cu->ctrl_late, true);
+}
+
 static void ctrl_request(struct km_cu *cu, const struct kf_flit *req)
 {
     if (cu->ctrl_pending)
         return;
+    cu->ctrl_reqs++;
+    if (inj_hit(cu->inj.mute, cu->inj.mute_n, cu->inj.mute_base, cu->ctrl_reqs))
+        return;     /* injected: this request is never answered */
     unsigned index = (unsigned)KH_FIELD_GET(KF_W3_CTRL_INDEX, req->w[3]);
     struct kf_flit r = { { 0, 0, 0, 0, 0 } };
     r.w[3] = KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_REPLY) |
@@ -227,6 +249,13 @@ static void ctrl_request(struct km_cu *cu, const struct kf_flit *req)
     r.w[KF_HDR_WORD] = kf_hdr(hget(KF_HDR_SRC_X, req), hget(KF_HDR_SRC_Y, req), cu->x, cu->y,
                               KF_T_CU_CTRL, hget(KF_HDR_TXN, req), 1);
     cu->ctrl_pending = true;
+    if (cu->inj.late) {
+        /* Injected: the reply (sampled now) is queued late unit cycles later; meanwhile a
+         * further request is dropped, as while any reply is pending. */
+        cu->ctrl_late = r;
+        km_cu_after(cu, (uint64_t)cu->inj.late * km_cu_cycle_ns(cu), ctrl_late_ev, cu->gen);
+        return;
+    }
     out_push(cu, &r, true);
 }
 
@@ -292,9 +321,9 @@ static void try_issue(struct km_cu *cu)
     cu->exec_start = cu->m->now;
     cu->issued++;
     drain_backlog(cu);
-    if (cu->inj.hang && (cu->inj.hang_n == 0 || cu->inj.hang_n == cu->issued))
+    if (inj_hit(cu->inj.hang, cu->inj.hang_n, cu->inj.hang_base, cu->issued))
         return;     /* injected: never retires */
-    if (cu->inj.fault && (cu->inj.fault_n == 0 || cu->inj.fault_n == cu->issued)) {
+    if (inj_hit(cu->inj.fault, cu->inj.fault_n, cu->inj.fault_base, cu->issued)) {
         km_cu_after(cu, km_cu_cycle_ns(cu), inj_fault_done, cu->inj.fault_code);
         return;
     }
@@ -341,7 +370,7 @@ void km_cu_done(struct km_cu *cu, uint32_t exec_result, bool fault)
     s.w[KF_HDR_WORD] = kf_hdr(hget(KF_HDR_SRC_X, &cu->cur), hget(KF_HDR_SRC_Y, &cu->cur),
                               cu->x, cu->y, KF_T_CU_SIGNAL, txn, 1);
     cu->completions++;
-    if (!(cu->inj.drop && (cu->inj.drop_n == 0 || cu->inj.drop_n == cu->completions)))
+    if (!inj_hit(cu->inj.drop, cu->inj.drop_n, cu->inj.drop_base, cu->completions))
         out_push(cu, &s, false);    /* else injected: the completion is lost */
 
     /* The next instruction issues on the next unit cycle, so a unit that retires inside
@@ -454,7 +483,8 @@ void km_cu_reset(struct km_cu *cu)
     cu->ctrl_pending = false;
     cu->retired = 0;
     cu->busy_ns = 0;
-    cu->issued = cu->completions = 0;
+    cu->issued = cu->completions = cu->ctrl_reqs = 0;
+    cu->inj.fault_base = cu->inj.hang_base = cu->inj.drop_base = cu->inj.mute_base = 0;
     if (cu->cls->fini)
         cu->cls->fini(cu, cu->state);
     if (cu->state)
@@ -472,17 +502,35 @@ void km_cu_inject(struct km_cu *cu, enum km_cu_inject_kind kind, uint32_t n, uin
         cu->inj.fault = true;
         cu->inj.fault_n = n;
         cu->inj.fault_code = arg;
+        cu->inj.fault_base = cu->issued;
         return;
     case KM_CU_INJ_HANG:
         cu->inj.hang = true;
         cu->inj.hang_n = n;
+        cu->inj.hang_base = cu->issued;
         return;
     case KM_CU_INJ_DROP:
         cu->inj.drop = true;
         cu->inj.drop_n = n;
+        cu->inj.drop_base = cu->completions;
         return;
     case KM_CU_INJ_SLOW:
         cu->inj.slow = arg;
         return;
+    case KM_CU_INJ_CTRL_LATE:
+        cu->inj.late = arg;
+        return;
+    case KM_CU_INJ_CTRL_MUTE:
+        cu->inj.mute = true;
+        cu->inj.mute_n = n;
+        cu->inj.mute_base = cu->ctrl_reqs;
+        return;
     }
+}
+
+void km_cu_inject_clear(struct km_cu *cu)
+{
+    /* An instruction already held by a hang stays held: clearing arms nothing new, it does
+     * not retire what the unit has swallowed (a reset does). */
+    memset(&cu->inj, 0, sizeof cu->inj);
 }

@@ -126,16 +126,55 @@ static unsigned hp_cpu(struct hp_ctx *c)
     return KHP_OK;
 }
 
+/* The referee counters (read-only) and the fault-injection registers (hostport.h). */
 static unsigned hp_model(struct hp_ctx *c)
 {
     unsigned st = reg_check(c);
     if (st)
         return st;
-    unsigned i = (unsigned)((c->req->addr - KHP_MODEL_BASE) / KHP_REG_BYTES);
-    if (is_write(c) || i >= km_referee_count())
-        return KHP_E_ADDR;          /* the referee counters are read-only */
-    c->value = km_referee_value(c->m, i);
-    return KHP_OK;
+    unsigned off = (unsigned)(c->req->addr - KHP_MODEL_BASE);
+    unsigned i = off / KHP_REG_BYTES;
+    struct km_hp_inj *inj = &c->m->hp_inj;
+    if (i < km_referee_count()) {
+        if (is_write(c))
+            return KHP_E_ADDR;      /* the referee counters are read-only */
+        c->value = km_referee_value(c->m, i);
+        return KHP_OK;
+    }
+    uint64_t v = is_write(c) ? reg_value(c) : 0;
+    switch (off) {
+    case KHP_MODEL_INJ_UNIT:
+        if (is_write(c))
+            inj->unit = (uint32_t)(v & (KHP_INJ_UNIT_X | KHP_INJ_UNIT_Y));
+        c->value = inj->unit;
+        return KHP_OK;
+    case KHP_MODEL_INJ_N:
+        if (is_write(c))
+            inj->n = (uint32_t)v;
+        c->value = inj->n;
+        return KHP_OK;
+    case KHP_MODEL_INJ_ARG:
+        if (is_write(c))
+            inj->arg = (uint32_t)v;
+        c->value = inj->arg;
+        return KHP_OK;
+    case KHP_MODEL_INJ_ARM:
+        if (is_write(c)) {
+            if (v > 0xFF || km_inject(c->m, (unsigned)v, (unsigned)KH_FIELD_GET(KHP_INJ_UNIT_X, inj->unit),
+                                      (unsigned)KH_FIELD_GET(KHP_INJ_UNIT_Y, inj->unit), inj->n, inj->arg))
+                return KHP_E_ADDR;  /* no unit there, or no such kind: nothing armed */
+            inj->armed++;
+        }
+        c->value = inj->armed;
+        return KHP_OK;
+    case KHP_MODEL_INJ_CLEAR:
+        if (!is_write(c))
+            return KHP_E_ADDR;      /* write-only */
+        km_inject_clear(c->m);
+        return KHP_OK;
+    default:
+        return KHP_E_ADDR;
+    }
 }
 
 /* Byte ranges (load paths and memory): width 0, 1..KHP_MAX_DATA bytes. */

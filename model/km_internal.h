@@ -45,6 +45,9 @@ struct km_model {
     struct km_cpu *cpu;
     struct km_mover *mover;
     struct km_referee ref;
+    struct km_hp_inj {       /* the host port's fault-injection registers (hostport.h) */
+        uint32_t unit, n, arg, armed;
+    } hp_inj;
     uint64_t now;             /* ns */
 };
 
@@ -74,6 +77,10 @@ unsigned km_mesh_grid_lo(const struct km_mesh *mesh);
 unsigned km_mesh_grid_hi(const struct km_mesh *mesh);
 /* The unit at exactly (x, y), or NULL. */
 struct km_cu *km_mesh_unit_at(struct km_mesh *mesh, unsigned x, unsigned y);
+/* Fault injection (model.c; kinds KHP_INJ_* of hostport.h): arm one item, n counted from now
+ * (0: every one); -1 for an unknown kind or no unit at x,y. Clear disarms every item. */
+int km_inject(struct km_model *m, unsigned kind, unsigned x, unsigned y, uint32_t n, uint32_t arg);
+void km_inject_clear(struct km_model *m);
 
 /* ---- control agent (agent.c) ---- */
 enum km_initiator { KM_FROM_HOST, KM_FROM_CPU };

@@ -499,6 +499,7 @@ int km_mesh_inject(struct km_mesh *mesh, const char *item, char *err, size_t err
     } kinds[] = {
         { "fault", KM_CU_INJ_FAULT, 2 }, { "hang", KM_CU_INJ_HANG, 1 },
         { "drop", KM_CU_INJ_DROP, 1 }, { "slow", KM_CU_INJ_SLOW, 1 },
+        { "ctrllate", KM_CU_INJ_CTRL_LATE, 1 }, { "ctrlmute", KM_CU_INJ_CTRL_MUTE, 1 },
     };
     const char *p = item;
     while (isspace((unsigned char)*p))
@@ -537,9 +538,10 @@ int km_mesh_inject(struct km_mesh *mesh, const char *item, char *err, size_t err
         km_cu_inject(cu, KM_CU_INJ_FAULT, a[0], got >= 2 ? a[1] : 0xFA17u);
         break;
     case KM_CU_INJ_SLOW:
+    case KM_CU_INJ_CTRL_LATE:
         if (!got)
             goto bad;
-        km_cu_inject(cu, KM_CU_INJ_SLOW, 0, a[0]);
+        km_cu_inject(cu, kinds[k].kind, 0, a[0]);
         break;
     default:
         km_cu_inject(cu, kinds[k].kind, a[0], 0);
@@ -548,6 +550,22 @@ int km_mesh_inject(struct km_mesh *mesh, const char *item, char *err, size_t err
     return 1;
 bad:
     snprintf(err, errlen, "faults: cannot parse '%s' (fault@x,y[:n[:code]], hang@x,y[:n], "
-             "drop@x,y[:n], slow@x,y:k)", item);
+             "drop@x,y[:n], slow@x,y:k, ctrllate@x,y:k, ctrlmute@x,y[:n])", item);
     return -1;
+}
+
+int km_mesh_inject_at(struct km_mesh *mesh, unsigned x, unsigned y, enum km_cu_inject_kind kind,
+                      uint32_t n, uint32_t arg)
+{
+    struct km_cu *cu = x < MESH_POS && y < MESH_POS ? km_mesh_unit_at(mesh, x, y) : NULL;
+    if (!cu)
+        return -1;
+    km_cu_inject(cu, kind, n, arg);
+    return 0;
+}
+
+void km_mesh_inject_clear(struct km_mesh *mesh)
+{
+    for (unsigned i = 0; i < mesh->n_units; i++)
+        km_cu_inject_clear(mesh->units[i]);
 }

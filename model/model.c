@@ -1,13 +1,16 @@
 /* model.c — the device model's core (MODEL.md §2, §3): construction and reset of the parts,
  * the virtual-time event queue, configuration checks, the mover's environment and the referee.
  * Every other part reaches time only through km_at() and m->now. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "km_internal.h"
+#include "mesh_inject.h"
 #include "mover.h"
 #include "kohaku/agent_regs.h"
+#include "kohaku/hostport.h"
 
 /* Bytes of one sparse DRAM page (memory.c allocates them); DRAM sizes are multiples of it. */
 #define KM_DRAM_GRANULE      (UINT64_C(64) << 10)
@@ -41,6 +44,10 @@ struct km_model_priv {
     char *units;
     char *faults;
     bool advancing;
+    /* Injected mover AXI error (MODEL.md §1.8): the axi_n-th memory access of the mover counted
+     * from arming (0: every one) returns an error; the count restarts at reset. */
+    bool axi;
+    uint32_t axi_n, axi_base, axi_count;
 };
 
 static struct km_model_priv *priv(struct km_model *m)
@@ -160,8 +167,18 @@ uint64_t km_now(const struct km_model *m)
 
 /* ---- the mover's environment ---- */
 
+/* Counts one mover access; true when an injected AXI error hits it (nothing is transferred). */
+static bool mover_axi_injected(struct km_model *m)
+{
+    struct km_model_priv *p = priv(m);
+    p->axi_count++;
+    return p->axi && (p->axi_n == 0 || p->axi_count - p->axi_base == p->axi_n);
+}
+
 static int mover_mem_read(void *ctx, uint64_t ug, void *buf, size_t len)
 {
+    if (mover_axi_injected(ctx))
+        return -1;
     /* An access the memory agent drops would hang the mover's AXI master on silicon; the
      * model reports it as an AXI error (fault 3) so the move ends (docs/model.md). */
     return km_mem_read(ctx, ug, buf, len) == KM_MEM_DROPPED ? -1 : 0;
@@ -169,6 +186,8 @@ static int mover_mem_read(void *ctx, uint64_t ug, void *buf, size_t len)
 
 static int mover_mem_write(void *ctx, uint64_t ug, const void *buf, size_t len)
 {
+    if (mover_axi_injected(ctx))
+        return -1;
     return km_mem_write(ctx, ug, buf, len) == KM_MEM_DROPPED ? -1 : 0;
 }
 
@@ -209,10 +228,91 @@ static bool check_config(const struct km_config *cfg, char *err, size_t errlen)
         snprintf(err, errlen, "mem_ns=%u: at most %u", cfg->mem_ns, KM_MEM_NS_MAX);
         return false;
     }
-    /* Fault injection is a later issue: refuse any spec rather than accept and ignore it. */
-    if (cfg->faults && cfg->faults[0] && strcmp(cfg->faults, "none") != 0) {
-        snprintf(err, errlen, "faults=%s: no faults supported yet", cfg->faults);
-        return false;
+    return true;
+}
+
+/* ---- fault injection (MODEL.md §1.8; docs/model.md "Fault injection") ---- */
+
+int km_inject(struct km_model *m, unsigned kind, unsigned x, unsigned y, uint32_t n, uint32_t arg)
+{
+    static const enum km_cu_inject_kind unit_kinds[] = {
+        [KHP_INJ_FAULT] = KM_CU_INJ_FAULT, [KHP_INJ_HANG] = KM_CU_INJ_HANG,
+        [KHP_INJ_DROP] = KM_CU_INJ_DROP, [KHP_INJ_SLOW] = KM_CU_INJ_SLOW,
+        [KHP_INJ_CTRL_LATE] = KM_CU_INJ_CTRL_LATE, [KHP_INJ_CTRL_MUTE] = KM_CU_INJ_CTRL_MUTE,
+    };
+    struct km_model_priv *p = priv(m);
+    if (kind == KHP_INJ_AXI) {
+        p->axi = true;
+        p->axi_n = n;
+        p->axi_base = p->axi_count;
+        return 0;
+    }
+    if (kind < KHP_INJ_FAULT || kind > KHP_INJ_CTRL_MUTE)
+        return -1;
+    return km_mesh_inject_at(m->mesh, x, y, unit_kinds[kind], n, arg);
+}
+
+void km_inject_clear(struct km_model *m)
+{
+    struct km_model_priv *p = priv(m);
+    p->axi = false;
+    km_mesh_inject_clear(m->mesh);
+}
+
+/* One item that is not a unit's: axi@n. 1 armed, 0 not this kind, -1 malformed. */
+static int model_item(struct km_model *m, const char *item, char *err, size_t errlen)
+{
+    if (strncmp(item, "axi@", 4) != 0)
+        return 0;
+    const char *s = item + 4;
+    char *e;
+    unsigned long n = isdigit((unsigned char)*s) ? strtoul(s, &e, 0) : 0;
+    if (!isdigit((unsigned char)*s) || *e || n > 0xFFFFFFFFul) {
+        snprintf(err, errlen, "faults: cannot parse '%s' (axi@n)", item);
+        return -1;
+    }
+    km_inject(m, KHP_INJ_AXI, 0, 0, (uint32_t)n, 0);
+    return 1;
+}
+
+/* The faults= property: items separated by ';', spaces around them ignored, "none" or empty
+ * arms nothing. Any item the model does not know fails km_new with its message. */
+static bool parse_faults(struct km_model *m, const char *spec, char *err, size_t errlen)
+{
+    if (!spec)
+        return true;
+    const char *p = spec;
+    char item[128];
+    while (*p) {
+        size_t len = strcspn(p, ";");
+        while (len && isspace((unsigned char)*p)) {
+            p++;
+            len--;
+        }
+        size_t l = len;
+        while (l && isspace((unsigned char)p[l - 1]))
+            l--;
+        if (l >= sizeof item) {
+            snprintf(err, errlen, "faults: item too long: '%.40s...'", p);
+            return false;
+        }
+        memcpy(item, p, l);
+        item[l] = '\0';
+        p += len;
+        if (*p == ';')
+            p++;
+        if (!l || !strcmp(item, "none"))
+            continue;
+        int r = km_mesh_inject(m->mesh, item, err, errlen);
+        if (r == 0)
+            r = model_item(m, item, err, errlen);
+        if (r < 0)
+            return false;
+        if (r == 0) {
+            snprintf(err, errlen, "faults: unknown item '%s' (fault@ hang@ drop@ slow@ ctrllate@ "
+                     "ctrlmute@ axi@; docs/model.md)", item);
+            return false;
+        }
     }
     return true;
 }
@@ -276,6 +376,10 @@ struct km_model *km_new(const struct km_config *cfg, const struct km_platform *p
     };
     m->mover = km_mover_new(&p->menv);
     km_cpu_reset(m);
+    if (!parse_faults(m, m->cfg.faults, err, errlen)) {
+        km_free(m);
+        return NULL;
+    }
     return m;
 }
 
@@ -313,6 +417,7 @@ void km_reset(struct km_model *m)
     km_agent_reset(m->agent);
     km_mover_reset(m->mover);
     memset(&m->ref, 0, sizeof(m->ref));
+    priv(m)->axi_count = priv(m)->axi_base = 0;   /* armed items stay; counts restart */
 }
 
 /* ---- referee ---- */

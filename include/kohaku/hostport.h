@@ -72,6 +72,31 @@ enum khp_status {
 #define KHP_CPU_STATE_STATE  KH_GENMASK(1, 0)
 #define KHP_CPU_STATE_CAUSE  KH_GENMASK(15, 8)
 
+/* Model registers at KHP_MODEL_BASE + offset (ours; docs/model.md "Host port", "Fault
+ * injection"), width 8. 0x00-0x38: the referee counters, read-only, in km_referee order
+ * (credit_violations, bad_reg_writes, busy_go, cpu_aux_cfg_writes, stage_oob_writes,
+ * kick_while_running, stage_overrun, rx_dropped). 0x40-0x60: fault injection, written by the
+ * host: set UNIT, N and ARG, then write the kind to ARM; CLEAR disarms every item. */
+#define KHP_MODEL_REFEREE    0x00u    /* R: 8 counters, 8 bytes apart */
+#define KHP_MODEL_INJ_UNIT   0x40u    /* RW: [7:0] x, [15:8] y of the unit an item arms */
+#define KHP_MODEL_INJ_N      0x48u    /* RW: [31:0] n: the n-th event from arming (0: every one) */
+#define KHP_MODEL_INJ_ARG    0x50u    /* RW: [31:0] fault code (FAULT), factor (SLOW), cycles (CTRL_LATE) */
+#define KHP_MODEL_INJ_ARM    0x58u    /* W: [7:0] enum khp_inj_kind: arms it (KHP_E_ADDR: no unit, bad kind);
+                                       * R: the number of items armed through the host port */
+#define KHP_MODEL_INJ_CLEAR  0x60u    /* W: any value disarms every item (unit and mover) */
+#define KHP_INJ_UNIT_X       KH_GENMASK(7, 0)
+#define KHP_INJ_UNIT_Y       KH_GENMASK(15, 8)
+
+enum khp_inj_kind {
+    KHP_INJ_FAULT = 1,       /* the unit's n-th instruction retires as FAULT with ARG */
+    KHP_INJ_HANG = 2,        /* the unit's n-th instruction never retires */
+    KHP_INJ_DROP = 3,        /* the unit's n-th completion signal is never sent */
+    KHP_INJ_SLOW = 4,        /* every unit cycle lasts ARG cycles (N ignored) */
+    KHP_INJ_CTRL_LATE = 5,   /* every CU_CTRL reply leaves ARG unit cycles late (N ignored) */
+    KHP_INJ_CTRL_MUTE = 6,   /* the unit's n-th CU_CTRL request is never answered */
+    KHP_INJ_AXI = 7,         /* the mover's n-th memory access returns an AXI error (UNIT ignored) */
+};
+
 enum khp_cpu_state {
     KHP_CPU_HELD = 0,
     KHP_CPU_RUNNING = 1,

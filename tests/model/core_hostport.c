@@ -241,7 +241,7 @@ static void model_registers_are_the_referee(void)
     KT_EXPECT_EQ(reg_rd(m, 0x00300000).value, 0);         /* credit_violations */
     KT_EXPECT_EQ(reg_rd(m, 0x00300008).value, 2);         /* bad_reg_writes */
     KT_EXPECT_EQ(reg_rd(m, 0x00300038).status, 0);        /* rx_dropped, the eighth */
-    KT_EXPECT_EQ(reg_rd(m, 0x00300040).status, 2);
+    KT_EXPECT_EQ(reg_rd(m, 0x00300068).status, 2);        /* past the fault-injection registers */
     KT_EXPECT_EQ(reg_wr(m, 0x00300008, 0).status, 2);     /* read-only */
     KT_EXPECT_EQ(reg_rd(m, 0x00300008).value, 2);
     km_free(m);
