@@ -26,8 +26,8 @@ sr_elfs   = $(foreach b,$(BOARDS),$(1)/$(b)/fw.elf) \
 
 .PHONY: size-report
 size-report:
-	$(Q)$(MAKE) --no-print-directory LIBC=picolibc $(call sr_elfs,$(O))
-	$(Q)$(MAKE) --no-print-directory LIBC=newlib-nano $(call sr_elfs,$(O)/newlib-nano)
+	$(Q)$(MAKE) -s --no-print-directory LIBC=picolibc $(call sr_elfs,$(O))
+	$(Q)$(MAKE) -s --no-print-directory LIBC=newlib-nano $(call sr_elfs,$(O)/newlib-nano)
 	$(Q)NM=$(NM) scripts/size-report.sh $(O) $(O)/newlib-nano $(patsubst $(O)/%,%,$(call sr_elfs,$(O))) \
 	    > $(O)/size-report.txt.tmp && mv -f $(O)/size-report.txt.tmp $(O)/size-report.txt
 	@cat $(O)/size-report.txt

@@ -2,15 +2,18 @@
  * from the selected libc (picolibc or newlib-nano, docs/libc.md) on both QEMU boards, with
  * literal results, and the headers are the library the build says it links. Runs in all four
  * target suites. Copies at every offset against alignment also check that the library never
- * makes a misaligned access (the RV32 core halts on one, BOARD.md §4). */
+ * makes a misaligned access (the RV32 core halts on one, BOARD.md §4). No strstr: picolibc's
+ * (two-way search, 1.7 KB of code) would overflow RV32's 8 KB window next to the harness. */
 #include <string.h>
 #include "harness.h"
+#include "hal/hal.h"
 
 /* -ffreestanding implies -fno-builtin, so each call below is a call into libc.a. Volatile
  * pointers keep the compiler from reasoning about the buffers' contents. */
 static char src[24] = "The quick brown fox!";
 static char dst[32];
 static const char *volatile text = "kohaku-accel:system-node";
+static unsigned char big_src[512], big_dst[512];
 
 int main(void)
 {
@@ -36,7 +39,6 @@ int main(void)
     EXPECT_EQ(strchr(text, ':') - text, 12);
     EXPECT_EQ(strrchr(text, '-') - text, 19);
     EXPECT_TRUE(strchr(text, '#') == NULL);
-    EXPECT_EQ(strstr(text, "system") - text, 13);
     EXPECT_EQ((const char *)memchr(text, 'a', 24) - text, 3);
 
     /* memcpy at every source/destination offset pair 0..3 (mixed alignment), 17 bytes, with
@@ -80,6 +82,21 @@ int main(void)
     EXPECT_TRUE(memcmp(dst, "abc\0\0\0x", 7) == 0);
     strncpy(dst, "abcdefgh", 4);
     EXPECT_TRUE(memcmp(dst, "abcd\0\0x", 7) == 0);
+
+    /* A 512-byte aligned copy and fill, timed for docs/libc.md (note lines on the console:
+     * cycles include the call; under QEMU's icount one cycle is one instruction). */
+    for (unsigned i = 0; i < sizeof big_src; i++)
+        big_src[i] = (unsigned char)(i * 7u + 1u);
+    uint64_t t0 = hal_cycles();
+    memcpy(big_dst, big_src, sizeof big_dst);
+    uint64_t t1 = hal_cycles();
+    memset(big_src, 0, sizeof big_src);
+    uint64_t t2 = hal_cycles();
+    kt_note("cycles memcpy 512 B", t1 - t0);
+    kt_note("cycles memset 512 B", t2 - t1);
+    EXPECT_EQ(big_dst[0], 1);
+    EXPECT_EQ(big_dst[511], 0xFA);        /* (511 * 7 + 1) mod 256 */
+    EXPECT_EQ(big_src[300], 0);
 
     kt_finish();
 }
