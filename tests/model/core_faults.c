@@ -166,6 +166,23 @@ static void hostport_drop_then_clear(void)
     down();
 }
 
+/* drop, n 1: only the next completion is lost; the one after arrives (NODE_STATUS count 1). */
+static void hostport_drop_only_the_nth(void)
+{
+    up(NULL);
+    KT_EXPECT_EQ(arm(KHP_INJ_DROP, 2, 2, 1, 0), KHP_OK);
+    tu_one(0x22, 0x0, 0, 1);
+    run(2000);
+    KT_EXPECT_EQ(node_status(0x22) & 1u, 0);
+    tu_one(0x22, 0x0, 0, 2);
+    run(2000);
+    KT_EXPECT_EQ(node_status(0x22), NS(0x01, 2, 1));
+    tu_one(0x22, 0x0, 0, 3);
+    run(2000);
+    KT_EXPECT_EQ(node_status(0x22), NS(0x01, 3, 2));
+    down();
+}
+
 /* slow@1,2:100: DELAY 10 takes 10 x 100 ns instead of 10 ns. */
 static void property_slow_unit(void)
 {
@@ -240,6 +257,7 @@ int main(void)
     KT_RUN(property_fault_on_nth_instruction);
     KT_RUN(hostport_hang_counts_from_arming);
     KT_RUN(hostport_drop_then_clear);
+    KT_RUN(hostport_drop_only_the_nth);
     KT_RUN(property_slow_unit);
     KT_RUN(ctrl_mute_and_late);
     KT_RUN(hostport_registers);
