@@ -31,6 +31,7 @@ include dispatch/dispatch.mk
 include mover/mover.mk
 include service/service.mk
 include tests/tests.mk
+include bench/bench.mk
 
 deps:
 	$(Q)scripts/install-deps.sh

@@ -1,0 +1,71 @@
+# bench.mk — issue 8's benchmark (TESTING.md "Benchmarks", docs/bench.md), included by the top
+# Makefile:
+#   make bench           figures for qemu-rv32 and qemu-rv64 under -icount: one line per figure
+#                        "bench <board> <name> <value> <unit>" and a table; $(O)/bench/results.txt
+#   make bench-check     make bench, then issue 8's budgets: exits 1 and names each one missed
+#   make test-suite-bench-determinism   (in make test) the images and the queue run twice, compared
+# Bench images: bench/target/bench_*.c, linked like the on-target tests (crt0, libfw.a, harness)
+# into $(FW_O)/<board>/bench/. Host driver: bench/kbench.c on libkohaku.
+
+BENCH_IMAGES := dispatch feed replay
+BENCH_BOARDS := qemu-rv32 qemu-rv64
+KBENCH       := $(O)/bench/kbench
+
+# bench_image(board, name)
+define bench_image
+$(FW_O)/$(1)/bench/bench_$(2).o: bench/target/bench_$(2).c bench/target/kb.h tests/target/harness.h | $(FW_LIBC_STAMP)
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  CC      $(1)/bench_$(2)")
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -Itests/target -Ibench/target \
+	    -DKT_IMAGE=\"bench_$(2)\" -c $$< -o $$@ || { rm -f $$@; exit 1; }
+
+$(FW_O)/$(1)/bench/bench_$(2).elf: $(FW_O)/$(1)/bench/bench_$(2).o $(FW_O)/$(1)/tests/harness.o \
+        $$(FW_CRT0_$(1)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh $(FW_LIBC_STAMP)
+	$$(if $(Q),@echo "  LD      $$@")
+	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $(FW_O)/$(1)/bench/bench_$(2).o $(FW_O)/$(1)/tests/harness.o)
+
+BENCH_ELFS += $(FW_O)/$(1)/bench/bench_$(2).elf
+endef
+BENCH_ELFS :=
+$(foreach b,$(BENCH_BOARDS),$(foreach i,$(BENCH_IMAGES),$(eval $(call bench_image,$(b),$(i)))))
+
+$(KBENCH): bench/kbench.c $(HOST_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) bench/kbench.c $(HOST_LIB) -o $@
+
+.PHONY: bench-build bench bench-check
+bench-build: qemu $(KBENCH) $(BENCH_ELFS) $(foreach b,$(BENCH_BOARDS),$(FW_O)/$(b)/fw.elf) tests-target-tools
+
+# Each board's lines go to $(O)/bench/<board>.txt; results.txt holds both; the table follows.
+bench: bench-build
+	@mkdir -p $(O)/bench
+	$(Q)rc=0; for b in $(BENCH_BOARDS); do \
+	  bench/bench.sh $(O) $$b > $(O)/bench/$$b.txt 2> $(O)/bench/$$b.stderr || rc=1; \
+	  cat $(O)/bench/$$b.txt; sed 's/^/  /' $(O)/bench/$$b.stderr; \
+	done; cat $(addprefix $(O)/bench/,$(addsuffix .txt,$(BENCH_BOARDS))) > $(O)/bench/results.txt; \
+	echo; bench/table.sh $(O)/bench/results.txt | tee $(O)/bench/table.md; exit $$rc
+
+bench-check: bench
+	$(Q)bench/check.sh $(O)/bench/results.txt
+
+# ---- bench-determinism (short form of make bench, in make test): everything twice, compared.
+# Each board's bench.sh run twice into separate work directories; the figure lines must be
+# identical (deterministic under -icount).
+TEST_SUITES += bench-determinism
+.PHONY: test-suite-bench-determinism
+test-suite-bench-determinism: bench-build
+	@mkdir -p $(O)/tests $(O)/bench/det
+	$(Q): > $(O)/tests/bench-determinism.log; \
+	for b in $(BENCH_BOARDS); do \
+	  for r in 1 2; do \
+	    timeout 600 bench/bench.sh $(O) $$b $(O)/bench/det/$$b-$$r > $(O)/bench/det/$$b-$$r.txt \
+	      2> $(O)/bench/det/$$b-$$r.stderr; \
+	  done; \
+	  if [ ! -s $(O)/bench/det/$$b-1.txt ]; then \
+	    echo "FAIL: bench-determinism/$$b no figures ($$(tail -c 200 $(O)/bench/det/$$b-1.stderr | tr '\n' '|'))" >> $(O)/tests/bench-determinism.log; \
+	  elif cmp -s $(O)/bench/det/$$b-1.txt $(O)/bench/det/$$b-2.txt; then \
+	    echo "PASS: bench-determinism/$$b" >> $(O)/tests/bench-determinism.log; \
+	  else \
+	    echo "FAIL: bench-determinism/$$b figures differ: $$(diff $(O)/bench/det/$$b-1.txt $(O)/bench/det/$$b-2.txt | grep '^[<>]' | head -4 | tr '\n' '|')" >> $(O)/tests/bench-determinism.log; \
+	  fi; \
+	done; grep -E '^(FAIL|HANG): ' $(O)/tests/bench-determinism.log || true

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# check.sh — issue 8's budgets against the figures of `make bench` (docs/bench.md): prints one
+# line per budgeted figure and board, and exits 1 when any is missed or missing.
+# Usage: bench/check.sh RESULTS     (RESULTS: the "bench <board> <name> <value> <unit>" lines)
+set -u
+res=$1
+fail=0
+# board name op limit — the budgets of issue 8 ("Budgets")
+budgets='
+qemu-rv64 dispatch_insns_per_flit <= 12
+qemu-rv32 dispatch_insns_per_flit <= 24
+qemu-rv64 unit_feed_pct >= 95
+qemu-rv32 unit_feed_pct >= 90
+qemu-rv64 replay_insns_per_write <= 8
+qemu-rv32 replay_insns_per_write <= 12
+qemu-rv64 boot_insns <= 3000
+qemu-rv32 boot_insns <= 3000
+qemu-rv64 host_vs_fw_ratio >= 20
+qemu-rv32 host_vs_fw_ratio >= 20
+qemu-rv32 imem_bytes <= 7168
+qemu-rv32 spad_bytes <= 8192
+qemu-rv64 imem_bytes <= 24576
+qemu-rv64 spad_bytes <= 32768
+'
+while read -r board name op limit; do
+  [ -n "$board" ] || continue
+  v=$(awk -v b="$board" -v n="$name" '$1 == "bench" && $2 == b && $3 == n { print $4; exit }' "$res")
+  if [ -z "$v" ] || [ "$v" = missing ]; then
+    echo "bench-check: FAIL $board $name missing (budget $op $limit)"
+    fail=1
+    continue
+  fi
+  if awk -v v="$v" -v l="$limit" -v op="$op" 'BEGIN { exit !(op == "<=" ? v <= l : v >= l) }'; then
+    echo "bench-check: ok   $board $name $v $op $limit"
+  else
+    echo "bench-check: FAIL $board $name $v, budget $op $limit"
+    fail=1
+  fi
+done <<< "$budgets"
+[ $fail -eq 0 ] && echo "bench-check: every budget met" || echo "bench-check: budgets missed (lines marked FAIL)"
+exit $fail

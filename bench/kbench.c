@@ -1,0 +1,237 @@
+/* kbench.c — the host side of `make bench` (issue 8; docs/bench.md): drives the real firmware
+ * image through the host port (libkohaku, docs/host-interface.md) and prints the figures that
+ * need the command queue or the host, one "fig <name> <value>" line each (bench/bench.sh turns
+ * them into "bench <board> <name> <value> <unit>"), or "missing <name> <why>":
+ *   boot_insns          release to READY (queue header line 6, the firmware's own counters)
+ *   cmd_overhead_insns  a NOP from its submission taken to its completion ready (its cycles)
+ *   host_vs_fw          200 programs of 8 instructions over the four NP units, a wait after
+ *                       each: one RUN command (firmware) against kh_hd_dispatch (host) — both
+ *                       in the model's virtual time
+ * Usage: kbench SOCKET FW.elf
+ * The machine must be fresh (core held, nothing loaded: QEMU started with hostport= and no
+ * -kernel). Everything the firmware measures is deterministic under -icount; the host-driven
+ * run is made with the core stopped, so the model's clock moves only by the host's requests
+ * and the units' work. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/npu_isa.h"
+#include "kohaku/status.h"
+#include "libkohaku.h"
+
+#define PROGS       200u
+#define PROG_INSNS  8u
+#define NOPS        3u
+#define RELEASE_SLOT_NS 1001u   /* see the boot figure below */
+
+static struct kh_node node;
+
+static void die(const char *what)
+{
+    fprintf(stderr, "kbench: %s: %s\n", what, kh_error(&node));
+    exit(1);
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "kbench: cannot open %s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    size_t cap = 1u << 20;
+    uint8_t *b = malloc(cap);
+    if (!b)
+        exit(2);
+    *len = fread(b, 1, cap, f);
+    fclose(f);
+    return b;
+}
+
+static uint64_t now_ns(void)
+{
+    uint64_t v;
+    if (kh_reg_read(&node, KHP_CPU_BASE + KHP_CPU_NOW_NS, &v))
+        die("reading the model's time");
+    return v;
+}
+
+/* The default map (docs/model-mesh.md §1), as kactl's --units would give it. */
+static const struct kx_unit_entry units[6] = {
+    { .yx = 0x11, .version = 1, .type = 0x4E50, .inst_depth = 16 },
+    { .yx = 0x12, .version = 1, .type = 0x4E50, .inst_depth = 16 },
+    { .yx = 0x13, .version = 1, .type = 0x4E50, .inst_depth = 16 },
+    { .yx = 0x14, .version = 1, .type = 0x4E50, .inst_depth = 16 },
+    { .yx = 0x21, .version = 1, .type = 0x5455, .inst_depth = 16 },
+    { .yx = 0x22, .version = 1, .type = 0x5455, .inst_depth = 16 },
+};
+
+/* Program k: eight MEMSETs of fmap shapes (4 unit cycles each, docs/npu.md §5) — the presets a
+ * layer starts with; short, so the figure is about dispatch, not the units' arithmetic. */
+static void program(uint64_t (*p)[4], unsigned k)
+{
+    for (unsigned i = 0; i < PROG_INSNS; i++)
+        np_payload(p[i], np_memset_shape(i, (uint16_t)(k + 1), (uint16_t)(i + 1), 16));
+}
+
+static uint8_t target(unsigned k)
+{
+    return (uint8_t)(0x11 + k % 4u);       /* NP@1,1 .. NP@4,1 */
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: kbench SOCKET FW.elf\n");
+        return 2;
+    }
+    struct kh_transport t;
+    char err[KH_ERR_LEN];
+    if (kh_transport_unix(argv[1], &t, err, sizeof err)) {
+        fprintf(stderr, "kbench: %s\n", err);
+        return 1;
+    }
+    if (kh_open(&node, &t))
+        die("opening the node");
+    size_t len;
+    uint8_t *img = read_file(argv[2], &len);
+    struct kh_elf e;
+    if (kh_elf_parse(img, len, &e, err, sizeof err)) {
+        fprintf(stderr, "kbench: %s: %s\n", argv[2], err);
+        return 2;
+    }
+
+    /* ---- boot: hold, flash, queue, boot block with the default map, release ---- */
+    struct kh_queue q;
+    struct kx_bootblock bb;
+    if (kh_core_hold(&node, true) || kh_load_elf(&node, &e))
+        die("flashing");
+    if (kh_queue_create(&node, &q, KH_DEF_QUEUE_UG, KH_DEF_ENTRIES, KH_DEF_ENTRIES))
+        die("creating the queue");
+    kh_bootblock_make(&bb, KH_DEF_QUEUE_UG, KH_DEF_WAIT_CYCLES, units, 6);
+    if (kh_bootblock_write(&node, &bb))
+        die("writing the boot block");
+    /* While the core is held nothing else runs, so the model's clock stands still between
+     * requests: the release runs exactly one request slot after this read (docs/bench.md). */
+    uint64_t t_before = now_ns();
+    if (kh_core_hold(&node, false))
+        die("releasing the core");
+    q.timeout_ms = 30000;
+    if (kh_wait_ready(&node, &q)) {
+        /* An image that does not serve the queue (RV32 today: BOARD_SERVICE_QUEUE 0). */
+        printf("missing boot_insns firmware does not reach READY (%s)\n", kh_error(&node));
+        printf("missing cmd_overhead_insns no queue\n");
+        printf("missing host_vs_fw_ratio no queue (firmware-driven side)\n");
+        printf("raw t_before %llu\n", (unsigned long long)t_before);
+        return 0;
+    }
+    struct kh_queue_view v;
+    if (kh_queue_view(&node, &q, &v))
+        die("reading the queue header");
+    printf("raw ready_instret %llu\nraw ready_cycles %llu\nraw t_before %llu\n",
+           (unsigned long long)v.ready_instret, (unsigned long long)v.ready_cycles,
+           (unsigned long long)t_before);
+    printf("raw units %u\n", v.units.count);
+    /* RV32's LCTL INSTRET counts from the release: line 6 is the boot cost as it stands. RV64's
+     * minstret under -icount is QEMU's virtual clock (docs/host-interface.md §9), which is also
+     * the model's clock: boot = READY's count - the release's time. The release ran one
+     * request slot after t_before: the glue's host-latency-ns (1000) after it arrived, and no
+     * earlier than the READ's own cost, km_hp_cost_ns = 1000 + ceil(8 / 32) (docs/qemu.md §6). */
+    if (node.variant == 32)
+        printf("fig boot_insns %llu\n", (unsigned long long)v.ready_instret);
+    else if (v.ready_instret > t_before + RELEASE_SLOT_NS)
+        printf("fig boot_insns %llu\n", (unsigned long long)(v.ready_instret - t_before - RELEASE_SLOT_NS));
+    else
+        printf("missing boot_insns line 6 reports %llu, before the release\n",
+               (unsigned long long)v.ready_instret);
+
+    /* ---- a few NOPs: every one must cost the same ---- */
+    uint64_t nop_cycles = 0;
+    for (unsigned i = 0; i < NOPS; i++) {
+        struct kq_sub s = { .op = KQ_OP_NOP };
+        struct kq_cpl c;
+        if (kh_command(&node, &q, &s, &c))
+            die("NOP");
+        if (c.status != KS_OK) {
+            fprintf(stderr, "kbench: NOP status 0x%x\n", c.status);
+            return 1;
+        }
+        printf("raw nop_cycles_%u %llu\n", i, (unsigned long long)c.cycles);
+        nop_cycles = c.cycles;
+    }
+    printf("fig cmd_overhead_insns %llu\n", (unsigned long long)nop_cycles);
+
+    /* ---- firmware-driven: one RUN of 200 DISPATCH + WAIT pairs ---- */
+    static uint64_t progs[PROGS][PROG_INSNS][4];
+    static struct kq_step steps[2 * PROGS];
+    unsigned per_unit[4] = { 0, 0, 0, 0 };
+    const uint64_t prog_ug = KH_DEF_DATA_UG, steps_ug = KH_DEF_DATA_UG + sizeof progs;
+    for (unsigned k = 0; k < PROGS; k++) {
+        program(progs[k], k);
+        struct kq_step *d = &steps[2 * k], *w = &steps[2 * k + 1];
+        memset(d, 0, 2 * sizeof *d);
+        d->op = KQ_STEP_DISPATCH;
+        d->target = target(k);
+        d->txn = (uint8_t)k;
+        d->n = PROG_INSNS;
+        d->addr = prog_ug + (uint64_t)k * sizeof progs[0];
+        w->op = KQ_STEP_WAIT;
+        w->target = target(k);
+        w->n = ++per_unit[k % 4u];          /* programs dispatched to it so far, all done */
+    }
+    if (kh_mem_write(&node, prog_ug, progs, sizeof progs) ||
+        kh_mem_write(&node, steps_ug, steps, sizeof steps))
+        die("uploading the RUN");
+    struct kq_sub s = { .op = KQ_OP_RUN, .addr = steps_ug, .count = 2 * PROGS };
+    struct kq_cpl c;
+    if (kh_command(&node, &q, &s, &c))
+        die("RUN");
+    if (c.status != KS_OK || c.value != 2 * PROGS) {
+        fprintf(stderr, "kbench: RUN status 0x%x value 0x%llx\n", c.status, (unsigned long long)c.value);
+        return 1;
+    }
+    printf("raw fw_run_ns %llu\n", (unsigned long long)c.cycles);
+
+    /* ---- stop the firmware: the host drives the agent alone from here ---- */
+    struct kq_sub stop = { .op = KQ_OP_STOP };
+    if (kh_command(&node, &q, &stop, &c) || c.status != KS_OK)
+        die("STOP");
+    struct kh_core_status cs;
+    for (unsigned i = 0;; i++) {
+        if (kh_core_status(&node, &cs))
+            die("reading the core");
+        if (cs.state == KHP_CPU_EXITED || cs.state == KHP_CPU_HALTED)
+            break;
+        if (i > 100000) {
+            fprintf(stderr, "kbench: the core did not stop after STOP\n");
+            return 1;
+        }
+    }
+
+    /* ---- host-driven: the same 200 programs, each waited for ---- */
+    uint64_t t0 = now_ns(), reqs0 = node.requests;
+    for (unsigned k = 0; k < PROGS; k++) {
+        struct kh_hd_result r;
+        if (kh_hd_dispatch(&node, target(k), (uint8_t)k, (const uint64_t (*)[4])progs[k], PROG_INSNS, 0,
+                           30000, &r))
+            die("host-driven dispatch");
+        if (r.status != KS_OK) {
+            fprintf(stderr, "kbench: host-driven program %u status 0x%x\n", k, r.status);
+            return 1;
+        }
+    }
+    uint64_t host_ns = now_ns() - t0;
+    printf("raw host_ns %llu\nraw host_requests %llu\n", (unsigned long long)host_ns,
+           (unsigned long long)(node.requests - reqs0));
+
+    uint64_t ref[KH_REFEREE_COUNT];
+    if (kh_referee_read(&node, ref))
+        die("reading the referee");
+    for (unsigned i = 0; i < KH_REFEREE_COUNT; i++)
+        printf("raw referee_%s %llu\n", kh_referee_names[i], (unsigned long long)ref[i]);
+    kh_close(&node);
+    return 0;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# table.sh — the figures of `make bench` as one Markdown table, both boards side by side, with
+# issue 8's budgets (docs/bench.md; the README's table is this output).
+# Usage: bench/table.sh RESULTS
+set -u
+awk '
+  BEGIN {
+    n = split("boot_insns enum_cycles dispatch_insns_per_flit dispatch_cycles_per_flit " \
+              "dispatch_insns_per_flit_marginal unit_feed_pct replay_insns_per_write " \
+              "replay_validate_insns_per_write move_cycles cmd_overhead_insns host_vs_fw_ratio " \
+              "host_driven_ns fw_driven_ns imem_bytes spad_bytes", order, " ")
+    b["dispatch_insns_per_flit"] = "<= 24 / <= 12"; b["unit_feed_pct"] = ">= 90 / >= 95"
+    b["replay_insns_per_write"] = "<= 12 / <= 8"; b["boot_insns"] = "<= 3000 / <= 3000"
+    b["host_vs_fw_ratio"] = ">= 20 / >= 20"; b["imem_bytes"] = "<= 7168 / <= 24576"
+    b["spad_bytes"] = "<= 8192 / <= 32768"
+  }
+  $1 == "bench" { v[$2, $3] = $4; u[$3] = ($4 == "missing" ? u[$3] : $5); if (!($3 in u)) u[$3] = $5 }
+  END {
+    print "| figure | unit | qemu-rv32 | qemu-rv64 | budget (rv32 / rv64) |"
+    print "|---|---|---:|---:|---|"
+    for (i = 1; i <= n; i++) {
+      f = order[i]
+      r32 = ((("qemu-rv32", f) in v) ? v["qemu-rv32", f] : "-")
+      r64 = ((("qemu-rv64", f) in v) ? v["qemu-rv64", f] : "-")
+      printf "| %s | %s | %s | %s | %s |\n", f, u[f], r32, r64, (f in b ? b[f] : "")
+    }
+  }' "$1"

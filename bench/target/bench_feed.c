@@ -1,0 +1,54 @@
+/* bench_feed.c — issue 8 figure 3 (unit_feed_pct): four NP units each running a long stream of
+ * decode-step GEMVs (K = N = 256, 2,096 unit cycles each, docs/npu.md §5), all dispatched by one
+ * kdp_run of the real dispatch layer. For each unit the image prints
+ *  - busy: the unit's own busy-cycle counter (CU_COUNTERS [31:0], read through the mailbox
+ *    before and after), i.e. what the model says the unit spent executing;
+ *  - span: processor cycles from the kdp_run call (every instruction still undispatched) to the
+ *    firmware seeing the program complete (job.t0 - call + rep.cycles; cycle = ns = unit cycle).
+ * busy / span is the unit's feed. span also holds the hop and polling latency after the last
+ * retirement, so the figure is a lower bound of busy / (busy + idle while instructions were
+ * still undispatched). */
+#include "kb.h"
+#include "kohaku/npu_isa.h"
+
+#define GEMVS 256u
+
+static struct kdp_ctx ctx;
+static const char *const busy_key[4] = { "feed_busy_1", "feed_busy_2", "feed_busy_3", "feed_busy_4" };
+static const char *const span_key[4] = { "feed_span_1", "feed_span_2", "feed_span_3", "feed_span_4" };
+
+int main(void)
+{
+    kb_setup(&ctx);
+    struct kdp_prog p[4];
+    struct kdp_job jobs[4];
+    uint32_t busy0[4];
+    for (unsigned u = 0; u < 4; u++) {
+        uint64_t (*pay)[4] = kb_prog(u);
+        np_payload(pay[0], np_memset_shape(0, 1, 256, 256));          /* (M, N, K) */
+        np_payload(pay[1], np_memset_weight(0, 1024, NP_FP16_ONE, 0)); /* weights at line 1024 */
+        for (unsigned i = 0; i < GEMVS; i++)
+            np_payload(pay[2 + i], np_gemv(200, 100, 0, 0, 0, 0));     /* L2 line 100 -> 200 */
+        p[u].payload = pay;
+        p[u].n = 2 + GEMVS;
+        p[u].txn = (uint8_t)(0x40 + u);
+        jobs[u].prog = &p[u];
+        jobs[u].yx = KB_NP(u + 1);
+        busy0[u] = (uint32_t)kb_counters(&ctx, KB_NP(u + 1), (uint8_t)(0x80 + u));
+    }
+    uint64_t t_call = hal_cycles();
+    EXPECT_EQ(kdp_run(&ctx, jobs, 4), KS_OK);
+    for (unsigned u = 0; u < 4; u++) {
+        EXPECT_EQ(jobs[u].rep.completions, 2 + GEMVS);
+        EXPECT_EQ(jobs[u].rep.last_code, 0x01);
+        EXPECT_EQ(jobs[u].rep.last_arg, 0x40 + u);
+        uint64_t cnt = kb_counters(&ctx, KB_NP(u + 1), (uint8_t)(0x90 + u));
+        EXPECT_EQ(cnt >> 32, 2 + GEMVS);     /* retired since reset: this program only */
+        uint32_t busy = (uint32_t)cnt - busy0[u];
+        /* docs/npu.md §5: MEMSET 4 cycles, GEMV K = N = 256 2,096 cycles, all lanes. */
+        EXPECT_EQ(busy, 2u * 4u + GEMVS * 2096u);
+        kb_raw(busy_key[u], busy);
+        kb_raw(span_key[u], jobs[u].t0 - t_call + jobs[u].rep.cycles);
+    }
+    kt_finish();
+}
