@@ -38,25 +38,16 @@ void kdp_flit_inst(struct kf_flit *f, const uint64_t payload[4], uint8_t txn, bo
 void kdp_flit_ctrl_read(struct kf_flit *f, uint8_t dst_yx, uint8_t agent_yx, uint8_t index,
                        uint8_t txn)
 {
-    struct kdp_hdr h = {
-        .dst_x = (uint8_t)KDP_X(dst_yx), .dst_y = (uint8_t)KDP_Y(dst_yx),
-        .src_x = (uint8_t)KDP_X(agent_yx), .src_y = (uint8_t)KDP_Y(agent_yx),
-        .type = KF_T_CU_CTRL, .txn = txn, .last = 1,   /* CU_CTRL is single-flit (§2.4) */
-    };
     f->w[0] = f->w[1] = f->w[2] = 0;
     f->w[3] = KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) | KH_FIELD_PREP(KF_W3_CTRL_INDEX, index);
-    f->w[KF_HDR_WORD] = kdp_hdr_pack(&h);
+    f->w[KF_HDR_WORD] = kdp_ctrl_hdr(dst_yx, agent_yx, txn);
 }
 
 bool kdp_ctrl_reply_match(const struct kf_flit *f, uint8_t want_yx, uint8_t index, uint8_t txn,
                          uint64_t *value)
 {
-    struct kdp_hdr h;
-    kdp_hdr_unpack((uint32_t)f->w[KF_HDR_WORD], &h);
-    if (h.type != KF_T_CU_CTRL || KDP_YX(h.src_x, h.src_y) != want_yx || h.txn != txn)
-        return false;
-    if (KH_FIELD_GET(KF_W3_CTRL_OP, f->w[3]) != KF_CTRL_OP_REPLY ||
-        KH_FIELD_GET(KF_W3_CTRL_INDEX, f->w[3]) != index)
+    if ((((uint32_t)f->w[KF_HDR_WORD] ^ kdp_ctrl_hdr(0, want_yx, txn)) & KDP_REPLY_MASK) != 0 ||
+        (f->w[3] >> 48) != KDP_REPLY_OP_INDEX(index))
         return false;
     *value = kf_ctrl_value_get(f);
     return true;

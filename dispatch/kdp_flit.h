@@ -39,6 +39,18 @@ static inline uint32_t kdp_inst_hdr(uint8_t txn, bool last)
                       (last ? KF_HDR_LAST : 0));
 }
 
+/* The header of a CU_CTRL request to dst from src (the agent's own coordinate, BOARD.md §1.1),
+ * last = 1 (CU_CTRL is single-flit, flit-format.md §2.4). A reply to it carries src = the unit
+ * asked, type CU_CTRL and the txn echoed: the bits KDP_REPLY_MASK selects, compared against
+ * kdp_ctrl_hdr(any dst, unit asked, txn). */
+static inline uint32_t kdp_ctrl_hdr(uint8_t dst_yx, uint8_t src_yx, uint8_t txn)
+{
+    return kf_hdr(KDP_X(dst_yx), KDP_Y(dst_yx), KDP_X(src_yx), KDP_Y(src_yx), KF_T_CU_CTRL, txn, 1);
+}
+#define KDP_REPLY_MASK  (KF_HDR_SRC_X | KF_HDR_SRC_Y | KF_HDR_TYPE | KF_HDR_TXN)
+/* Word 3 bits [63:48] of a CU_CTRL reply to a read of `index`: op 0x02, index echoed. */
+#define KDP_REPLY_OP_INDEX(index) ((KF_CTRL_OP_REPLY << 8) | (index))
+
 /* Instruction i of a program of n as a five-word flit. */
 void kdp_flit_inst(struct kf_flit *f, const uint64_t payload[4], uint8_t txn, bool last);
 
