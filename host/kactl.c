@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "kohaku/agent_regs.h"
 #include "kohaku/desc_list.h"
 #include "kohaku/exitword.h"
 #include "kohaku/status.h"
@@ -201,6 +202,7 @@ static const char *const usage_main =
     "  nop [--count N]              N NOP commands, every completion checked\n"
     "  stop                         STOP the firmware and wait for the core to exit\n"
     "  referee                      the model's referee counters (exit 1 if any is not 0)\n"
+    "  inject ITEM... | clear       arm model faults now (hang@X,Y, axi@N, ...) or disarm them all\n"
     "  submit --op N [...]          one raw submission, fields as given (diagnosis, tests)\n"
     "Socket: --socket, else $KACTL_SOCKET, else " DEF_SOCKET ".\n"
     "Exit: 0 OK; 1 the node reported a non-OK status; 2 usage/input error; 3 node/transport/timeout.\n"
@@ -660,6 +662,18 @@ static int cmd_status(int argc, char **argv)
                (unsigned long long)v.cq_tail, (unsigned long long)v.cq_head,
                (unsigned long long)v.progress, v.units.count);
     }
+    /* The agent and the mover: quiet (nothing running, RX empty, mover idle) between commands. */
+    uint64_t ps, rx, aux;
+    if (kh_agent_read(&node, KA_PROG_STAT, &ps) || kh_agent_read(&node, KA_RX_STATUS, &rx) ||
+        kh_agent_read(&node, KA_AUX_STAT, &aux))
+        node_die("reading the agent");
+    printf("agent: PROG_STAT=0x%llx (run %u, left %u) RX_STATUS=0x%llx (%s%s) AUX_STAT=0x%llx "
+           "(busy %u, fault %u, moves %llu) %s\n", (unsigned long long)ps, (unsigned)(ps & KA_PROG_STAT_RUN),
+           (unsigned)KH_FIELD_GET(KA_PROG_STAT_LEFT, ps), (unsigned long long)rx,
+           rx & KA_RX_STATUS_EMPTY ? "empty" : "not empty", rx & KA_RX_STATUS_OVERFLOW ? ", overflowed" : "",
+           (unsigned long long)aux, (unsigned)(aux & KA_AUX_STAT_BUSY), (unsigned)KH_FIELD_GET(KA_AUX_STAT_FAULT, aux),
+           (unsigned long long)KH_FIELD_GET(KA_AUX_STAT_MOVES, aux),
+           !(ps & KA_PROG_STAT_RUN) && (rx & KA_RX_STATUS_EMPTY) && !(aux & KA_AUX_STAT_BUSY) ? "quiet" : "BUSY");
     uint64_t r[KH_REFEREE_COUNT];
     if (kh_referee_read(&node, r))
         node_die("reading the referee");
@@ -902,6 +916,46 @@ static int cmd_referee(int argc, char **argv)
     return bad ? EX_STATUS : EX_OK;
 }
 
+/* ---- inject ---- */
+
+static const char help_inject[] =
+    "usage: kactl inject ITEM...      arm faults in the model now (docs/model.md \"Fault injection\")\n"
+    "       kactl inject clear        disarm every fault\n"
+    "ITEM, as the faults= machine property: fault@X,Y[:N[:CODE]] (the unit's N-th instruction\n"
+    "from now retires as FAULT with CODE, default 0xFA17), hang@X,Y[:N] (never retires),\n"
+    "drop@X,Y[:N] (its N-th completion is lost), slow@X,Y:K (K cycles per unit cycle),\n"
+    "ctrllate@X,Y:K (CU_CTRL replies K unit cycles late), ctrlmute@X,Y[:N] (the N-th CU_CTRL\n"
+    "request is never answered), axi@N (the mover's N-th memory access is an AXI error).\n"
+    "N counts from now, 1 the next (default), 0 every one.\n";
+
+static int cmd_inject(int argc, char **argv)
+{
+    if (argc < 2)
+        die(EX_USAGE, "usage: kactl inject ITEM... | clear");
+    struct kh_fault f[16];
+    int clear = argc == 2 && !strcmp(argv[1], "clear");
+    if (!clear) {
+        if (argc - 1 > 16)
+            die(EX_USAGE, "at most 16 items at once");
+        for (int i = 1; i < argc; i++)
+            if (kh_parse_fault(argv[i], &f[i - 1]))
+                die(EX_USAGE, "`%s` is not a fault item (kactl inject --help)", argv[i]);
+    }
+    connect_node();
+    if (clear) {
+        if (kh_inject_clear(&node))
+            node_die("inject");
+        printf("inject: every fault disarmed\n");
+        return EX_OK;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (kh_inject(&node, &f[i - 1]))
+            node_die(argv[i]);
+        printf("inject: %s armed\n", argv[i]);
+    }
+    return EX_OK;
+}
+
 static const struct cmd cmds[] = {
     { "boot", cmd_boot, help_boot },
     { "restart", cmd_restart, help_restart },
@@ -916,6 +970,7 @@ static const struct cmd cmds[] = {
     { "stop", cmd_stop, help_stop },
     { "referee", cmd_referee, help_referee },
     { "submit", cmd_submit, help_submit },
+    { "inject", cmd_inject, help_inject },
 };
 
 int main(int argc, char **argv)

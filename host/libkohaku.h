@@ -107,6 +107,16 @@ const char *kh_boot_reason_name(unsigned reason);
 extern const char *const kh_referee_names[KH_REFEREE_COUNT];
 int kh_referee_read(struct kh_node *n, uint64_t out[KH_REFEREE_COUNT]);
 
+/* Fault injection through the host port (docs/model.md "Fault injection"; hostport.h
+ * KHP_MODEL_INJ_*): one item in the faults= property's syntax — fault@X,Y[:N[:CODE]],
+ * hang@X,Y[:N], drop@X,Y[:N], slow@X,Y:K, ctrllate@X,Y:K, ctrlmute@X,Y[:N], axi@N — armed now;
+ * N counts from now (1 = the next, 0 = every one). KH_E_INPUT for a malformed item, KH_E_PORT
+ * when the model refuses it (no unit at X,Y). Clear disarms every item. */
+struct kh_fault { unsigned kind; uint8_t yx; uint32_t n, arg; };
+int kh_parse_fault(const char *item, struct kh_fault *f);
+int kh_inject(struct kh_node *n, const struct kh_fault *f);
+int kh_inject_clear(struct kh_node *n);
+
 /* ---- ELF images ---- */
 
 /* A window of the processor (BOARD.md §4/§5, include/kohaku/cpu_map.h). */

@@ -2,6 +2,7 @@
  * socket transport, HELLO, register and byte accesses, node memory, agent registers, the
  * processor host registers and the referee counters. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -361,4 +362,84 @@ int kh_referee_read(struct kh_node *n, uint64_t out[KH_REFEREE_COUNT])
             return rc;
     }
     return KH_OK;
+}
+
+/* ---- fault injection (hostport.h KHP_MODEL_INJ_*) ---- */
+
+static int fault_num(const char **p, uint32_t *v)
+{
+    char *e;
+    if (!isdigit((unsigned char)**p))
+        return -1;
+    errno = 0;
+    unsigned long long x = strtoull(*p, &e, 0);
+    if (errno || x > 0xFFFFFFFFull)
+        return -1;
+    *v = (uint32_t)x;
+    *p = e;
+    return 0;
+}
+
+int kh_parse_fault(const char *item, struct kh_fault *f)
+{
+    /* nargs: how many :numbers may follow the coordinate (or, for axi, the n). */
+    static const struct { const char *name; unsigned kind, nargs; bool needs_arg; } kinds[] = {
+        { "fault", KHP_INJ_FAULT, 2, false }, { "hang", KHP_INJ_HANG, 1, false },
+        { "drop", KHP_INJ_DROP, 1, false }, { "slow", KHP_INJ_SLOW, 1, true },
+        { "ctrllate", KHP_INJ_CTRL_LATE, 1, true }, { "ctrlmute", KHP_INJ_CTRL_MUTE, 1, false },
+        { "axi", KHP_INJ_AXI, 0, false },
+    };
+    const char *at = strchr(item, '@');
+    if (!at)
+        return -1;
+    size_t nl = (size_t)(at - item);
+    const char *p = at + 1;
+    for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (strlen(kinds[k].name) != nl || strncmp(item, kinds[k].name, nl))
+            continue;
+        memset(f, 0, sizeof *f);
+        f->kind = kinds[k].kind;
+        f->n = 1;
+        if (f->kind == KHP_INJ_AXI)
+            return fault_num(&p, &f->n) || *p ? -1 : 0;
+        uint32_t x, y, a[2] = { 1, 0 };
+        unsigned got = 0;
+        if (fault_num(&p, &x) || *p++ != ',' || fault_num(&p, &y) || x > 15 || y > 15)
+            return -1;
+        while (*p == ':' && got < kinds[k].nargs) {
+            p++;
+            if (fault_num(&p, &a[got++]))
+                return -1;
+        }
+        if (*p || (kinds[k].needs_arg && !got))
+            return -1;
+        f->yx = (uint8_t)(y << 4 | x);
+        if (kinds[k].needs_arg) {
+            f->n = 0;
+            f->arg = a[0];
+        } else {
+            f->n = a[0];
+            f->arg = f->kind == KHP_INJ_FAULT ? (got >= 2 ? a[1] : 0xFA17u) : 0;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+int kh_inject(struct kh_node *n, const struct kh_fault *f)
+{
+    int rc;
+    if ((rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_UNIT, (uint64_t)(f->yx & 0xF) | (uint64_t)(f->yx >> 4) << 8)) ||
+        (rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_N, f->n)) ||
+        (rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_ARG, f->arg)))
+        return kh_context(n, rc, "fault injection");
+    if ((rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_ARM, f->kind)))
+        return kh_context(n, rc, "arming the fault (is there a unit at %u,%u?)", f->yx & 0xFu, f->yx >> 4);
+    return KH_OK;
+}
+
+int kh_inject_clear(struct kh_node *n)
+{
+    int rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_CLEAR, 1);
+    return rc ? kh_context(n, rc, "clearing the faults") : KH_OK;
 }

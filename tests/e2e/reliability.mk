@@ -1,0 +1,90 @@
+# tests/e2e/reliability.mk — issue 7 (docs/reliability.md): the fault suites through kactl
+# (e2e-faults-qemu-rv32/-rv64), the bad-input matrix (e2e-badinput-qemu-rv32/-rv64), the soak
+# (`make soak`, and soak-qemu-rv32/-rv64 short inside `make test`), and `make fuzz` over every
+# libFuzzer target of the tree, each for FUZZ_SECONDS, with a smoke suite of the targets the
+# other suites do not already smoke-run. Included from tests/tests.mk (after every component's
+# .mk, so their fuzz targets and variables exist).
+
+# ---- fault injection and bad input, end to end ----
+REL_BOARDS := qemu-rv32 qemu-rv64
+TEST_SUITES += $(addprefix e2e-faults-,$(REL_BOARDS)) $(addprefix e2e-badinput-,$(REL_BOARDS))
+.PHONY: $(addprefix test-suite-e2e-faults-,$(REL_BOARDS)) $(addprefix test-suite-e2e-badinput-,$(REL_BOARDS)) rel-images-%
+
+# What the scripts run: the board's firmware, and the trap (RV64) or halt (RV32) images.
+rel-images-%: qemu host
+	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware > /dev/null
+	-$(Q)$(MAKE) --no-print-directory $(if $(filter qemu-rv64,$*),$(O)/qemu-rv64/tests/service_trap.elf,qemu-smoke-images) > /dev/null
+
+# $(call rel-run,SUITE,SCRIPT,BOARD,SECONDS)
+define rel-run
+	@mkdir -p $(O)/tests
+	$(Q)timeout $(4) $(2) $(3) $(O) > $(O)/tests/$(1).log 2> $(O)/tests/$(1).stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: $(1)/suite ($(4) s)" >> $(O)/tests/$(1).log; \
+	elif [ $$rc -ne 0 ]; then echo "FAIL: $(1)/suite exit $$rc: $$(tail -c 300 $(O)/tests/$(1).stderr | tr '\n' '|')" >> $(O)/tests/$(1).log; fi
+endef
+
+test-suite-e2e-faults-%: rel-images-%
+	$(call rel-run,e2e-faults-$*,tests/e2e/faults.sh,$*,600)
+
+test-suite-e2e-badinput-%: rel-images-% $(O)/tests/e2e/badinput_guard
+	$(call rel-run,e2e-badinput-$*,tests/e2e/badinput.sh,$*,600)
+
+$(O)/tests/e2e/badinput_guard: tests/e2e/badinput_guard.c $(HOST_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB) -o $@
+
+# ---- soak ----
+SOAK_COMMANDS       ?= 100000
+SOAK_SHORT_COMMANDS ?= 2000
+SOAK_BIN := $(O)/tests/e2e/soak
+
+$(SOAK_BIN): tests/e2e/soak.c $(HOST_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB) -o $@
+
+TEST_SUITES += $(addprefix soak-,$(REL_BOARDS))
+.PHONY: soak $(addprefix soak-long-,$(REL_BOARDS)) $(addprefix test-suite-soak-,$(REL_BOARDS))
+test-suite-soak-%: rel-images-% $(SOAK_BIN)
+	$(call rel-run,soak-$*,tests/e2e/soak.sh,$* $(SOAK_SHORT_COMMANDS),900)
+
+# `make soak`: SOAK_COMMANDS on each board, its figures on the terminal and in $(O)/soak/.
+soak: $(addprefix soak-long-,$(REL_BOARDS))
+soak-long-%: rel-images-% $(SOAK_BIN)
+	@mkdir -p $(O)/soak
+	$(Q)tests/e2e/soak.sh $* $(O) $(SOAK_COMMANDS) | tee $(O)/soak/soak-$*.log; \
+	! grep -qE '^(FAIL|HANG):' $(O)/soak/soak-$*.log
+
+# ---- fuzzing: every target, FUZZ_SECONDS each ----
+# Each component's fuzz target keeps its own knob (FUZZ_MOVER_SECS, ...); `make fuzz` runs them
+# all for FUZZ_SECONDS unless one was set on the command line or in the environment.
+FUZZ_SECONDS ?= 60
+$(foreach v,FUZZ_HOST_SECS FUZZ_MOVER_SECS FUZZ_SERVICE_SECS,$(if $(filter file,$(origin $(v))),$(eval $(v) = $$(FUZZ_SECONDS))))
+fuzz: fuzz-model-mesh fuzz-faults
+
+FUZZ_FAULTS_BIN  := $(O)/fuzz/faults/fuzz_faults
+$(FUZZ_FAULTS_BIN): fuzz/faults/fuzz_faults.c host/node.c $(MODEL_SRCS) $(HOST_HDRS) $(wildcard model/*.h model/include/*.h)
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all $(MODEL_INC) -Ihost $< host/node.c $(MODEL_SRCS) $(MODEL_LDLIBS) -o $@
+
+.PHONY: fuzz-faults
+fuzz-faults: $(FUZZ_FAULTS_BIN)
+	@mkdir -p $(O)/fuzz/faults/corpus
+	$(FUZZ_FAULTS_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=256 $(O)/fuzz/faults/corpus fuzz/faults/seeds
+
+# Smoke runs of the targets no other suite smoke-runs: the faults= grammar and the processor's
+# access decoder (fuzz_cpu). The host, mover, service, host-port and agent targets are smoked
+# by fuzz-smoke-host, fuzz-smoke-mover, fuzz-smoke-service, model-core and model-mesh.
+TEST_SUITES += fuzz-smoke-reliability
+.PHONY: test-suite-fuzz-smoke-reliability
+test-suite-fuzz-smoke-reliability:
+	@mkdir -p $(O)/tests $(O)/fuzz/faults/smoke $(O)/fuzz/cpu/smoke
+	$(Q)log=$(O)/tests/fuzz-smoke-reliability.log; : > $$log; \
+	for t in "faults $(FUZZ_FAULTS_BIN) -runs=20000 -max_len=256 $(O)/fuzz/faults/smoke fuzz/faults/seeds" \
+	         "cpu $(MODEL_FUZZ_CPU_BIN) -runs=3000 -rss_limit_mb=4096 $(O)/fuzz/cpu/smoke"; do \
+	  set -- $$t; n=$$1; b=$$2; shift 2; \
+	  if ! $(MAKE) --no-print-directory $$b > $$log.$$n.build 2>&1; then \
+	    echo "FAIL: fuzz-smoke-reliability/$$n does not build: $$(tail -c 300 $$log.$$n.build | tr '\n' '|')" >> $$log; continue; fi; \
+	  if timeout 300 $$b -seed=1 "$$@" > $$log.$$n.out 2>&1; then echo "PASS: fuzz-smoke-reliability/$$n" >> $$log; \
+	  else echo "FAIL: fuzz-smoke-reliability/$$n $$(grep -m1 -E 'ERROR|SUMMARY|deadly' $$log.$$n.out)" >> $$log; fi; \
+	done
