@@ -20,7 +20,7 @@ $(foreach b,$(FW_BOARDS),$(if $(filter $(b),$(BOARDS)),,$(error unknown BOARD=$(
 
 # ---- Variants: ISA flags and the multilib directory chosen explicitly (QEMU.md §2: GCC 12
 # falls back to the C/F/D default directory for any -march naming zicsr/zifencei). ----
-FW_ARCH_rv32  := -march=rv32im -mabi=ilp32 -mno-div -msave-restore
+FW_ARCH_rv32  := -march=rv32im -mabi=ilp32 -mno-div
 FW_MULTI_rv32 := rv32im/ilp32
 FW_ARCH_rv64  := -march=rv64ima_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 FW_MULTI_rv64 := rv64im/lp64
