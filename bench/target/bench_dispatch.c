@@ -1,16 +1,12 @@
-/* bench_dispatch.c — issue 8 figures 1 (enum_cycles) and 2 (dispatch_insns_per_flit) on the
- * real dispatch layer (dispatch/, docs/dispatch.md), measured with the processor's own counters
- * (RV32 LCTL CYCLE/INSTRET, RV64 mcycle/minstret through hal_cycles/hal_instret):
- *  - enumeration of the default map exactly as the queue service does it at boot without a
- *    unit table (service/queue.c: kdp_scan_range, 4,000 cycles per coordinate);
+/* bench_dispatch.c — issue 8 figure 2 (dispatch_insns_per_flit) on the real dispatch layer
+ * (dispatch/, docs/dispatch.md), measured with the processor's own counters (RV32 LCTL
+ * CYCLE/INSTRET, RV64 mcycle/minstret through hal_cycles/hal_instret):
  *  - one 4,096-instruction program of one-cycle TU no-ops to one unit (the unit never makes the
  *    firmware wait, so the cost shown is the processor's), the whole kdp_dispatch call from
  *    entry to return, final completion wait included; and a 2,048-instruction one, so bench.sh
  *    can also show the marginal (steady-state) cost per flit.
  * Every program is checked for its completions before its figure is printed. */
 #include "kb.h"
-
-#define KB_ENUM_COORD_CYCLES 4000u     /* service/queue.c KQ_ENUM_COORD_CYCLES */
 
 static struct kdp_ctx ctx;
 
@@ -33,18 +29,6 @@ static void dispatch_n(uint32_t n, uint8_t txn, const char *insns_key, const cha
 
 int main(void)
 {
-    /* Enumeration first, on a fresh context, as at boot. */
-    uint8_t lo, hi;
-    kdp_init(&ctx, KB_AGENT, KB_WAIT, KA_STAGE_FLITS_DEFAULT);
-    uint64_t c0 = hal_cycles(), i0 = hal_instret();
-    kdp_scan_range(&lo, &hi);
-    unsigned st = kdp_enumerate(&ctx, lo, hi, KB_ENUM_COORD_CYCLES);
-    uint64_t ecyc = hal_cycles() - c0, eins = hal_instret() - i0;
-    EXPECT_EQ(st, KS_OK);
-    EXPECT_EQ(ctx.n_units, 6);              /* default map: NP@1..4,1, TU@1,2, TU@2,2 */
-    kb_raw("enum_cycles", ecyc);
-    kb_raw("enum_insns", eins);
-
     kb_setup(&ctx);
     uint64_t (*pay)[4] = kb_prog(0);
     for (unsigned i = 0; i < 4096; i++)

