@@ -1,5 +1,6 @@
 # firmware.mk — firmware images for every board (SYSTEM.md §3, STYLE.md "Build", issue 2).
 #   make / make firmware     all four boards;  make BOARD=x   one board
+#   make LIBC=newlib-nano    the same against newlib-nano (docs/libc.md), in $(O)/newlib-nano/<board>/
 #   outputs in $(O)/<board>/: fw.elf fw.imem.bin fw.spad.bin fw.imem.hex fw.spad.hex fw.map
 #   fw.lst fw.size. scripts/check-image.sh fails the link when an image outgrows a window or
 #   holds an instruction its core lacks, before fw.elf exists.
@@ -48,14 +49,14 @@ fw_libc_lib    = $(FW_LIBC_ROOT)/$(FW_MULTI_$(1))/lib/libc.a
 FW_LIBC_STAMP := $(FW_O)/key
 FW_LIBC_SRCS  := boot/libc/newlib_syscalls.c
 FW_LIBC_DEF   := -DKX_LIBC_NEWLIB_NANO=1
-# Rebuild (or relink to the cache) when the script or Debian's source changes, or when the
-# link points into a cache that was cleaned.
-FW_NEWLIB_TAR := $(wildcard /usr/src/newlib/newlib-3.3.0.tar.xz)
+# Rebuild (or relink to the cache) when the script, Debian's source or the compiler changes, or
+# when the link points into a cache that was cleaned.
+FW_NEWLIB_INPUTS := $(wildcard /usr/src/newlib/newlib-3.3.0.tar.xz $(shell command -v $(CC)))
 FW_NEWLIB_FORCE := $(shell test -f $(FW_LIBC_ROOT)/rv32im/ilp32/lib/libc.a -a \
                      -f $(FW_LIBC_ROOT)/rv64im/lp64/lib/libc.a || echo newlib-force)
 .PHONY: newlib newlib-force
 newlib: $(FW_LIBC_STAMP)
-$(FW_LIBC_STAMP): scripts/build-newlib.sh $(FW_NEWLIB_TAR) $(FW_NEWLIB_FORCE)
+$(FW_LIBC_STAMP): scripts/build-newlib.sh $(FW_NEWLIB_INPUTS) $(FW_NEWLIB_FORCE)
 	$(Q)scripts/build-newlib.sh $(O)
 else
 $(error LIBC=$(LIBC) is not supported (one of: $(FW_LIBCS)))
