@@ -17,16 +17,27 @@
 
 /* What the processor reaches of its mesh's memory (hal/include/hal/shared.h). */
 struct kq_reach {
-    uint64_t dram_end;      /* first DRAM local offset not reachable */
-    uint64_t staging_end;   /* staging bytes reachable from offset 0 (0: none) */
+    uint64_t dram_end;      /* first DRAM local offset not reachable (at most 2^32) */
+    uint64_t staging_end;   /* staging bytes reachable from offset 0 (0: none; at most 2^32) */
 };
 
-/* The outcome of a check: status, detail, value (the completion's fields). */
+/* The outcome of a check or a command: laid out as the completion it becomes (struct kq_cpl),
+ * so posting it is a plain copy of eight words. The checks fill status, detail and value. */
 struct kq_err {
-    uint32_t status;
+    uint32_t tag;
+    uint16_t status;
+    uint16_t rsvd0;
     uint32_t detail;
+    uint32_t rsvd1;
     uint64_t value;
+    uint64_t cycles;
 };
+_Static_assert(sizeof(struct kq_err) == sizeof(struct kq_cpl) &&
+               offsetof(struct kq_err, status) == offsetof(struct kq_cpl, status) &&
+               offsetof(struct kq_err, detail) == offsetof(struct kq_cpl, detail) &&
+               offsetof(struct kq_err, value) == offsetof(struct kq_cpl, value) &&
+               offsetof(struct kq_err, cycles) == offsetof(struct kq_cpl, cycles),
+               "a check's outcome is its completion");
 
 /* What a submission check needs: the reach, the unit table, the mover caps, and how to read
  * a descriptor list of a RUN REPLAY step (unit-global address -> readable pointer, only
@@ -64,11 +75,12 @@ static inline uint32_t kq_slot(uint64_t index, uint32_t entries)
 
 /* ---- Address ranges ---- */
 
-/* Checks [ug, ug + bytes) for the processor: aligned to `align` (a power of two), bits
- * [63:40], 38 and the mesh field [37:36] zero, DRAM below r->dram_end or staging (bit 39,
- * aperture [35:32] 0) below r->staging_end, not wrapping. bytes >= 1.
+/* Checks [ug, ug + bytes) for the processor: aligned to `align` (a power of two, at most 32),
+ * bits [63:40], 38 and the mesh field [37:36] zero, DRAM below r->dram_end or staging (bit 39,
+ * aperture [35:32] 0) below r->staging_end, not wrapping. bytes >= 1 (every caller's bytes
+ * are bounded by its record maxima: at most 2 MB).
  * Returns KS_OK, KS_BAD_ALIGN or KS_BAD_ADDR; fills e (detail/value per status.h). */
-unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint64_t bytes, uint32_t align,
+unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_t align,
                   struct kq_err *e);
 
 /* Validates the queue as the host set it up: `qaddr` (the boot block's queue_addr) reachable

@@ -1,87 +1,232 @@
 /* kq_check.c — the command queue's checks (SYSTEM.md §4 "Bad input gets a clear status and
- * changes nothing"; docs/host-interface.md): setup line, address ranges, submissions, RUN step
- * lists. Pure logic: no hal, built natively for tests/host/service and fuzzing. */
+ * changes nothing"; docs/host-interface.md §3.2, §5, §6): setup line, address ranges,
+ * submissions, RUN step lists. Pure logic: no hal, built natively for tests/host/service and
+ * fuzzing. Written for the RV32 window (docs/service.md "Size"): the rules are data (record
+ * kinds, reserved-field tables), one range routine serves every address, and arithmetic is
+ * 32-bit wherever that is exact. */
 #include "kq.h"
 
-#define KQ_UG_BITS_MBZ   (~0ull << 40 | 1ull << 38 | 3ull << 36)   /* above 40 bits, 38, mesh */
-#define KQ_UG_STAGING    (1ull << 39)
-#define KQ_UG_APERTURE   (0xFull << 32)
-#define KQ_UG_DRAM_OFF   ((1ull << 36) - 1u)
+/* Bits [63:32] of a reachable unit-global address: 0 (DRAM of this mesh, offset below 4 GB)
+ * or bit 39 alone (staging aperture 0). Every variant's reach ends at or below 2^32 in both
+ * (kq_reach), so any other value — bits above 40, bit 38, another mesh [37:36], another
+ * aperture [35:32], DRAM past 4 GB — is unreachable, and the offset is the low word. */
+#define KQ_UG_STAGING_HI   (1u << (39 - 32))
 
-/* Not inlined: one copy of the three stores serves every refusal (RV32 image size, issue 8). */
+/* Not inlined: one copy of the three stores serves every refusal. */
 static __attribute__((noinline)) unsigned kq_fail(struct kq_err *e, uint32_t status,
                                                   uint32_t detail, uint64_t value)
 {
-    e->status = status;
+    e->status = (uint16_t)status;
     e->detail = detail;
     e->value = value;
     return status;
 }
 
-unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint64_t bytes, uint32_t align,
+unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_t align,
                   struct kq_err *e)
 {
-    if (ug & (align - 1u))
+    uint32_t lo = (uint32_t)ug, hi = (uint32_t)(ug >> 32);
+    if (lo & (align - 1u))
         return kq_fail(e, KS_BAD_ALIGN, align, ug);
-    uint64_t off, end;
-    /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the
-     * wire: refuse both rather than guess what the host meant. */
-    if (ug & KQ_UG_BITS_MBZ)
-        goto bad;
-    if (ug & KQ_UG_STAGING) {
-        if (ug & KQ_UG_APERTURE)        /* only aperture 0 is served; others never answer */
-            goto bad;
-        off = ug & ~(KQ_UG_STAGING | KQ_UG_APERTURE);
-        end = r->staging_end;
-    } else {
-        off = ug & KQ_UG_DRAM_OFF;
-        end = r->dram_end;
-    }
-    /* off < end first, so end - off cannot underflow; bytes is bounded by the callers'
-     * maxima, yet the compare needs no addition and so cannot wrap either. */
-    if (off < end && bytes <= end - off)
+    /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the wire:
+     * both fall in "any other high word" and are refused rather than guessed at. */
+    uint64_t end = hi == 0 ? r->dram_end : hi == KQ_UG_STAGING_HI ? r->staging_end : 0;
+    /* lo and bytes are below 2^32: the sum cannot wrap, and end 0 refuses everything. */
+    if ((uint64_t)lo + bytes <= end)
         return kq_fail(e, KS_OK, 0, 0);
-bad:
-    return kq_fail(e, KS_BAD_ADDR, (uint32_t)bytes, ug);
+    return kq_fail(e, KS_BAD_ADDR, bytes, ug);
 }
 
-static int kq_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+/* ---- The rules, as data ----
+ * Every field check of the setup line, a submission and a RUN step is a row: which field, what
+ * it must be, the status when it is not. One small interpreter runs them in order (first
+ * broken wins); what is left in C is what needs state: overlap and indices of the setup line,
+ * the WAIT count and the REPLAY step's descriptor list. The rows live with the data (the RV32
+ * scratchpad), not in the instruction window. */
+enum kq_rule_kind {
+    KQ_R_END,       /* the list is done: KS_OK */
+    KQ_R_LIMIT,     /* field (width bytes) in [lo, hi]; else status, detail = the field */
+    KQ_R_POW2,      /* as LIMIT, and a power of two */
+    KQ_R_ZERO,      /* width bytes all 0; else status, detail = the field's offset */
+    KQ_R_DATA,      /* kq_range of the u64 address field and count-field x rec bytes, align;
+                     * a refusal keeps kq_range's status unless status is set (setup rules) */
+    KQ_R_TARGETS,   /* targets (u8 {y,x}) at off, count at off2 (width2 0: one): each in the
+                     * unit table (KS_BAD_TARGET), none twice (KS_DUP_TARGET), detail {y,x} */
+};
+
+struct kq_rule {
+    uint8_t kind, off, width, status;
+    uint8_t off2, width2, rec, align;   /* DATA: count field, record bytes, alignment; TARGETS */
+    uint32_t lo, hi;                    /* LIMIT, POW2 */
+};
+
+#define KQ_FIELD(T, f)           offsetof(T, f), sizeof(((T *)0)->f)
+#define KQ_LIMIT(T, f, st, l, h) { KQ_R_LIMIT, KQ_FIELD(T, f), st, 0, 0, 0, 0, l, h }
+#define KQ_POW2(T, f, st, l, h)  { KQ_R_POW2, KQ_FIELD(T, f), st, 0, 0, 0, 0, l, h }
+#define KQ_ZERO(T, f)            { KQ_R_ZERO, KQ_FIELD(T, f), KS_BAD_RSVD, 0, 0, 0, 0, 0, 0 }
+#define KQ_ZERO_AT(T, f, i, n)   { KQ_R_ZERO, offsetof(T, f) + (i) * (n), n, KS_BAD_RSVD, 0, 0, 0, 0, 0, 0 }
+#define KQ_DATA(T, a, c, st, rec, al) { KQ_R_DATA, offsetof(T, a), 8, st, KQ_FIELD(T, c), rec, al, 0, 0 }
+#define KQ_TARGETS(T, t)         { KQ_R_TARGETS, offsetof(T, t), 1, 0, 0, 0, 0, 0, 0, 0 }
+#define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), 1, 0, KQ_FIELD(T, c), 0, 0, 0, 0 }
+#define KQ_END                   { KQ_R_END, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/* Setup line (docs/host-interface.md §3.2): the status is the KQ_SETUP_* rule. */
+static const struct kq_rule kq_rules_setup[] = {
+    KQ_LIMIT(struct kq_setup, magic, KQ_SETUP_MAGIC, KQ_MAGIC, KQ_MAGIC),
+    KQ_LIMIT(struct kq_setup, version, KQ_SETUP_VERSION, KQ_VERSION, KQ_VERSION),
+    KQ_LIMIT(struct kq_setup, flags, KQ_SETUP_FLAGS, 0, 0),
+    KQ_LIMIT(struct kq_setup, rsvd0, KQ_SETUP_FLAGS, 0, 0),
+    KQ_POW2(struct kq_setup, sq_entries, KQ_SETUP_SQ_ENTRIES, 1, KQ_MAX_ENTRIES),
+    KQ_POW2(struct kq_setup, cq_entries, KQ_SETUP_CQ_ENTRIES, 1, KQ_MAX_ENTRIES),
+    KQ_DATA(struct kq_setup, sq_addr, sq_entries, KQ_SETUP_SQ_ADDR, KQ_SUB_BYTES, KQ_LINE),
+    KQ_DATA(struct kq_setup, cq_addr, cq_entries, KQ_SETUP_CQ_ADDR, KQ_CPL_BYTES, KQ_LINE),
+    KQ_END
+};
+
+/* Submissions (§5): op, flags, rsvd, then per op. */
+static const struct kq_rule kq_rules_sub[] = {
+    KQ_LIMIT(struct kq_sub, op, KS_BAD_OP, 0, KQ_OP_STOP),
+    KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, 0),
+    KQ_ZERO_AT(struct kq_sub, rsvd, 0, 8), KQ_ZERO_AT(struct kq_sub, rsvd, 1, 8),
+    KQ_ZERO_AT(struct kq_sub, rsvd, 2, 8), KQ_ZERO_AT(struct kq_sub, rsvd, 3, 8),
+    KQ_END
+};
+static const struct kq_rule kq_rules_replay[] = {
+    KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KD_MAX_WRITES),
+    KQ_DATA(struct kq_sub, addr, count, 0, KD_RECORD_BYTES, 4),
+    KQ_END
+};
+static const struct kq_rule kq_rules_dispatch[] = {
+    KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KQ_MAX_PROG),
+    KQ_DATA(struct kq_sub, addr, count, 0, KQ_PAYLOAD_BYTES, 8),
+    KQ_LIMIT(struct kq_sub, ntargets, KS_BAD_NTARGETS, 1, KQ_MAX_TARGETS),
+    KQ_TARGETS_N(struct kq_sub, targets, ntargets),
+    KQ_END
+};
+static const struct kq_rule kq_rules_run[] = {
+    KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KQ_MAX_STEPS),
+    KQ_DATA(struct kq_sub, addr, count, 0, KQ_STEP_BYTES, 8),
+    KQ_END
+};
+
+/* RUN steps (§6): op, rsvd, then per op (the DISPATCH and REPLAY rows as the commands'). */
+static const struct kq_rule kq_rules_step[] = {
+    KQ_LIMIT(struct kq_step, op, KS_BAD_STEP, KQ_STEP_DISPATCH, KQ_STEP_SIGNAL),
+    KQ_ZERO(struct kq_step, rsvd0), KQ_ZERO(struct kq_step, rsvd1),
+    KQ_ZERO(struct kq_step, rsvd2), KQ_ZERO(struct kq_step, rsvd3),
+    KQ_END
+};
+static const struct kq_rule kq_rules_step_dispatch[] = {
+    KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, KQ_MAX_PROG),
+    KQ_DATA(struct kq_step, addr, n, 0, KQ_PAYLOAD_BYTES, 8),
+    KQ_TARGETS(struct kq_step, target),
+    KQ_END
+};
+static const struct kq_rule kq_rules_step_replay[] = {
+    KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, KD_MAX_WRITES),
+    KQ_DATA(struct kq_step, addr, n, 0, KD_RECORD_BYTES, 4),
+    KQ_END
+};
+static const struct kq_rule kq_rules_step_wait[] = {
+    KQ_TARGETS(struct kq_step, target),
+    KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, UINT32_MAX),
+    KQ_END
+};
+static const struct kq_rule kq_rules_none[] = { KQ_END };
+
+/* The per-op lists, by enum kq_op and enum kq_step_op (rows left out: nothing more). */
+static const struct kq_rule *const kq_rules_op[KQ_OP_STOP + 1] = {
+    [KQ_OP_NOP] = kq_rules_none, [KQ_OP_REPLAY] = kq_rules_replay,
+    [KQ_OP_DISPATCH] = kq_rules_dispatch, [KQ_OP_RUN] = kq_rules_run,
+    [KQ_OP_UNITS] = kq_rules_none, [KQ_OP_STOP] = kq_rules_none,
+};
+static const struct kq_rule *const kq_rules_step_op[KQ_STEP_SIGNAL + 1] = {
+    [KQ_STEP_DISPATCH] = kq_rules_step_dispatch, [KQ_STEP_REPLAY] = kq_rules_step_replay,
+    [KQ_STEP_WAIT] = kq_rules_step_wait, [KQ_STEP_BARRIER] = kq_rules_none,
+    [KQ_STEP_SIGNAL] = kq_rules_none,
+};
+
+/* A little-endian field of `width` bytes (at most 4) at any alignment. */
+static uint32_t kq_get(const uint8_t *p, unsigned width)
 {
-    return a < b + blen && b < a + alen;
+    uint32_t v = 0;
+    while (width--)
+        v = v << 8 | p[width];
+    return v;
+}
+
+static uint64_t kq_get64(const uint8_t *p)
+{
+    return kq_get(p, 4) | (uint64_t)kq_get(p + 4, 4) << 32;
+}
+
+/* Runs the rows r over the record at p; KS_OK (e filled) or the first broken row's status. */
+static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct kq_reach *reach,
+                         const struct kq_env *env, struct kq_err *e)
+{
+    const uint8_t *p = rec;
+    for (;; r++) {
+        const uint8_t *f = p + r->off;
+        uint32_t v = kq_get(f, r->width & 7u);      /* ZERO's 8-byte fields read below */
+        switch (r->kind) {
+        case KQ_R_END:
+            return kq_fail(e, KS_OK, 0, 0);
+        case KQ_R_LIMIT:
+        case KQ_R_POW2:
+            if (v - r->lo > r->hi - r->lo || (r->kind == KQ_R_POW2 && (v & (v - 1u))))
+                return kq_fail(e, r->status, v, 0);
+            break;
+        case KQ_R_ZERO:
+            for (unsigned i = 0; i < r->width; i++)
+                if (f[i])
+                    return kq_fail(e, r->status, r->off, 0);
+            break;
+        case KQ_R_DATA: {
+            /* the count row before it bounds n x rec to at most 2 MB */
+            uint32_t n = kq_get(p + r->off2, r->width2);
+            if (kq_range(reach, kq_get64(f), n * r->rec, r->align, e) != KS_OK)
+                return r->status ? kq_fail(e, r->status, 0, 0) : e->status;
+            break;
+        }
+        default: {                                  /* KQ_R_TARGETS */
+            unsigned nt = r->width2 ? kq_get(p + r->off2, r->width2) : 1u;
+            for (unsigned i = 0; i < nt; i++) {
+                if (kq_unit_index(env, f[i]) < 0)
+                    return kq_fail(e, KS_BAD_TARGET, f[i], 0);
+                for (unsigned k = 0; k < i; k++)
+                    if (f[k] == f[i])
+                        return kq_fail(e, KS_DUP_TARGET, f[i], 0);
+            }
+            break;
+        }
+        }
+    }
 }
 
 unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h)
 {
     struct kq_err e;
+    /* Rule 1 before the header is read: the caller maps qaddr without checking it. */
     if (kq_range(r, qaddr, sizeof *h, KQ_LINE, &e) != KS_OK)
         return KQ_SETUP_ADDR;
     const struct kq_setup *s = &h->setup;
-    if (s->magic != KQ_MAGIC)
-        return KQ_SETUP_MAGIC;
-    if (s->version != KQ_VERSION)
-        return KQ_SETUP_VERSION;
-    if (s->flags != 0 || s->rsvd0 != 0)
-        return KQ_SETUP_FLAGS;
-    if (!kq_ring_size_ok(s->sq_entries))
-        return KQ_SETUP_SQ_ENTRIES;
-    if (!kq_ring_size_ok(s->cq_entries))
-        return KQ_SETUP_CQ_ENTRIES;
-    uint64_t sq_bytes = (uint64_t)s->sq_entries * KQ_SUB_BYTES;
-    uint64_t cq_bytes = (uint64_t)s->cq_entries * KQ_CPL_BYTES;
-    if (kq_range(r, s->sq_addr, sq_bytes, KQ_LINE, &e) != KS_OK)
-        return KQ_SETUP_SQ_ADDR;
-    if (kq_range(r, s->cq_addr, cq_bytes, KQ_LINE, &e) != KS_OK)
-        return KQ_SETUP_CQ_ADDR;
-    /* All three are reachable, so none wraps and the sums below cannot overflow. */
-    if (kq_overlap(qaddr, sizeof *h, s->sq_addr, sq_bytes) ||
-        kq_overlap(qaddr, sizeof *h, s->cq_addr, cq_bytes) ||
-        kq_overlap(s->sq_addr, sq_bytes, s->cq_addr, cq_bytes))
-        return KQ_SETUP_OVERLAP;
+    if (kq_rules(s, kq_rules_setup, r, 0, &e) != KS_OK)
+        return e.status;
+    /* The header, then the two rings: all three reachable, so none wraps. Two ranges overlap
+     * when the later one starts before the earlier one ends (64-bit differences: DRAM and
+     * staging differ in [39:32]). */
+    uint64_t base[3] = { qaddr, s->sq_addr, s->cq_addr };
+    uint32_t len[3] = { sizeof *h, (uint32_t)s->sq_entries * KQ_SUB_BYTES,
+                        (uint32_t)s->cq_entries * KQ_CPL_BYTES };
+    for (unsigned i = 0; i < 3; i++)
+        for (unsigned k = i + 1; k < 3; k++)
+            if (base[i] >= base[k] ? base[i] - base[k] < len[k] : base[k] - base[i] < len[i])
+                return KQ_SETUP_OVERLAP;
     /* The firmware completes in order, one command at a time: at most one taken and not yet
      * completed (a restart finds it and completes it KS_ABORTED). The host's indices must be
      * within their rings too, or nothing it says can be trusted. */
     uint64_t sq_head = h->sq_head.value, cq_tail = h->cq_tail.value;
-    if (sq_head - cq_tail > 1u ||
+    if (kq_ring_used(sq_head, cq_tail, 1) < 0 ||
         kq_ring_used(h->sq_tail.value, sq_head, s->sq_entries) < 0 ||
         kq_ring_used(cq_tail, h->cq_head.value, s->cq_entries) < 0)
         return KQ_SETUP_INDICES;
@@ -96,98 +241,34 @@ int kq_unit_index(const struct kq_env *env, uint8_t yx)
     return -1;
 }
 
-/* The data a command or step reads: records of rec bytes, at most max of them, align-aligned.
- * Indexed by enum kq_op (REPLAY, DISPATCH, RUN); RUN steps use the REPLAY and DISPATCH rows. */
-static const struct kq_data {
-    uint32_t max;
-    uint8_t rec, align;
-} kq_data[] = {
-    [KQ_OP_REPLAY]   = { KD_MAX_WRITES, KD_RECORD_BYTES, 4u },
-    [KQ_OP_DISPATCH] = { KQ_MAX_PROG, KQ_PAYLOAD_BYTES, 8u },
-    [KQ_OP_RUN]      = { KQ_MAX_STEPS, KQ_STEP_BYTES, 8u },
-};
-
-/* n records of kind `op` at addr: n in 1..max (KS_BAD_LEN), then the range (kq_range). */
-static unsigned kq_data_check(unsigned op, uint64_t addr, uint32_t n, const struct kq_env *env,
-                              struct kq_err *e)
-{
-    const struct kq_data *d = &kq_data[op];
-    if (n == 0 || n > d->max)
-        return kq_fail(e, KS_BAD_LEN, n, 0);
-    return kq_range(&env->reach, addr, (uint64_t)n * d->rec, d->align, e);
-}
-
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
 {
-    if (s->op > KQ_OP_STOP)
-        return kq_fail(e, KS_BAD_OP, s->op, 0);
-    if (s->flags)
-        return kq_fail(e, KS_BAD_FLAGS, s->flags, 0);
-    for (unsigned i = 0; i < 4; i++)
-        if (s->rsvd[i])
-            return kq_fail(e, KS_BAD_RSVD, 32u + 8u * i, 0);
-
-    /* NOP, UNITS, STOP: nothing more to check */
-    if (s->op < KQ_OP_REPLAY || s->op > KQ_OP_RUN)
-        return kq_fail(e, KS_OK, 0, 0);
-    if (kq_data_check(s->op, s->addr, s->count, env, e) != KS_OK)
+    if (kq_rules(s, kq_rules_sub, &env->reach, env, e) != KS_OK)
         return e->status;
-    if (s->op == KQ_OP_DISPATCH) {
-        if (s->ntargets == 0 || s->ntargets > KQ_MAX_TARGETS)
-            return kq_fail(e, KS_BAD_NTARGETS, s->ntargets, 0);
-        for (unsigned i = 0; i < s->ntargets; i++) {
-            if (kq_unit_index(env, s->targets[i]) < 0)
-                return kq_fail(e, KS_BAD_TARGET, s->targets[i], 0);
-            for (unsigned k = 0; k < i; k++)
-                if (s->targets[k] == s->targets[i])
-                    return kq_fail(e, KS_DUP_TARGET, s->targets[i], 0);
-        }
-    }
-    return kq_fail(e, KS_OK, 0, 0);
+    return kq_rules(s, kq_rules_op[s->op], &env->reach, env, e);
 }
 
 /* The checks of one step; e->value holds the inner value (the caller adds the step index). */
 static unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env,
                               uint32_t *dispatched, struct kq_err *e)
 {
-    if (st->op < KQ_STEP_DISPATCH || st->op > KQ_STEP_SIGNAL)
-        return kq_fail(e, KS_BAD_STEP, st->op, 0);
-    uint32_t rsvd = st->rsvd0 ? 3u : st->rsvd1 ? 6u : st->rsvd2 ? 12u : st->rsvd3 ? 24u : 0u;
-    if (rsvd)
-        return kq_fail(e, KS_BAD_RSVD, rsvd, 0);
-
-    int ui;
-    switch (st->op) {
-    case KQ_STEP_DISPATCH:
-        if (kq_data_check(KQ_OP_DISPATCH, st->addr, st->n, env, e) != KS_OK)
-            return e->status;
-        if ((ui = kq_unit_index(env, st->target)) < 0)
-            return kq_fail(e, KS_BAD_TARGET, st->target, 0);
-        dispatched[ui]++;
-        break;
-    case KQ_STEP_REPLAY: {
-        if (kq_data_check(KQ_OP_REPLAY, st->addr, st->n, env, e) != KS_OK)
-            return e->status;
+    if (kq_rules(st, kq_rules_step, &env->reach, env, e) != KS_OK ||
+        kq_rules(st, kq_rules_step_op[st->op], &env->reach, env, e) != KS_OK)
+        return e->status;
+    if (st->op == KQ_STEP_DISPATCH) {
+        dispatched[kq_unit_index(env, st->target)]++;
+    } else if (st->op == KQ_STEP_REPLAY) {
         /* The whole list now, so a bad move at step k cannot leave steps 0..k-1 done. */
         struct kmv_result r;
         if (kmv_validate((const struct kd_write *)env->map(st->addr), st->n, env->caps, &r) != KS_OK)
             return kq_fail(e, r.status, r.detail, r.index);
-        break;
-    }
-    case KQ_STEP_WAIT:
-        if ((ui = kq_unit_index(env, st->target)) < 0)
-            return kq_fail(e, KS_BAD_TARGET, st->target, 0);
-        if (st->n == 0)
-            return kq_fail(e, KS_BAD_LEN, 0, 0);
+    } else if (st->op == KQ_STEP_WAIT) {
         /* Every program dispatched before this step completes by the time the WAIT runs (or
          * the RUN fails), so a WAIT is satisfiable exactly when enough precede it. */
-        if (st->n > dispatched[ui])
+        if (st->n > dispatched[kq_unit_index(env, st->target)])
             return kq_fail(e, KS_UNSATISFIABLE, st->target, st->n);
-        break;
-    default:                    /* BARRIER, SIGNAL */
-        break;
     }
-    return kq_fail(e, KS_OK, 0, 0);
+    return KS_OK;
 }
 
 unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_env *env,

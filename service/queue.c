@@ -1,7 +1,9 @@
 /* queue.c — the command-queue service (SYSTEM.md §2.5, §4; docs/host-interface.md): accept
  * the queue the boot block names, publish the unit table and READY, then take submissions in
  * order, check every field, run NOP / REPLAY / DISPATCH / RUN / UNITS / STOP through mover/ and
- * dispatch/, and post one completion each. Shared memory only through hal/shared.h. */
+ * dispatch/, and post one completion each. Shared memory only through hal/shared.h. Written
+ * for the RV32 window (docs/service.md "Size"): shared lines move as word copies, a command's
+ * outcome is its completion (struct kq_err). */
 #include "kq.h"
 #include "boot.h"
 #include "dispatch.h"
@@ -12,6 +14,13 @@
  * wait_cycles is for work, far too long to spend on every empty coordinate. */
 #define KQ_ENUM_COORD_CYCLES   4000u
 
+/* kq_range works on 32-bit offsets: exact only while no reach passes 4 GB. */
+_Static_assert(HAL_UG_DRAM_END <= (1ull << 32) && HAL_UG_STAGING_BYTES <= (1ull << 32),
+               "reach within 2^32 (service/kq_check.c)");
+
+/* A 32-bit word that may alias anything: the word copies below move structs of other types. */
+typedef uint32_t __attribute__((may_alias)) kq_word;
+
 struct kq_svc {
     volatile struct kq_sub *sq;
     volatile struct kq_cpl *cq;
@@ -20,13 +29,14 @@ struct kq_svc {
     uint64_t sq_tail_seen;      /* the host's sq_tail as last read */
     uint64_t cq_tail;           /* posted, ever (mirrors header line 3) */
     uint64_t cq_head_seen;      /* the host's cq_head as last read: room is at least this */
-    uint64_t wait_cycles;
+    uint32_t wait_cycles;
     struct kq_env env;
     struct kdp_ctx dp;
-    /* RUN's batch of DISPATCH steps (and a DISPATCH command's targets) */
+    /* RUN's group of DISPATCH steps (and a DISPATCH command's targets) */
     struct kdp_prog prog[KDP_MAX_JOBS];
     struct kdp_job job[KDP_MAX_JOBS];
     uint16_t cap[KDP_MAX_JOBS];
+    uint8_t unit[KDP_MAX_JOBS];         /* table index of job i's unit */
     uint32_t step_of[KDP_MAX_JOBS];
 };
 
@@ -41,23 +51,36 @@ static const void *kq_map(uint64_t ug)
     return (const void *)(uintptr_t)hal_ug_ptr(ug);
 }
 
+/* n words from s to d, in order, each one load and one store (shared lines both ways). */
+static void kq_copy(volatile kq_word *d, const volatile kq_word *s, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        d[i] = s[i];
+}
+
+static void kq_set_state(uint32_t state)
+{
+    kq_hdr->fw.state = state;
+    hal_shared_release();
+}
+
 /* ---- Fatal path: the state line tells the host why the core stopped (boot/fatal.c hook) ---- */
+
+_Static_assert(offsetof(struct kx_fatal_record, pc) == offsetof(struct kx_fatal_record, cause) + 8 &&
+               offsetof(struct kx_fatal_record, addr) == offsetof(struct kx_fatal_record, cause) + 16,
+               "cause, pc, addr copy as the state line's cause, pc, tval");
 
 void kx_fatal_hook(uint64_t word)
 {
     volatile struct kq_header *h = kq_hdr;
     if (!h)
         return;
-    uint32_t code = KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
-                  : word == (KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN) ? KQ_FATAL_QUEUE
-                  : KQ_FATAL_ASSERT;
-    h->fw.code = code;
-    h->fw.cause = kx_fatal_last.cause;
-    h->fw.pc = kx_fatal_last.pc;
-    h->fw.tval = kx_fatal_last.addr;
+    h->fw.code = KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
+               : word == (KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN) ? KQ_FATAL_QUEUE
+               : KQ_FATAL_ASSERT;
+    kq_copy((volatile kq_word *)&h->fw.cause, (const kq_word *)&kx_fatal_last.cause, 6);
     hal_shared_release();           /* the details land before the state that points at them */
-    h->fw.state = KQ_STATE_FATAL;
-    hal_shared_release();
+    kq_set_state(KQ_STATE_FATAL);
 }
 
 /* The host wrote an index that breaks the ring rules: nothing it says can be trusted, and
@@ -67,18 +90,12 @@ static void __attribute__((noreturn)) kq_broken(uint32_t which, uint64_t host, u
     kx_fatal(KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN, "queue", which, host, own);
 }
 
-static void kq_set_state(uint32_t state)
-{
-    kq_hdr->fw.state = state;
-    hal_shared_release();
-}
-
 /* ---- Completions ---- */
 
-/* Posts one completion once the ring has room. Waiting for the host to consume is not a
+/* Posts the completion e once the ring has room. Waiting for the host to consume is not a
  * hardware wait and is not bounded: the firmware has nothing else to do and the host sees a
  * full ring (docs/host-interface.md "Flow control"). */
-static void kq_post(uint32_t tag, const struct kq_err *e, uint64_t cycles)
+static void kq_post(const struct kq_err *e)
 {
     volatile struct kq_header *h = kq_hdr;
     while (kq.cq_tail - kq.cq_head_seen >= kq.cq_entries) {
@@ -88,14 +105,8 @@ static void kq_post(uint32_t tag, const struct kq_err *e, uint64_t cycles)
             kq_broken(KQ_BROKEN_CQ_HEAD, head, kq.cq_tail);
         kq.cq_head_seen = head;
     }
-    volatile struct kq_cpl *c = &kq.cq[kq_slot(kq.cq_tail, kq.cq_entries)];
-    c->tag = tag;
-    c->status = (uint16_t)e->status;
-    c->rsvd0 = 0;
-    c->detail = e->detail;
-    c->rsvd1 = 0;
-    c->value = e->value;
-    c->cycles = cycles;
+    kq_copy((volatile kq_word *)&kq.cq[kq_slot(kq.cq_tail, kq.cq_entries)], (const kq_word *)e,
+            KQ_CPL_BYTES / 4);
     /* The entry is in memory before the index that publishes it. */
     hal_shared_release();
     h->cq_tail.value = ++kq.cq_tail;
@@ -104,51 +115,45 @@ static void kq_post(uint32_t tag, const struct kq_err *e, uint64_t cycles)
 
 /* ---- Commands ---- */
 
+/* The unit table into header lines 7-15: entries as they are (struct kx_unit_entry is the
+ * published layout; dispatch/ keeps its rsvd byte 0), then count. Entries past count are left
+ * as they are: count says how many are valid (boot time, issue 8: boot_insns). */
 static void kq_publish_units(void)
 {
     volatile struct kq_units *u = &kq_hdr->units;
-    const struct kx_unit_entry *t = kq.dp.units;
-    unsigned n = kq.dp.n_units;
-    /* Two 32-bit stores an entry (struct kx_unit_entry, little-endian). Entries past count are
-     * left as they are: count says how many are valid (boot time, issue 8: boot_insns). */
-    for (unsigned i = 0; i < n; i++) {
-        volatile uint32_t *w = (volatile uint32_t *)(uintptr_t)u->entries[i];
-        w[0] = t[i].yx | (uint32_t)t[i].version << 8 | (uint32_t)t[i].buffers << 16;
-        w[1] = t[i].type | (uint32_t)t[i].inst_depth << 16;
-    }
-    u->count = n;
+    kq_copy((volatile kq_word *)u->entries, (const kq_word *)kq.dp.units, 2u * kq.dp.n_units);
+    u->count = kq.dp.n_units;
     hal_shared_release();
 }
 
-/* Runs the jobs gathered in kq.job[0..n-1], each within its credit cap. The dispatch layer
- * seeds credit from the table's inst_depth, so a cap lowers that entry for this run only
- * (the jobs name distinct units, so each entry is saved and restored once). */
+/* Runs the jobs gathered in kq.job[0..n-1], each within its credit cap, and fills e: OK with
+ * the instructions sent, or dispatch/'s first error (in a RUN, with the failing job's step in
+ * value[63:48]). The dispatch layer seeds credit from the table's inst_depth, so a cap lowers
+ * that entry for this run only (the jobs name distinct units: each entry saved once). */
 static unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run)
 {
+    struct kx_unit_entry *u = kq.dp.units;
     uint16_t saved[KDP_MAX_JOBS];
     for (unsigned i = 0; i < n; i++) {
-        struct kx_unit_entry *u = &kq.dp.units[kq_unit_index(&kq.env, kq.job[i].yx)];
-        saved[i] = u->inst_depth;
-        if (kq.cap[i] && kq.cap[i] < u->inst_depth)
-            u->inst_depth = kq.cap[i];
+        struct kx_unit_entry *t = &u[kq.unit[i]];
+        saved[i] = t->inst_depth;
+        if (kq.cap[i] && kq.cap[i] < saved[i])
+            t->inst_depth = kq.cap[i];
     }
     unsigned st = kdp_run(&kq.dp, kq.job, n);
-    uint64_t sent = 0;
-    unsigned failed = 0;
-    for (unsigned i = 0; i < n; i++) {
-        kq.dp.units[kq_unit_index(&kq.env, kq.job[i].yx)].inst_depth = saved[i];
+    uint32_t sent = 0, failed = 0;
+    for (unsigned i = n; i-- > 0;) {        /* downwards: the first failed job is kept */
+        u[kq.unit[i]].inst_depth = saved[i];
         sent += kq.job[i].rep.dispatched;
-        if (kq.job[i].rep.status != KS_OK && !failed)
-            failed = i + 1;
+        if (kq.job[i].rep.status != KS_OK)
+            failed = i;
     }
-    e->status = st;
-    if (st == KS_OK) {
-        e->detail = 0;
-        e->value = sent;
-    } else {
+    e->status = (uint16_t)st;
+    e->detail = 0;
+    e->value = sent;
+    if (st != KS_OK) {
         e->detail = kq.dp.detail;
-        e->value = in_run ? kq_step_value(kq.step_of[failed ? failed - 1 : 0], kq.dp.value)
-                          : kq.dp.value;
+        e->value = in_run ? kq_step_value(kq.step_of[failed], kq.dp.value) : kq.dp.value;
     }
     return st;
 }
@@ -157,73 +162,60 @@ static unsigned kq_replay(uint64_t addr, uint32_t n, struct kq_err *e)
 {
     struct kmv_result r;
     unsigned st = kmv_replay((const struct kd_write *)kq_map(addr), n, kq.wait_cycles, &r);
-    e->status = st;
+    e->status = (uint16_t)st;
     e->detail = r.detail;
     /* OK: moves done. Else: the write concerned in [63:32], the mover status word's low half. */
     e->value = st == KS_OK ? r.moves : ((uint64_t)r.index << 32 | (uint32_t)r.value);
     return st;
 }
 
-/* Adds job i of the group. Jobs that send the same program (payloads, length, txn) share one
- * struct kdp_prog, so dispatch/ stages it once for all of them (SYSTEM.md §2.3: the same
- * program to several targets). */
-static void kq_add_job(unsigned i, uint64_t addr, uint32_t n, uint8_t txn, uint8_t yx,
-                       uint16_t cap, uint32_t step)
+/* Adds job i of the group: step s's program to table unit ui. Jobs that send the same program
+ * (payloads, length, txn) share one struct kdp_prog, so dispatch/ stages it once for all of
+ * them (SYSTEM.md §2.3: the same program to several targets). */
+static void kq_add_job(unsigned i, const struct kq_step *s, unsigned ui, uint32_t step)
 {
-    const void *payload = kq_map(addr);
+    const void *payload = kq_map(s->addr);
     struct kdp_prog *p = &kq.prog[i];
     for (unsigned k = 0; k < i; k++) {
         const struct kdp_prog *q = kq.job[k].prog;
-        if (q->payload == payload && q->n == n && q->txn == txn) {
-            p = (struct kdp_prog *)q;
-            break;
-        }
+        if (q->payload == payload && q->n == s->n && q->txn == s->txn)
+            p = (struct kdp_prog *)q;       /* one of kq.prog: ours to write */
     }
     p->payload = payload;
-    p->n = n;
-    p->txn = txn;
+    p->n = s->n;
+    p->txn = s->txn;
     kq.job[i].prog = p;
-    kq.job[i].yx = yx;
-    kq.cap[i] = cap;
+    kq.job[i].yx = s->target;
+    kq.cap[i] = s->credit_cap;
+    kq.unit[i] = (uint8_t)ui;
     kq.step_of[i] = step;
 }
 
 /* RUN: the whole list is checked first; then consecutive DISPATCH steps are gathered (up to
  * KDP_MAX_JOBS, distinct units) and run together, and every other step starts once they have
  * all completed — so a WAIT is met when it runs, and SIGNAL reports everything before it done. */
-static unsigned kq_run(uint64_t addr, uint32_t n, struct kq_err *e)
+static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
 {
-    const struct kq_step *st = (const struct kq_step *)kq_map(addr);
-    if (kq_steps_check(st, n, &kq.env, e) != KS_OK)
-        return e->status;
     unsigned nj = 0;
-    uint32_t busy = 0;                  /* units in the batch, bit = table index */
+    uint32_t busy = 0;                  /* units in the group, bit = table index */
     for (uint32_t i = 0; i <= n; i++) {
         const struct kq_step *s = &st[i];
-        if (i < n && s->op == KQ_STEP_DISPATCH) {
-            uint32_t bit = UINT32_C(1) << kq_unit_index(&kq.env, s->target);
-            if (nj == KDP_MAX_JOBS || (busy & bit)) {
-                if (kq_run_jobs(nj, e, 1) != KS_OK)
-                    return e->status;
-                nj = 0, busy = 0;
-            }
-            kq_add_job(nj++, s->addr, s->n, s->txn, s->target, s->credit_cap, i);
-            busy |= bit;
-            continue;
-        }
-        if (nj) {
+        int disp = i < n && s->op == KQ_STEP_DISPATCH;
+        unsigned ui = disp ? (unsigned)kq_unit_index(&kq.env, s->target) : 0;
+        if (nj && (!disp || nj == KDP_MAX_JOBS || (busy >> ui & 1u))) {
             if (kq_run_jobs(nj, e, 1) != KS_OK)
-                return e->status;
+                return;
             nj = 0, busy = 0;
         }
-        if (i == n)
-            break;
-        if (s->op == KQ_STEP_REPLAY) {
+        if (disp) {
+            kq_add_job(nj++, s, ui, i);
+            busy |= 1u << ui;
+        } else if (i < n && s->op == KQ_STEP_REPLAY) {
             if (kq_replay(s->addr, s->n, e) != KS_OK) {
                 e->value = kq_step_value(i, e->value);
-                return e->status;
+                return;
             }
-        } else if (s->op == KQ_STEP_SIGNAL) {
+        } else if (i < n && s->op == KQ_STEP_SIGNAL) {
             kq_hdr->info.progress = s->addr;
             hal_shared_release();
         }
@@ -232,32 +224,35 @@ static unsigned kq_run(uint64_t addr, uint32_t n, struct kq_err *e)
     e->status = KS_OK;
     e->detail = 0;
     e->value = n;
-    return KS_OK;
 }
 
 static void kq_exec(const struct kq_sub *s, struct kq_err *e)
 {
     if (kq_sub_check(s, &kq.env, e) != KS_OK)
         return;
-    switch (s->op) {
-    case KQ_OP_REPLAY:
+    if (s->op == KQ_OP_REPLAY) {
         kq_replay(s->addr, s->count, e);
-        break;
-    case KQ_OP_DISPATCH:
-        for (unsigned i = 0; i < s->ntargets; i++)
-            kq_add_job(i, s->addr, s->count, s->txn, s->targets[i], s->credit_cap, 0);
+    } else if (s->op == KQ_OP_DISPATCH) {
+        /* One job per target (distinct, checked): one group, like RUN's. */
+        struct kq_step t;
+        t.addr = s->addr;
+        t.n = s->count;
+        t.txn = s->txn;
+        t.credit_cap = s->credit_cap;
+        for (unsigned i = 0; i < s->ntargets; i++) {
+            t.target = s->targets[i];
+            kq_add_job(i, &t, (unsigned)kq_unit_index(&kq.env, t.target), 0);
+        }
         kq_run_jobs(s->ntargets, e, 0);
-        break;
-    case KQ_OP_RUN:
-        kq_run(s->addr, s->count, e);
-        break;
-    case KQ_OP_UNITS:
+    } else if (s->op == KQ_OP_RUN) {
+        const struct kq_step *st = (const struct kq_step *)kq_map(s->addr);
+        if (kq_steps_check(st, s->count, &kq.env, e) == KS_OK)
+            kq_run(st, s->count, e);
+    } else if (s->op == KQ_OP_UNITS) {
         kq_publish_units();
         e->value = kq.dp.n_units;
-        break;
-    default:                        /* NOP; STOP completes first, see kq_serve */
-        break;
     }
+    /* NOP; STOP completes first, see kq_serve */
 }
 
 /* ---- Boot and the loop ---- */
@@ -278,10 +273,7 @@ static void kq_boot(void)
     kq.env.caps = kmv_caps_self();
     kq.env.map = kq_map;
 
-    /* The header is read only after its address is known to be reachable. */
-    struct kq_err e;
-    if (kq_range(&kq.env.reach, bb->queue_addr, sizeof(struct kq_header), KQ_LINE, &e) != KS_OK)
-        kq_refuse(KQ_SETUP_ADDR);
+    /* kq_setup_check reads the header only once its address is known to be reachable. */
     volatile struct kq_header *h = (volatile struct kq_header *)hal_ug_ptr(bb->queue_addr);
     hal_shared_acquire();
     unsigned rule = kq_setup_check(&kq.env.reach, bb->queue_addr, (const struct kq_header *)h);
@@ -293,8 +285,7 @@ static void kq_boot(void)
     kq.sq_entries = h->setup.sq_entries;
     kq.cq_entries = h->setup.cq_entries;
     /* A restart resumes from the indices in the header: the host's queue carries on. */
-    kq.sq_head = h->sq_head.value;
-    kq.sq_tail_seen = kq.sq_head;
+    kq.sq_head = kq.sq_tail_seen = h->sq_head.value;
     kq.cq_tail = h->cq_tail.value;
     kq.cq_head_seen = h->cq_head.value;
     kq.wait_cycles = bb->wait_cycles;
@@ -317,18 +308,25 @@ static void kq_boot(void)
     kq.env.n_units = kq.dp.n_units;
 
     kq_publish_units();
-    h->fw.code = 0;
-    h->fw.cause = 0;
-    h->fw.pc = 0;
-    h->fw.tval = 0;
+    /* code, cause, pc, tval: a FATAL of the last run is cleared */
+    volatile kq_word *fw = (volatile kq_word *)&h->fw.code;
+    for (unsigned i = 0; i < 7; i++)
+        fw[i] = 0;
     h->info.ready_instret = hal_instret();
     h->info.ready_cycles = hal_cycles();
     kq_set_state(KQ_STATE_READY);
 
     /* Taken before a restart and never completed: it may have run partly; say so once. */
     if (kq.sq_head != kq.cq_tail) {
-        struct kq_err ab = { KS_ABORTED, 0, 0 };
-        kq_post(h->sq_head.tag, &ab, 0);
+        struct kq_err ab;
+        ab.tag = h->sq_head.tag;
+        ab.status = KS_ABORTED;
+        ab.rsvd0 = 0;
+        ab.detail = 0;
+        ab.rsvd1 = 0;
+        ab.value = 0;
+        ab.cycles = 0;
+        kq_post(&ab);
     }
 }
 
@@ -349,19 +347,23 @@ void kq_serve(void)
         }
         uint64_t t0 = hal_cycles();
         /* Take: copy the submission out, then hand its slot back with the tag kept. */
-        union { struct kq_sub s; uintptr_t w[KQ_SUB_BYTES / sizeof(uintptr_t)]; } sub;
-        const volatile uintptr_t *src =
-            (const volatile uintptr_t *)&kq.sq[kq_slot(kq.sq_head, kq.sq_entries)];
-        for (unsigned i = 0; i < KQ_SUB_BYTES / sizeof(uintptr_t); i++)
-            sub.w[i] = src[i];
-        h->sq_head.tag = sub.s.tag;
+        struct kq_sub s;
+        kq_copy((volatile kq_word *)&s,
+                (const volatile kq_word *)&kq.sq[kq_slot(kq.sq_head, kq.sq_entries)],
+                KQ_SUB_BYTES / 4);
+        h->sq_head.tag = s.tag;
         h->sq_head.value = ++kq.sq_head;
         hal_shared_release();
 
-        struct kq_err e = { KS_OK, 0, 0 };
-        kq_exec(&sub.s, &e);
-        kq_post(sub.s.tag, &e, hal_cycles() - t0);
-        if (sub.s.op == KQ_OP_STOP && e.status == KS_OK) {
+        /* The checks fill status, detail and value on every path. */
+        struct kq_err e;
+        e.tag = s.tag;
+        e.rsvd0 = 0;
+        e.rsvd1 = 0;
+        kq_exec(&s, &e);
+        e.cycles = hal_cycles() - t0;
+        kq_post(&e);
+        if (s.op == KQ_OP_STOP && e.status == KS_OK) {
             kq_set_state(KQ_STATE_STOPPED);
             hal_exit(KX_EXIT_OK);
         }

@@ -81,7 +81,8 @@ static void range_rv32(void)
     CHECK_EQ(e.detail, 8);
     CHECK_EQ(e.value, 0x104);
     CHECK_EQ(kq_range(&rv32, 0x104, 12, 4, &e), KS_OK);
-    CHECK_EQ(kq_range(&rv32, 0x20, 0xFFFFFFFFFFFFFFF0ull, 4, &e), KS_BAD_ADDR);   /* wraps */
+    CHECK_EQ(kq_range(&rv32, 0x20, 0xFFFFFFF0u, 4, &e), KS_BAD_ADDR);     /* offset + bytes wraps 2^32 */
+    CHECK_EQ(e.detail, 0xFFFFFFF0u);
 }
 
 static void range_rv64(void)
@@ -95,6 +96,9 @@ static void range_rv64(void)
     CHECK_EQ(kq_range(&rv64, 0x8000200000ull, 32, 32, &e), KS_BAD_ADDR);    /* past 2 MB */
     CHECK_EQ(kq_range(&rv64, 0x8100000000ull, 32, 32, &e), KS_BAD_ADDR);    /* aperture 1 */
     CHECK_EQ(kq_range(&rv64, 0x9000000000ull, 32, 32, &e), KS_BAD_ADDR);    /* staging, mesh 1 */
+    CHECK_EQ(kq_range(&rv64, 0xFFFFFFE0ull, 0xFFFFFFFFu, 32, &e), KS_BAD_ADDR); /* wraps 2^32, ends past 4 GB */
+    CHECK_EQ(kq_range(&rv64, 0xFFFFFFE0ull, 33, 32, &e), KS_BAD_ADDR);      /* one byte past 4 GB */
+    CHECK_EQ(kq_range(&rv64, 0x80001FFFE0ull, 33, 32, &e), KS_BAD_ADDR);    /* one byte past 2 MB */
 }
 
 /* ---- setup line ---- */
