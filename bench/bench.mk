@@ -37,7 +37,9 @@ $(KBENCH): bench/kbench.c $(HOST_LIB) $(HOST_HDRS)
 bench-build: qemu $(KBENCH) $(BENCH_ELFS) $(foreach b,$(BENCH_BOARDS),$(FW_O)/$(b)/fw.elf) tests-target-tools
 
 # Each board's lines go to $(O)/bench/<board>.txt; results.txt holds both; the table follows.
-bench: bench-build
+# deps first (a clean clone on a new machine), then everything the runs need.
+bench: deps
+	$(Q)$(MAKE) --no-print-directory bench-build
 	@mkdir -p $(O)/bench
 	$(Q)rc=0; for b in $(BENCH_BOARDS); do \
 	  bench/bench.sh $(O) $$b > $(O)/bench/$$b.txt 2> $(O)/bench/$$b.stderr || rc=1; \
