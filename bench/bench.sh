@@ -58,6 +58,11 @@ else
   : > "$kb"
 fi
 while read -r _ k v; do R[kb_$k]=$v; done < <(grep -E '^(raw|fig) ' "$kb")
+# The model's referee after the firmware and host-driven runs: every counter zero.
+if grep -q '^raw referee_[a-z_]* [1-9]' "$kb"; then
+  echo "bench.sh: $board referee after kbench: $(grep '^raw referee_[a-z_]* [1-9]' "$kb" | tr '\n' ' ')" >&2
+  image_ok=0
+fi
 kbmiss() { sed -n "s/^missing $1 //p" "$kb" | head -n1; }
 
 # div A B SCALE: A / B to SCALE decimals (awk, host side)
