@@ -25,7 +25,13 @@ unsigned kx_bootblock_check(const struct kx_bootblock *bb)
         return KX_BOOT_BAD_UNITS;
     /* inst_depth 0 could never be dispatched to (credit would be 0, BOARD.md §1.1: a kick at
      * credit 0 hangs); a repeated coordinate would make two entries for one unit. */
-    uint32_t seen[256 / 32] = { 0 };
+    uint32_t seen[256 / 32];
+    for (unsigned i = 0; i < 256 / 32; i++) {
+        seen[i] = 0;
+        /* keeps GCC from turning the loop into a memset call: libc's memset is 220 bytes of
+         * the RV32 instruction window (docs/firmware.md) */
+        __asm__("" : : "r"(seen) : "memory");
+    }
     for (unsigned i = 0; i < bb->unit_count; i++) {
         const struct kx_unit_entry *u = &bb->units[i];
         if (u->inst_depth == 0)
