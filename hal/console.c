@@ -11,12 +11,16 @@ void hal_puts(const char *s)
 void hal_put_hex(uint64_t v)
 {
     static const char digits[16] = "0123456789abcdef";
+    /* Two 32-bit halves: a 64-bit shift by a variable is a libgcc call on RV32. */
+    const uint32_t half[2] = { (uint32_t)v, (uint32_t)(v >> 32) };
     int shift = 60;
 
     hal_console_putc('0');
     hal_console_putc('x');
-    while (shift > 0 && ((v >> shift) & 0xFu) == 0)
+#define HAL_NIBBLE(s) ((half[(s) >> 5] >> ((s) & 31)) & 0xFu)
+    while (shift > 0 && HAL_NIBBLE(shift) == 0)
         shift -= 4;
     for (; shift >= 0; shift -= 4)
-        hal_console_putc(digits[(v >> shift) & 0xFu]);
+        hal_console_putc(digits[HAL_NIBBLE(shift)]);
+#undef HAL_NIBBLE
 }
