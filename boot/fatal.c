@@ -12,18 +12,19 @@ struct kx_fatal_record kx_fatal_last;
 
 void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
 {
+    /* One loop over the three values: each printed field costs RV32 window bytes. */
+    static const char *const label[3] = { " cause=", " pc=", " addr=" };
+    const uint64_t v[3] = { cause, pc, addr };
     kx_fatal_last.word = word;
     kx_fatal_last.cause = cause;
     kx_fatal_last.pc = pc;
     kx_fatal_last.addr = addr;
     hal_puts("kohaku-fw: fatal ");
     hal_puts(what);
-    hal_puts(" cause=");
-    hal_put_hex(cause);
-    hal_puts(" pc=");
-    hal_put_hex(pc);
-    hal_puts(" addr=");
-    hal_put_hex(addr);
+    for (unsigned i = 0; i < 3; i++) {
+        hal_puts(label[i]);
+        hal_put_hex(v[i]);
+    }
     hal_puts("\n");
     kx_fatal_hook(word);
     hal_exit(word);
