@@ -75,12 +75,19 @@ unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigne
     return KS_OK;
 }
 
+/* Table index of the unit at yx, or n_units. */
+static unsigned kdp_index(const struct kdp_ctx *c, uint8_t yx)
+{
+    unsigned i = 0;
+    while (i < c->n_units && c->units[i].yx != yx)
+        i++;
+    return i;
+}
+
 const struct kx_unit_entry *kdp_unit(const struct kdp_ctx *c, uint8_t yx)
 {
-    for (unsigned i = 0; i < c->n_units; i++)
-        if (c->units[i].yx == yx)
-            return &c->units[i];
-    return 0;
+    unsigned i = kdp_index(c, yx);
+    return i < c->n_units ? &c->units[i] : 0;
 }
 
 /* One flit into a staging slot: the payload words, then the header word. */
@@ -104,12 +111,9 @@ static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_
     volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_STAGE_SLOT(slot));
     const uintptr_t *s = (const uintptr_t *)p->payload + start * KDP_PAY_WORDS;
     const uintptr_t *end = s + len * KDP_PAY_WORDS;
-    const uintptr_t *last = start + len == p->n ? end - KDP_PAY_WORDS : 0;
     const uintptr_t *endu = s + (len & ~(KDP_UNROLL - 1u)) * KDP_PAY_WORDS;
     const uintptr_t hdr = kdp_inst_hdr(p->txn, false);
 
-    if (endu == end && last)        /* the final instruction goes below, with `last` */
-        endu -= KDP_UNROLL * KDP_PAY_WORDS;
     if (s != endu) {
         do {
 #pragma GCC unroll 16
@@ -119,8 +123,12 @@ static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_
             d += KDP_UNROLL * KDP_SLOT_WORDS;
         } while (s != endu);
     }
-    for (; s != end; s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)   /* at most KDP_UNROLL */
-        kdp_put(d, s, s == last ? hdr | (uintptr_t)KF_HDR_LAST : hdr);  /* seed §3: last on n-1 only */
+    for (; s != end; s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)   /* fewer than KDP_UNROLL */
+        kdp_put(d, s, hdr);
+    /* seed §3: `last` on instruction n-1 only. Its header word is written again rather than
+     * the loops above testing for it (one store a program, and no second copy of the loop). */
+    if (start + len == p->n)
+        (d - KDP_SLOT_WORDS)[KDP_PAY_WORDS] = hdr | (uintptr_t)KF_HDR_LAST;
 }
 
 static bool kdp_running(void)
@@ -133,18 +141,28 @@ static bool kdp_rx_empty(void)
     return (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY) != 0;
 }
 
-/* Waits for PROG_STAT.run to fall. run alone decides "sent" (BOARD.md §1.1: a finished
- * program reads "flits left" 1). */
-static unsigned kdp_wait_idle(struct kdp_ctx *c)
+/* Waits, bounded, until (register `off` & bit) == want: PROG_STAT.run to fall (run alone
+ * decides "sent", BOARD.md §1.1: a finished program reads "flits left" 1), or RX to empty,
+ * popping what it holds (late CU_CTRL replies nobody asked for now). On timeout: KS_TIMEOUT
+ * recorded, detail `what`, value the register. */
+static unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want,
+                             unsigned what)
 {
     uint32_t t = kdp_now();
-    while (kdp_running()) {
+    while ((hal_agent_rd32(off) & bit) != want) {
+        if (off == KA_RX_STATUS)
+            hal_agent_wr32(KA_RX_POP, 1);
         if (kdp_expired(c, t)) {
-            kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(KDP_AWAIT_RUN, 0), hal_agent_rd(KA_PROG_STAT));
+            kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(what, 0), hal_agent_rd(off));
             return KS_TIMEOUT;
         }
     }
     return KS_OK;
+}
+
+static unsigned kdp_wait_idle(struct kdp_ctx *c)
+{
+    return kdp_wait_reg(c, KA_PROG_STAT, KA_PROG_STAT_RUN, 0, KDP_AWAIT_RUN);
 }
 
 /* A job's program is over: every pushed instruction retired, and nothing more to send. */
@@ -277,20 +295,21 @@ static void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
     c->running = KDP_REGIONS;
 }
 
-/* Writes the PROG_* registers of one kick and starts it (only while run is 0: PROG_DST is
- * read live at every flit; credit seeded before every kick, never 0, never above room). */
-static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, const struct kdp_kick *k)
+/* Writes the PROG_* registers of one top-up kick (len = credit) and starts it (only while run
+ * is 0: PROG_DST is read live at every flit; credit seeded before every kick, never 0, never
+ * above room). */
+static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32_t len)
 {
     hal_agent_wr32(KA_PROG_DST, j->yx);
     hal_agent_wr32(KA_PROG_BASE, slot);
-    hal_agent_wr32(KA_PROG_LEN, k->len);
-    hal_agent_wr32(KA_PROG_CRED, k->credit);
+    hal_agent_wr32(KA_PROG_LEN, len);
+    hal_agent_wr32(KA_PROG_CRED, len);
     hal_fence();
     hal_agent_wr32(KA_PROG_KICK, 1);
     if (j->rep.dispatched == 0)
         j->t0 = hal_cycles();
-    j->cursor += k->len;
-    j->rep.dispatched += k->len;
+    j->cursor += len;
+    j->rep.dispatched += len;
     c->clock++;
 }
 
@@ -373,7 +392,7 @@ static unsigned kdp_check_jobs(struct kdp_ctx *c, const struct kdp_job *jobs, un
         bool twice = false;     /* two jobs on one unit would share its FIFO's room */
         for (unsigned k = 0; k < i; k++)
             twice |= jobs[k].yx == jobs[i].yx;
-        if (!kdp_unit(c, jobs[i].yx) || twice || c->stage_flits < KDP_REGIONS) {
+        if (kdp_index(c, jobs[i].yx) == c->n_units || twice || c->stage_flits < KDP_REGIONS) {
             c->detail = jobs[i].yx;
             return KS_DISPATCH_BAD_TARGET;
         }
@@ -399,7 +418,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
 
     for (unsigned i = 0; i < n; i++) {
         struct kdp_job *j = &jobs[i];
-        unsigned ui = (unsigned)(kdp_unit(c, j->yx) - c->units);
+        unsigned ui = kdp_index(c, j->yx);
         j->rep.dispatched = j->rep.completions = j->rep.last_arg = j->rep.status = 0;
         j->rep.last_code = 0;
         j->rep.cycles = 0;
@@ -481,9 +500,9 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             unsigned r = kdp_find(c, pick->prog, pick->cursor);
             struct kdp_region *g = &c->reg[r];
             uint32_t off = pick->cursor - g->start;
-            struct kdp_kick k;
-            kdp_plan_kick(g->len - off, kdp_room(pick), UINT32_MAX, &k);   /* a top-up */
-            kdp_kick(c, pick, r * (c->stage_flits / KDP_REGIONS) + off, &k);
+            /* kdp_plan_kick(staged, room, others) for a top-up: len = credit = min(staged, room) */
+            uint32_t len = g->len - off, room = kdp_room(pick);
+            kdp_kick(c, pick, r * (c->stage_flits / KDP_REGIONS) + off, len < room ? len : room);
             c->running = (uint8_t)r;
             g->stamp = c->clock;
             rr = pi + 1 == n ? 0 : pi + 1;
@@ -504,7 +523,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * its late signals for its own. */
     for (unsigned i = 0; i < n; i++) {
         struct kdp_job *j = &jobs[i];
-        unsigned ui = (unsigned)(kdp_unit(c, j->yx) - c->units);
+        unsigned ui = kdp_index(c, j->yx);
         c->owed[ui] = (uint16_t)(j->skip + kdp_out(j));
         c->owed_count[ui] = j->last_count;
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
@@ -523,14 +542,5 @@ unsigned kdp_quiesce(struct kdp_ctx *c)
 {
     if (kdp_wait_idle(c) != KS_OK)
         return KS_TIMEOUT;
-    /* RX holds only what no one asked for now (late CU_CTRL replies): drop it, bounded. */
-    uint32_t t = kdp_now();
-    while (!kdp_rx_empty()) {
-        hal_agent_wr32(KA_RX_POP, 1);
-        if (kdp_expired(c, t)) {
-            kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(KDP_AWAIT_MAILBOX_RX, 0), hal_agent_rd(KA_RX_STATUS));
-            return KS_TIMEOUT;
-        }
-    }
-    return KS_OK;
+    return kdp_wait_reg(c, KA_RX_STATUS, KA_RX_STATUS_EMPTY, KA_RX_STATUS_EMPTY, KDP_AWAIT_MAILBOX_RX);
 }
