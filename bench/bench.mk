@@ -59,11 +59,16 @@ test-suite-bench-determinism: bench-build
 	@mkdir -p $(O)/tests $(O)/bench/det
 	$(Q): > $(O)/tests/bench-determinism.log; \
 	for b in $(BENCH_BOARDS); do \
+	  rc=0; \
 	  for r in 1 2; do \
 	    timeout 600 bench/bench.sh $(O) $$b $(O)/bench/det/$$b-$$r > $(O)/bench/det/$$b-$$r.txt \
-	      2> $(O)/bench/det/$$b-$$r.stderr; \
+	      2> $(O)/bench/det/$$b-$$r.stderr || rc=$$?; \
 	  done; \
-	  if [ ! -s $(O)/bench/det/$$b-1.txt ]; then \
+	  if [ $$rc -eq 124 ]; then \
+	    echo "HANG: bench-determinism/$$b bench.sh took over 600 s" >> $(O)/tests/bench-determinism.log; \
+	  elif [ $$rc -ne 0 ]; then \
+	    echo "FAIL: bench-determinism/$$b bench.sh failed: $$(grep -v missing $(O)/bench/det/$$b-1.stderr | tail -c 300 | tr '\n' '|')" >> $(O)/tests/bench-determinism.log; \
+	  elif [ ! -s $(O)/bench/det/$$b-1.txt ]; then \
 	    echo "FAIL: bench-determinism/$$b no figures ($$(tail -c 200 $(O)/bench/det/$$b-1.stderr | tr '\n' '|'))" >> $(O)/tests/bench-determinism.log; \
 	  elif d=$$(bench/same.sh $(O)/bench/det/$$b-1.txt $(O)/bench/det/$$b-2.txt); then \
 	    echo "PASS: bench-determinism/$$b" >> $(O)/tests/bench-determinism.log; \
