@@ -852,7 +852,8 @@ static const char help_submit[] =
     "                    [--target X,Y ...] [--credit N]\n"
     "One raw submission, every field as given (no checks, no data written): for diagnosis and\n"
     "for testing the firmware's refusals. Ops: 0 NOP, 1 REPLAY, 2 DISPATCH, 3 RUN, 4 UNITS,\n"
-    "5 STOP. --ntargets N overrides the target count.\n";
+    "5 STOP. --ntargets N overrides the target count; --rsvd V puts V in the first reserved\n"
+    "word (which must be 0).\n";
 
 static int cmd_submit(int argc, char **argv)
 {
@@ -876,6 +877,8 @@ static int cmd_submit(int argc, char **argv)
             s.credit_cap = (uint16_t)num_arg(o, argv[++i], 65535);
         else if (!strcmp(o, "--ntargets"))
             ntargets = (int)num_arg(o, argv[++i], 255);
+        else if (!strcmp(o, "--rsvd"))
+            s.rsvd[0] = num_arg(o, argv[++i], UINT64_MAX);   /* must be 0: refusal tests */
         else if (!strcmp(o, "--target")) {
             if (!argv[++i] || s.ntargets == KQ_MAX_TARGETS || kh_parse_target(argv[i], &s.targets[s.ntargets++]))
                 die(EX_USAGE, "--target: X,Y, at most %u", KQ_MAX_TARGETS);

@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# badinput.sh — the bad-input matrix of issue 7 item 4 (docs/reliability.md "Bad-input matrix"),
+# the rows tests/e2e/e2e.sh does not already cover: one test per row, each asserting the exact
+# status, detail and value, that nothing was written (a guard region in DRAM that the refused
+# input's valid part would have written, and the referee counters), and that the node still
+# serves (a NOP). Boot-block and queue-header rows boot with the bad field
+# (tests/e2e/badinput_guard.c) and assert the core's stop word, then boot properly again.
+# Usage: tests/e2e/badinput.sh BOARD OUTDIR    -> PASS:/FAIL: lines on stdout (suite log)
+# Expected values are literals of include/kohaku/status.h, exitword.h (0xB007_00rr, rr the
+# boot-block reason) and docs/host-interface.md §2, §3.2, §5, §6 (limits: REPLAY 4096 records,
+# DISPATCH 65536 payloads and 8 targets, RUN 4096 steps; reach: RV32 DRAM below 0x7000_0000,
+# RV64 below 4 GB; the record layouts).
+set -u
+board=$1 out=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+. scripts/qemu-hostport.sh
+kactl=$out/host/kactl helper=$out/tests/e2e/badinput_guard
+fw=$out/$board/fw.elf demo=host/demo
+work=$out/tests/e2e-badinput/$board
+rm -rf "$work" && mkdir -p "$work"
+case $board in
+  *rv32) variant=32 dram_end=0x70000000 ;;
+  *rv64) variant=64 dram_end=0x100000000 ;;
+esac
+GUARD=0x100000 GLEN=1024        # the guard: the demo copy's X destination and the TU write below
+TUDST=0x100100                  # where the rows' valid TU WRITE would land
+DATA=0x980000                   # the rows' programs, lists and step lists (kactl's data area's top)
+
+T="" why="" OUT="" RC=0 dead=""
+begin() { T=$1; why=""; "$helper" "$HP_SOCK" guard fill $GUARD $GLEN > /dev/null || why=" guard fill failed;"; }
+k() { if [ -n "$dead" ]; then OUT="(not run)"; RC=99; return; fi
+  OUT=$("$kactl" "$@" 2>&1); RC=$?; { echo "\$ kactl $* -> $RC"; echo "$OUT"; } >> "$work/transcript.txt"; }
+want_rc() { [ "$RC" -eq "$1" ] || why="$why [kactl ${*:2}] exit $RC want $1: $(tail -n2 <<< "$OUT" | tr '\n' '|');"; }
+want_out() { grep -qE -- "$1" <<< "$OUT" || why="$why output lacks /$1/: $(head -c 300 <<< "$OUT" | tr '\n' '|');"; }
+# Nothing written, nothing broken, still serving.
+untouched() {
+  local g; g=$("$helper" "$HP_SOCK" guard check $GUARD $GLEN) || why="$why $g;"
+  k referee; want_rc 0 referee
+  k nop; [ "$RC" -eq 0 ] && grep -q 'nop: 1 completed, 0 not OK' <<< "$OUT" || why="$why NOP afterwards: $(tr '\n' '|' <<< "$OUT" | head -c 200);"
+}
+end() {
+  if [ -z "$why" ]; then echo "PASS: e2e-badinput-$board/$T"; return; fi
+  [ -n "$dead" ] && why=" not run: the firmware did not boot ($dead)"
+  echo "FAIL: e2e-badinput-$board/$T$(head -c 700 <<< "$why")"
+}
+row() { # NAME STATUS DETAIL VALUE -- kactl args
+  local name=$1 st=$2 det=$3 val=$4; shift 5
+  begin "$name"
+  k "$@"
+  want_rc 1 "$*"
+  want_out "^[a-z]+: status=$st detail=$det value=$val "
+  untouched
+  end
+}
+# Little-endian hex of a value in N bytes.
+le() { local v=$(($2)) n=$1 i s=""; for ((i = 0; i < n; i++)); do s+=$(printf '%02x' $(((v >> (8 * i)) & 0xff))); done; echo "$s"; }
+# A RUN step (struct kq_step, 32 bytes): OP TARGET TXN RSVD0 CREDIT RSVD1 N RSVD2 ADDR RSVD3
+step() { echo "$(le 1 $1)$(le 1 $2)$(le 1 $3)$(le 1 $4)$(le 2 $5)$(le 2 $6)$(le 4 $7)$(le 4 $8)$(le 8 $9)$(le 8 ${10})"; }
+# A descriptor record (struct kd_write, 12 bytes): OFF VALUE
+rec() { echo "$(le 4 $1)$(le 8 $2)"; }
+# One TU WRITE of one beat to ADDR with SEED (docs/model-mesh.md §5), a 32-byte payload.
+tu_write() { echo "$(le 8 0)$(le 8 0)$(le 8 $2)$(le 8 $(((0x2 << 60) | $1)))"; }
+put() { "$kactl" write "$@" > /dev/null || why="$why kactl write $1 failed;"; }
+
+start() {
+  hp_start "$board" "$out" "$work/qemu" "" || { echo "FAIL: e2e-badinput-$board/qemu_start $(head -c 300 "$HP_LOG")"; exit 0; }
+  export KACTL_SOCKET=$HP_SOCK
+}
+boot_ok() {
+  k boot "$fw"
+  dead=""
+  [ "$RC" -eq 0 ] || dead="boot: $(tail -n1 <<< "$OUT" | head -c 200)"
+}
+trap 'hp_stop' EXIT
+start
+
+# ---------------------------------------------------------------- boot block and queue header
+# Each: the firmware refuses to start (exit word 0xB007_00rr), writes nothing; a good boot after.
+boot_row() { # NAME FIELD VALUE WORD [RULE]
+  begin "$1"
+  local r; r=$("$helper" "$HP_SOCK" boot "$fw" "$2" "$3")
+  echo "boot $2=$3: $r" >> "$work/transcript.txt"
+  [ "$r" = "stopped state=3 word=$4" ] || why="$why $2=$3: $r, want stopped with $4;"
+  if [ -n "${5:-}" ]; then
+    local last; last=$(grep -a 'queue refused' "$work/qemu/console.txt" | tail -n 1)
+    [[ "$last" == *"queue refused, rule=$(printf '0x%x' $5)" ]] || why="$why console's last refusal is '$last', want rule=$(printf '0x%x' $5);"
+  fi
+  boot_ok
+  untouched
+  end
+}
+boot_row boot_bad_magic magic 0x4B424F55 0xb0070001
+boot_row boot_bad_version version 2 0xb0070002
+boot_row boot_bad_size size 40 0xb0070003
+boot_row boot_unit_count_33 unit_count 33 0xb0070003
+boot_row boot_unknown_flag flags 0x2 0xb0070004
+boot_row boot_wait_cycles_zero wait_cycles 0 0xb0070006
+boot_row boot_units_duplicate units_dup 0 0xb0070007
+boot_row boot_units_depth_zero units_depth0 0 0xb0070007
+boot_row boot_units_agent_coordinate units_agent 0 0xb0070007
+boot_row boot_units_without_flag units_noflag 0 0xb0070007
+boot_row boot_flag_without_units flag_notable 0 0xb0070007
+boot_row boot_queue_misaligned queue_addr 0x800010 0xb0070005 1
+boot_row boot_queue_outside_memory queue_addr $dram_end 0xb0070005 1
+if [ $variant = 32 ]; then
+  boot_row boot_queue_in_processor_window queue_addr 0x80800000 0xb0070005 1   # the core's DRAM window, not unit-global
+else
+  boot_row boot_queue_in_processor_window queue_addr 0x4000800000 0xb0070005 1 # the uncached alias (bit 38)
+fi
+boot_row boot_queue_other_mesh queue_addr 0x1000800000 0xb0070005 1
+boot_row queue_bad_magic q_magic 0x4B51554F 0xb0070005 2
+boot_row queue_bad_version q_version 2 0xb0070005 3
+boot_row queue_flags q_flags 1 0xb0070005 4
+boot_row queue_rsvd q_rsvd 1 0xb0070005 4
+boot_row queue_sq_entries_zero q_sq_entries 0 0xb0070005 5
+boot_row queue_sq_entries_not_pow2 q_sq_entries 24 0xb0070005 5
+boot_row queue_sq_entries_above_max q_sq_entries 8192 0xb0070005 5
+boot_row queue_cq_entries_zero q_cq_entries 0 0xb0070005 6
+boot_row queue_cq_entries_not_pow2 q_cq_entries 3 0xb0070005 6
+boot_row queue_sq_addr_misaligned q_sq_addr 0x801008 0xb0070005 7
+boot_row queue_sq_addr_outside_memory q_sq_addr $dram_end 0xb0070005 7
+boot_row queue_cq_addr_misaligned q_cq_addr 0x802004 0xb0070005 8
+boot_row queue_cq_addr_outside_memory q_cq_addr $((dram_end - 32)) 0xb0070005 8
+boot_row queue_rings_overlap q_overlap 0 0xb0070005 9
+boot_row queue_indices_corrupt q_indices 17 0xb0070005 10
+boot_ok
+
+# ---------------------------------------------------------------- command arguments
+row cmd_reserved_word_set BAD_RSVD 0x20 0x0 -- submit --op 0 --rsvd 1
+row replay_count_above_max BAD_LEN 0x1001 0x0 -- submit --op 1 --addr $DATA --count 4097
+row replay_count_maximum_u32 BAD_LEN 0xffffffff 0x0 -- submit --op 1 --addr $DATA --count 0xffffffff
+row replay_outside_memory BAD_ADDR 0xc $(printf '0x%x' $dram_end) -- submit --op 1 --addr $dram_end --count 1
+row replay_range_wraps BAD_ADDR 0x18 0xfffffffffffffff8 -- submit --op 1 --addr 0xfffffffffffffff8 --count 2
+row replay_other_mesh BAD_ADDR 0xc 0x1000980000 -- submit --op 1 --addr 0x1000980000 --count 1
+row replay_bit38 BAD_ADDR 0xc 0x4000980000 -- submit --op 1 --addr 0x4000980000 --count 1
+if [ $variant = 32 ]; then
+  row replay_in_processor_window BAD_ADDR 0xc 0x80980000 -- submit --op 1 --addr 0x80980000 --count 1
+  row replay_staging_unreachable BAD_ADDR 0xc 0x8000000000 -- submit --op 1 --addr 0x8000000000 --count 1
+fi
+row dispatch_count_zero BAD_LEN 0x0 0x0 -- submit --op 2 --addr $DATA --count 0 --target 1,2
+row dispatch_count_above_max BAD_LEN 0x10001 0x0 -- submit --op 2 --addr $DATA --count 65537 --target 1,2
+row dispatch_nine_targets BAD_NTARGETS 0x9 0x0 -- submit --op 2 --addr $DATA --count 1 --target 1,1 --target 2,1 \
+  --target 3,1 --target 4,1 --target 1,2 --target 2,2 --target 1,1 --target 2,1 --ntargets 9
+row dispatch_outside_memory BAD_ADDR 0x20 $(printf '0x%x' $((dram_end - 16))) -- submit --op 2 --addr $((dram_end - 16)) --count 1 --target 1,2
+row dispatch_range_wraps BAD_ADDR 0x40 0xffffffffffffffe0 -- submit --op 2 --addr 0xffffffffffffffe0 --count 2 --target 1,2
+row run_count_zero BAD_LEN 0x0 0x0 -- submit --op 3 --addr $DATA --count 0
+row run_count_above_max BAD_LEN 0x1001 0x0 -- submit --op 3 --addr $DATA --count 4097
+row run_outside_memory BAD_ADDR 0x20 $(printf '0x%x' $dram_end) -- submit --op 3 --addr $dram_end --count 1
+
+# The maximum program: 65,536 payloads of zeros (TU NOP, exec_result 0) to TU 2,2 complete.
+begin dispatch_count_maximum_runs
+k submit --op 2 --addr 0x3000000 --count 65536 --target 2,2
+want_rc 0 submit
+want_out "^submit: status=OK detail=0x0 value=0x10000 "
+untouched
+end
+
+# ---------------------------------------------------------------- descriptor lists
+# Each list starts with a valid, complete move into the guard (the demo copy's first move,
+# X -> 0x100000) followed by the bad part: validated whole before any write, so the guard stays.
+list_row() { # NAME STATUS DETAIL VALUE RECORDS...
+  local name=$1 st=$2 det=$3 val=$4; shift 4
+  local hex="" n=0 r
+  for r in "$@"; do hex+=$r; n=$((n + 1)); done
+  begin "$name"
+  put $DATA "$hex"
+  k submit --op 1 --addr $DATA --count $n
+  want_rc 1 submit
+  want_out "^submit: status=$st detail=$det value=$val "
+  untouched
+  end
+}
+# The copy's first move (host/demo/copy.txt writes 0-10).
+MOVE0=( "$(rec 0x10 0x0000100001800000)" "$(rec 0x18 0x0000000002000080)" "$(rec 0x20 0)" "$(rec 0x28 0)"
+        "$(rec 0x28 0x2)" "$(rec 0x10 0x0000100001000001)" "$(rec 0x18 0x0000000002000081)" "$(rec 0x20 0)"
+        "$(rec 0x28 0x1)" "$(rec 0x28 0x3)" "$(rec 0x00 0x0000000000010010)" )
+list_row list_offset_misaligned BAD_OFFSET 0x7 0xb00000000 "${MOVE0[@]}" "$(rec 0x07 0)" "$(rec 0x00 0x10010)"
+list_row list_offset_past_registers BAD_OFFSET 0x80 0xb00000000 "${MOVE0[@]}" "$(rec 0x80 0)" "$(rec 0x00 0x10010)"
+list_row list_offset_high_bits BAD_OFFSET 0x110 0xb00000000 "${MOVE0[@]}" "$(rec 0x110 0)" "$(rec 0x00 0x10010)"
+list_row list_offset_not_a_register BAD_OFFSET 0x60 0xb00000000 "${MOVE0[@]}" "$(rec 0x60 0)" "$(rec 0x00 0x10010)"
+list_row list_missing_go NO_GO 0x1 0xb00000000 "${MOVE0[@]}" "$(rec 0x10 0x0000100001800000)"
+if [ $variant = 64 ]; then
+  list_row list_unreachable_register_rv64 NO_REACH 0x50 0xb00000000 "${MOVE0[@]}" "$(rec 0x50 0)" "$(rec 0x00 0x10010)"
+fi
+# Too long: more records than KD_MAX_WRITES (4096) is refused by the command check first.
+row list_too_long BAD_LEN 0x1001 0x0 -- submit --op 1 --addr $DATA --count 4097
+
+# ---------------------------------------------------------------- programs
+# Empty: dispatch_count_zero; too long: dispatch_count_above_max; unknown target: e2e.sh
+# dispatch_unknown_target. "Without last" cannot be sent: the firmware writes every header and
+# sets `last` on the final payload itself — a 3-payload program completes as one program.
+begin program_last_set_by_firmware
+put $DATA "$(le 32 0)$(le 32 0)$(tu_write $TUDST 0x5EED00)"
+k submit --op 2 --addr $DATA --count 3 --target 1,2
+want_rc 0 submit
+want_out "^submit: status=OK detail=0x0 value=0x3 "
+k read $TUDST 8
+want_out "^0000100100: 00 ed 5e 00 00 00 00 00$"     # lane 0 = seed 0x5EED00
+"$helper" "$HP_SOCK" guard fill $GUARD $GLEN > /dev/null
+untouched
+end
+
+# ---------------------------------------------------------------- step lists
+# Each list starts with a valid DISPATCH of a TU WRITE into the guard (step 0), then the bad
+# step at index 1: checked whole before any step runs, so the guard stays and value[63:48] = 1.
+steps_row() { # NAME STATUS DETAIL VALUE STEP1 [STEP2]
+  local name=$1 st=$2 det=$3 val=$4; shift 4
+  begin "$name"
+  put $((DATA + 0x1000)) "$(tu_write $TUDST 0xBAD0)"
+  put $DATA "$(step 1 0x21 1 0 0 0 1 0 $((DATA + 0x1000)) 0)$1${2:-}"
+  local n=2; [ -n "${2:-}" ] && n=3
+  k submit --op 3 --addr $DATA --count $n
+  want_rc 1 submit
+  want_out "^submit: status=$st detail=$det value=$val "
+  untouched
+  end
+}
+steps_row steps_unknown_op BAD_STEP 0x9 0x1000000000000 "$(step 9 0 0 0 0 0 0 0 0 0)"
+steps_row steps_op_zero BAD_STEP 0x0 0x1000000000000 "$(step 0 0 0 0 0 0 0 0 0 0)"
+steps_row steps_unknown_unit BAD_TARGET 0x99 0x1000000000000 "$(step 3 0x99 0 0 0 0 1 0 0 0)"
+steps_row steps_wait_more_than_dispatched UNSATISFIABLE 0x21 0x1000000000002 "$(step 3 0x21 0 0 0 0 2 0 0 0)"
+steps_row steps_wait_other_unit UNSATISFIABLE 0x22 0x1000000000001 "$(step 3 0x22 0 0 0 0 1 0 0 0)"
+steps_row steps_wait_zero BAD_LEN 0x0 0x1000000000000 "$(step 3 0x21 0 0 0 0 0 0 0 0)"
+steps_row steps_dispatch_zero BAD_LEN 0x0 0x1000000000000 "$(step 1 0x22 0 0 0 0 0 0 $((DATA + 0x1000)) 0)"
+steps_row steps_dispatch_outside_memory BAD_ADDR 0x20 $(printf '0x1%012x' $dram_end) "$(step 1 0x22 0 0 0 0 1 0 $dram_end 0)"
+steps_row steps_rsvd0 BAD_RSVD 0x3 0x1000000000000 "$(step 4 0 0 1 0 0 0 0 0 0)"
+steps_row steps_rsvd3 BAD_RSVD 0x18 0x1000000000000 "$(step 4 0 0 0 0 0 0 0 0 1)"
+# A REPLAY step whose list has a bad offset: the list's own status, record index 0 inside.
+begin steps_replay_bad_list
+put $((DATA + 0x2000)) "$(rec 0x07 0)$(rec 0x00 0x10010)"
+put $((DATA + 0x1000)) "$(tu_write $TUDST 0xBAD0)"
+put $DATA "$(step 1 0x21 1 0 0 0 1 0 $((DATA + 0x1000)) 0)$(step 2 0 0 0 0 0 2 0 $((DATA + 0x2000)) 0)"
+k submit --op 3 --addr $DATA --count 2
+want_rc 1 submit
+want_out "^submit: status=BAD_OFFSET detail=0x7 value=0x1000000000000 "
+untouched
+end
+# A WAIT placed before the DISPATCH it waits for can never be met (step 0).
+begin steps_wait_before_dispatch
+put $((DATA + 0x1000)) "$(tu_write $TUDST 0xBAD0)"
+put $DATA "$(step 3 0x21 0 0 0 0 1 0 0 0)$(step 1 0x21 1 0 0 0 1 0 $((DATA + 0x1000)) 0)"
+k submit --op 3 --addr $DATA --count 2
+want_rc 1 submit
+want_out "^submit: status=UNSATISFIABLE detail=0x21 value=0x1 "
+untouched
+end
+
+begin referee_zero_at_end
+k referee
+want_rc 0 referee
+end
+hp_stop
+trap - EXIT
+exit 0
