@@ -145,7 +145,7 @@ static bool kdp_rx_empty(void)
  * decides "sent", BOARD.md §1.1: a finished program reads "flits left" 1), or RX to empty,
  * popping what it holds (late CU_CTRL replies nobody asked for now). On timeout: KS_TIMEOUT
  * recorded, detail `what`, value the register. */
-static unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want,
+static __attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want,
                              unsigned what)
 {
     uint32_t t = kdp_now();
@@ -383,19 +383,19 @@ static unsigned kdp_check_jobs(struct kdp_ctx *c, const struct kdp_job *jobs, un
 {
     if (n == 0 || n > KDP_MAX_JOBS)
         return KS_DISPATCH_BAD_PROG;
+    uint32_t seen = 0;          /* table indices: two jobs on one unit would share its room */
     for (unsigned i = 0; i < n; i++) {
         const struct kdp_prog *p = jobs[i].prog;
         if (!p || p->n == 0)
             return KS_DISPATCH_EMPTY;
         if (((uintptr_t)p->payload & 7u) != 0)
             return KS_DISPATCH_BAD_PROG;
-        bool twice = false;     /* two jobs on one unit would share its FIFO's room */
-        for (unsigned k = 0; k < i; k++)
-            twice |= jobs[k].yx == jobs[i].yx;
-        if (kdp_index(c, jobs[i].yx) == c->n_units || twice || c->stage_flits < KDP_REGIONS) {
+        unsigned ui = kdp_index(c, jobs[i].yx);      /* < n_units <= 32 when found */
+        if (ui == c->n_units || ((seen >> ui) & 1u) || c->stage_flits < KDP_REGIONS) {
             c->detail = jobs[i].yx;
             return KS_DISPATCH_BAD_TARGET;
         }
+        seen |= UINT32_C(1) << ui;
     }
     return KS_OK;
 }
