@@ -68,8 +68,8 @@ start() {
   export KACTL_SOCKET=$HP_SOCK
 }
 boot_ok() {
-  k boot "$fw"
   dead=""
+  k boot "$fw"
   [ "$RC" -eq 0 ] || dead="boot: $(tail -n1 <<< "$OUT" | head -c 200)"
 }
 trap 'hp_stop' EXIT
