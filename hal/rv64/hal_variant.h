@@ -58,6 +58,15 @@ static inline void hal_mover_wr(unsigned off, uint64_t v)
     HAL_CTL(RV64_CTL_MOVER + off) = v;
 }
 
+/* The window's base, raw, for hot loops (mover/rv64/port.c): register `off` is the 64-bit
+ * word at byte `off` from it. No assertion: the caller keeps its offsets inside 0x00-0x38
+ * (the mover port masks each with 0x38, one instruction, where hal_mover_wr's check is a
+ * compare and a call a write). */
+static inline volatile uint64_t *hal_mover_ptr(void)
+{
+    return &HAL_CTL(RV64_CTL_MOVER);
+}
+
 /* [32] busy, [31:28] fault, [27:0] moves completed. */
 static inline uint64_t hal_mvstat(void)
 {

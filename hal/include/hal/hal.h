@@ -16,7 +16,7 @@
  *   void     hal_console_putc(char c);
  *   void     hal_fence(void);                         fence iorw,iorw
  * RV32 only: hal_mvgo, hal_mvgo_status, hal_spad_word, hal_spad_word_index.
- * RV64 only: hal_mover_wr, hal_mvstat. */
+ * RV64 only: hal_mover_wr, hal_mover_ptr (the window's base, unchecked), hal_mvstat. */
 #include "hal_variant.h"
 
 void hal_puts(const char *s);
