@@ -8,10 +8,11 @@
 # ---- fault injection and bad input, end to end ----
 REL_BOARDS := qemu-rv32 qemu-rv64
 TEST_SUITES += $(addprefix e2e-faults-,$(REL_BOARDS)) $(addprefix e2e-badinput-,$(REL_BOARDS))
-.PHONY: $(addprefix test-suite-e2e-faults-,$(REL_BOARDS)) $(addprefix test-suite-e2e-badinput-,$(REL_BOARDS)) rel-images-%
+.PHONY: $(addprefix test-suite-e2e-faults-,$(REL_BOARDS)) $(addprefix test-suite-e2e-badinput-,$(REL_BOARDS)) \
+        $(addprefix rel-images-,$(REL_BOARDS))
 
 # What the scripts run: the board's firmware, and the trap (RV64) or halt (RV32) images.
-rel-images-%: qemu host
+$(addprefix rel-images-,$(REL_BOARDS)): rel-images-%: qemu host
 	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware > /dev/null
 	-$(Q)$(MAKE) --no-print-directory $(if $(filter qemu-rv64,$*),$(O)/qemu-rv64/tests/service_trap.elf,qemu-smoke-images) > /dev/null
 
@@ -23,10 +24,10 @@ define rel-run
 	elif [ $$rc -ne 0 ]; then echo "FAIL: $(1)/suite exit $$rc: $$(tail -c 300 $(O)/tests/$(1).stderr | tr '\n' '|')" >> $(O)/tests/$(1).log; fi
 endef
 
-test-suite-e2e-faults-%: rel-images-%
+$(addprefix test-suite-e2e-faults-,$(REL_BOARDS)): test-suite-e2e-faults-%: rel-images-%
 	$(call rel-run,e2e-faults-$*,tests/e2e/faults.sh,$*,600)
 
-test-suite-e2e-badinput-%: rel-images-% $(O)/tests/e2e/badinput_guard
+$(addprefix test-suite-e2e-badinput-,$(REL_BOARDS)): test-suite-e2e-badinput-%: rel-images-% $(O)/tests/e2e/badinput_guard
 	$(call rel-run,e2e-badinput-$*,tests/e2e/badinput.sh,$*,600)
 
 $(O)/tests/e2e/badinput_guard: tests/e2e/badinput_guard.c $(HOST_LIB) $(HOST_HDRS)
@@ -44,7 +45,7 @@ $(SOAK_BIN): tests/e2e/soak.c $(HOST_LIB) $(HOST_HDRS)
 
 TEST_SUITES += $(addprefix soak-,$(REL_BOARDS))
 .PHONY: soak $(addprefix soak-long-,$(REL_BOARDS)) $(addprefix test-suite-soak-,$(REL_BOARDS))
-test-suite-soak-%: rel-images-% $(SOAK_BIN)
+$(addprefix test-suite-soak-,$(REL_BOARDS)): test-suite-soak-%: rel-images-% $(SOAK_BIN)
 	@mkdir -p $(O)/tests
 	$(Q)timeout 900 tests/e2e/soak.sh $* $(O) $(SOAK_SHORT_COMMANDS) > $(O)/tests/soak-$*.out 2> $(O)/tests/soak-$*.stderr; rc=$$?; \
 	grep -E '^(PASS|FAIL|HANG): ' $(O)/tests/soak-$*.out > $(O)/tests/soak-$*.log; \
@@ -53,7 +54,7 @@ test-suite-soak-%: rel-images-% $(SOAK_BIN)
 
 # `make soak`: SOAK_COMMANDS on each board, its figures on the terminal and in $(O)/soak/.
 soak: $(addprefix soak-long-,$(REL_BOARDS))
-soak-long-%: rel-images-% $(SOAK_BIN)
+$(addprefix soak-long-,$(REL_BOARDS)): soak-long-%: rel-images-% $(SOAK_BIN)
 	@mkdir -p $(O)/soak
 	$(Q)tests/e2e/soak.sh $* $(O) $(SOAK_COMMANDS) | tee $(O)/soak/soak-$*.log; \
 	! grep -qE '^(FAIL|HANG):' $(O)/soak/soak-$*.log
