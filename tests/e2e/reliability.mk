@@ -52,12 +52,14 @@ $(addprefix test-suite-soak-,$(REL_BOARDS)): test-suite-soak-%: rel-images-% $(S
 	if [ $$rc -eq 124 ]; then echo "HANG: soak-$*/suite (900 s)" >> $(O)/tests/soak-$*.log; \
 	elif [ $$rc -ne 0 ]; then echo "FAIL: soak-$*/suite exit $$rc" >> $(O)/tests/soak-$*.log; fi
 
-# `make soak`: SOAK_COMMANDS on each board, its figures on the terminal and in $(O)/soak/.
+# `make soak`: SOAK_COMMANDS on each board (both run even when one fails), its figures on the
+# terminal and in $(O)/soak/; fails when any board's soak did.
 soak: $(addprefix soak-long-,$(REL_BOARDS))
+	@echo "soak: $$(cat $(addprefix $(O)/soak/soak-,$(addsuffix .log,$(REL_BOARDS))) | grep -c '^PASS:') passed, $$(cat $(addprefix $(O)/soak/soak-,$(addsuffix .log,$(REL_BOARDS))) | grep -cE '^(FAIL|HANG):') failed"
+	$(Q)! cat $(addprefix $(O)/soak/soak-,$(addsuffix .log,$(REL_BOARDS))) | grep -qE '^(FAIL|HANG):'
 $(addprefix soak-long-,$(REL_BOARDS)): soak-long-%: rel-images-% $(SOAK_BIN)
 	@mkdir -p $(O)/soak
-	$(Q)tests/e2e/soak.sh $* $(O) $(SOAK_COMMANDS) | tee $(O)/soak/soak-$*.log; \
-	! grep -qE '^(FAIL|HANG):' $(O)/soak/soak-$*.log
+	$(Q)timeout 3600 tests/e2e/soak.sh $* $(O) $(SOAK_COMMANDS) | tee $(O)/soak/soak-$*.log
 
 # ---- fuzzing: every target, FUZZ_SECONDS each ----
 # Each component's fuzz target keeps its own knob (FUZZ_MOVER_SECS, ...); `make fuzz` runs them
