@@ -4,6 +4,7 @@
 #                        "bench <board> <name> <value> <unit>" and a table; $(O)/bench/results.txt
 #   make bench-check     make bench, then issue 8's budgets: exits 1 and names each one missed
 #   make test-suite-bench-determinism   (in make test) the images and the queue run twice, compared
+#   make bench-profile BOARD=qemu-rv64   instructions per function of the queue run (a trace)
 # Bench images: bench/target/bench_*.c, linked like the on-target tests (crt0, libfw.a, harness)
 # into $(FW_O)/<board>/bench/. Host driver: bench/kbench.c on libkohaku.
 
@@ -49,6 +50,10 @@ bench: deps
 
 bench-check: bench
 	$(Q)bench/check.sh $(O)/bench/results.txt
+
+.PHONY: bench-profile
+bench-profile: bench-build
+	$(Q)bench/profile.sh $(O) $(BOARD)
 
 # ---- bench-determinism (short form of make bench, in make test): everything twice, compared.
 # Each board's bench.sh run twice into separate work directories; the figure lines must be
