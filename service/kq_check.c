@@ -45,9 +45,10 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
  * scratchpad), not in the instruction window. */
 enum kq_rule_kind {
     KQ_R_END,       /* the list is done: KS_OK */
-    KQ_R_LIMIT,     /* field (width bytes) in [lo, hi]; else status, detail = the field */
+    KQ_R_LIMIT,     /* field (width bytes) in [lo, hi]; else status, detail = the field
+                     * (rec 1: detail = off2 — the offset of a reserved field, read in parts
+                     * of at most 4 bytes) */
     KQ_R_POW2,      /* as LIMIT, and a power of two */
-    KQ_R_ZERO,      /* width bytes all 0; else status, detail = the field's offset */
     KQ_R_DATA,      /* kq_range of the u64 address field and count-field x rec bytes, align;
                      * a refusal keeps kq_range's status unless status is set (setup rules) */
     KQ_R_TARGETS,   /* targets (u8 {y,x}) at off, count at off2 (width2 0: one): each in the
@@ -63,8 +64,10 @@ struct kq_rule {
 #define KQ_FIELD(T, f)           offsetof(T, f), sizeof(((T *)0)->f)
 #define KQ_LIMIT(T, f, st, l, h) { KQ_R_LIMIT, KQ_FIELD(T, f), st, 0, 0, 0, 0, l, h }
 #define KQ_POW2(T, f, st, l, h)  { KQ_R_POW2, KQ_FIELD(T, f), st, 0, 0, 0, 0, l, h }
-#define KQ_ZERO(T, f)            { KQ_R_ZERO, KQ_FIELD(T, f), KS_BAD_RSVD, 0, 0, 0, 0, 0, 0 }
-#define KQ_ZERO_AT(T, f, i, n)   { KQ_R_ZERO, offsetof(T, f) + (i) * (n), n, KS_BAD_RSVD, 0, 0, 0, 0, 0, 0 }
+/* a reserved field of n bytes (n <= 4), or part k of one, 4 bytes a part: 0, detail its offset */
+#define KQ_ZERO_PART(at, n, k)   { KQ_R_LIMIT, (at) + 4 * (k), n, KS_BAD_RSVD, at, 0, 1, 0, 0, 0 }
+#define KQ_ZERO(T, f)            KQ_ZERO_PART(offsetof(T, f), sizeof(((T *)0)->f), 0)
+#define KQ_ZERO8(at)             KQ_ZERO_PART(at, 4, 0), KQ_ZERO_PART(at, 4, 1)
 #define KQ_DATA(T, a, c, st, rec, al) { KQ_R_DATA, offsetof(T, a), 8, st, KQ_FIELD(T, c), rec, al, 0, 0 }
 #define KQ_TARGETS(T, t)         { KQ_R_TARGETS, offsetof(T, t), 1, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), 1, 0, KQ_FIELD(T, c), 0, 0, 0, 0 }
@@ -87,8 +90,8 @@ static const struct kq_rule kq_rules_setup[] = {
 static const struct kq_rule kq_rules_sub[] = {
     KQ_LIMIT(struct kq_sub, op, KS_BAD_OP, 0, KQ_OP_STOP),
     KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, 0),
-    KQ_ZERO_AT(struct kq_sub, rsvd, 0, 8), KQ_ZERO_AT(struct kq_sub, rsvd, 1, 8),
-    KQ_ZERO_AT(struct kq_sub, rsvd, 2, 8), KQ_ZERO_AT(struct kq_sub, rsvd, 3, 8),
+    KQ_ZERO8(offsetof(struct kq_sub, rsvd[0])), KQ_ZERO8(offsetof(struct kq_sub, rsvd[1])),
+    KQ_ZERO8(offsetof(struct kq_sub, rsvd[2])), KQ_ZERO8(offsetof(struct kq_sub, rsvd[3])),
     KQ_END
 };
 static const struct kq_rule kq_rules_replay[] = {
@@ -113,7 +116,7 @@ static const struct kq_rule kq_rules_run[] = {
 static const struct kq_rule kq_rules_step[] = {
     KQ_LIMIT(struct kq_step, op, KS_BAD_STEP, KQ_STEP_DISPATCH, KQ_STEP_SIGNAL),
     KQ_ZERO(struct kq_step, rsvd0), KQ_ZERO(struct kq_step, rsvd1),
-    KQ_ZERO(struct kq_step, rsvd2), KQ_ZERO(struct kq_step, rsvd3),
+    KQ_ZERO(struct kq_step, rsvd2), KQ_ZERO8(offsetof(struct kq_step, rsvd3)),
     KQ_END
 };
 static const struct kq_rule kq_rules_step_dispatch[] = {
@@ -146,7 +149,8 @@ static const struct kq_rule *const kq_rules_step_op[KQ_STEP_SIGNAL + 1] = {
     [KQ_STEP_SIGNAL] = kq_rules_none,
 };
 
-/* A little-endian field of `width` bytes (at most 4) at any alignment. */
+/* A little-endian field of `width` bytes (at most 4; DATA's 8-byte address: kq_get64) at any
+ * alignment. */
 static uint32_t kq_get(const uint8_t *p, unsigned width)
 {
     uint32_t v = 0;
@@ -167,19 +171,14 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
     const uint8_t *p = rec;
     for (;; r++) {
         const uint8_t *f = p + r->off;
-        uint32_t v = kq_get(f, r->width & 7u);      /* ZERO's 8-byte fields read below */
+        uint32_t v = kq_get(f, r->width);
         switch (r->kind) {
         case KQ_R_END:
             return kq_fail(e, KS_OK, 0, 0);
         case KQ_R_LIMIT:
         case KQ_R_POW2:
             if (v - r->lo > r->hi - r->lo || (r->kind == KQ_R_POW2 && (v & (v - 1u))))
-                return kq_fail(e, r->status, v, 0);
-            break;
-        case KQ_R_ZERO:
-            for (unsigned i = 0; i < r->width; i++)
-                if (f[i])
-                    return kq_fail(e, r->status, r->off, 0);
+                return kq_fail(e, r->status, r->rec ? r->off2 : v, 0);
             break;
         case KQ_R_DATA: {
             /* the count row before it bounds n x rec to at most 2 MB */
@@ -212,16 +211,20 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
     const struct kq_setup *s = &h->setup;
     if (kq_rules(s, kq_rules_setup, r, 0, &e) != KS_OK)
         return e.status;
-    /* The header, then the two rings: all three reachable, so none wraps. Two ranges overlap
-     * when the later one starts before the earlier one ends (64-bit differences: DRAM and
-     * staging differ in [39:32]). */
+    /* The header, then the two rings. All three are reachable, so each lies in one region
+     * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it: two
+     * overlap when they share the region and the later starts before the earlier ends (32-bit
+     * differences, exact below 2^32). */
     uint64_t base[3] = { qaddr, s->sq_addr, s->cq_addr };
     uint32_t len[3] = { sizeof *h, (uint32_t)s->sq_entries * KQ_SUB_BYTES,
                         (uint32_t)s->cq_entries * KQ_CPL_BYTES };
     for (unsigned i = 0; i < 3; i++)
-        for (unsigned k = i + 1; k < 3; k++)
-            if (base[i] >= base[k] ? base[i] - base[k] < len[k] : base[k] - base[i] < len[i])
+        for (unsigned k = i + 1; k < 3; k++) {
+            uint32_t a = (uint32_t)base[i], b = (uint32_t)base[k];
+            if ((uint32_t)(base[i] >> 32) == (uint32_t)(base[k] >> 32) &&
+                (a - b < len[k] || b - a < len[i]))
                 return KQ_SETUP_OVERLAP;
+        }
     /* The firmware completes in order, one command at a time: at most one taken and not yet
      * completed (a restart finds it and completes it KS_ABORTED). The host's indices must be
      * within their rings too, or nothing it says can be trusted. */

@@ -30,14 +30,12 @@ struct kq_svc {
     uint64_t cq_tail;           /* posted, ever (mirrors header line 3) */
     uint64_t cq_head_seen;      /* the host's cq_head as last read: room is at least this */
     uint32_t wait_cycles;
-    struct kq_env env;
     struct kdp_ctx dp;
     /* RUN's group of DISPATCH steps (and a DISPATCH command's targets) */
     struct kdp_prog prog[KDP_MAX_JOBS];
     struct kdp_job job[KDP_MAX_JOBS];
-    uint16_t cap[KDP_MAX_JOBS];
-    uint8_t unit[KDP_MAX_JOBS];         /* table index of job i's unit */
     uint32_t step_of[KDP_MAX_JOBS];
+    uint16_t depth[KX_BOOT_MAX_UNITS];  /* each unit's inst_depth as the table gave it */
 };
 
 /* Everything is set before use (kq_boot, kdp_init), so crt0 need not zero it: boot time
@@ -50,6 +48,14 @@ static const void *kq_map(uint64_t ug)
 {
     return (const void *)(uintptr_t)hal_ug_ptr(ug);
 }
+
+/* What the checks need: constant but for the mover caps and the unit count (kq_boot). In
+ * .data, so it costs no instructions to set up. */
+static struct kq_env kq_env = {
+    .reach = { HAL_UG_DRAM_END, HAL_UG_STAGING_BYTES },
+    .units = kq.dp.units,
+    .map = kq_map,
+};
 
 /* n words from s to d, in order, each one load and one store (shared lines both ways). */
 static void kq_copy(volatile kq_word *d, const volatile kq_word *s, unsigned n)
@@ -90,6 +96,19 @@ static void __attribute__((noreturn)) kq_broken(uint32_t which, uint64_t host, u
     kx_fatal(KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN, "queue", which, host, own);
 }
 
+/* Reads a host-written index line (sq_tail or cq_head) after an acquire and checks it against
+ * the firmware's own: the host's sq_tail 0..entries ahead of sq_head, its cq_head 0..entries
+ * behind cq_tail (modulo 2^64); else the queue is broken. */
+static uint64_t kq_host_index(const volatile uint64_t *line, uint64_t own, uint32_t entries,
+                              uint32_t which)
+{
+    hal_shared_acquire();
+    uint64_t host = *line;
+    if ((which == KQ_BROKEN_SQ_TAIL ? host - own : own - host) > entries)
+        kq_broken(which, host, own);
+    return host;
+}
+
 /* ---- Completions ---- */
 
 /* Posts the completion e once the ring has room. Waiting for the host to consume is not a
@@ -98,13 +117,9 @@ static void __attribute__((noreturn)) kq_broken(uint32_t which, uint64_t host, u
 static void kq_post(const struct kq_err *e)
 {
     volatile struct kq_header *h = kq_hdr;
-    while (kq.cq_tail - kq.cq_head_seen >= kq.cq_entries) {
-        hal_shared_acquire();
-        uint64_t head = h->cq_head.value;
-        if (kq_ring_used(kq.cq_tail, head, kq.cq_entries) < 0)
-            kq_broken(KQ_BROKEN_CQ_HEAD, head, kq.cq_tail);
-        kq.cq_head_seen = head;
-    }
+    while (kq.cq_tail - kq.cq_head_seen >= kq.cq_entries)
+        kq.cq_head_seen = kq_host_index(&h->cq_head.value, kq.cq_tail, kq.cq_entries,
+                                        KQ_BROKEN_CQ_HEAD);
     kq_copy((volatile kq_word *)&kq.cq[kq_slot(kq.cq_tail, kq.cq_entries)], (const kq_word *)e,
             KQ_CPL_BYTES / 4);
     /* The entry is in memory before the index that publishes it. */
@@ -126,28 +141,20 @@ static void kq_publish_units(void)
     hal_shared_release();
 }
 
-/* Runs the jobs gathered in kq.job[0..n-1], each within its credit cap, and fills e: OK with
- * the instructions sent, or dispatch/'s first error (in a RUN, with the failing job's step in
- * value[63:48]). The dispatch layer seeds credit from the table's inst_depth, so a cap lowers
- * that entry for this run only (the jobs name distinct units: each entry saved once). */
+/* Runs the jobs gathered in kq.job[0..n-1] (each within the credit cap kq_add_job set) and
+ * fills e: OK with the instructions sent, or dispatch/'s first error (in a RUN, with the
+ * failing job's step in value[63:48]). Then every unit's inst_depth is the table's again. */
 static unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run)
 {
-    struct kx_unit_entry *u = kq.dp.units;
-    uint16_t saved[KDP_MAX_JOBS];
-    for (unsigned i = 0; i < n; i++) {
-        struct kx_unit_entry *t = &u[kq.unit[i]];
-        saved[i] = t->inst_depth;
-        if (kq.cap[i] && kq.cap[i] < saved[i])
-            t->inst_depth = kq.cap[i];
-    }
     unsigned st = kdp_run(&kq.dp, kq.job, n);
     uint32_t sent = 0, failed = 0;
     for (unsigned i = n; i-- > 0;) {        /* downwards: the first failed job is kept */
-        u[kq.unit[i]].inst_depth = saved[i];
         sent += kq.job[i].rep.dispatched;
         if (kq.job[i].rep.status != KS_OK)
             failed = i;
     }
+    for (unsigned i = 0; i < kq.dp.n_units; i++)
+        kq.dp.units[i].inst_depth = kq.depth[i];
     e->status = (uint16_t)st;
     e->detail = 0;
     e->value = sent;
@@ -171,7 +178,9 @@ static unsigned kq_replay(uint64_t addr, uint32_t n, struct kq_err *e)
 
 /* Adds job i of the group: step s's program to table unit ui. Jobs that send the same program
  * (payloads, length, txn) share one struct kdp_prog, so dispatch/ stages it once for all of
- * them (SYSTEM.md §2.3: the same program to several targets). */
+ * them (SYSTEM.md §2.3: the same program to several targets). dispatch/ seeds credit from the
+ * table's inst_depth, so a credit cap lowers that entry until the group has run (the units of
+ * a group are distinct: the entry is still the table's here). */
 static void kq_add_job(unsigned i, const struct kq_step *s, unsigned ui, uint32_t step)
 {
     const void *payload = kq_map(s->addr);
@@ -186,9 +195,10 @@ static void kq_add_job(unsigned i, const struct kq_step *s, unsigned ui, uint32_
     p->txn = s->txn;
     kq.job[i].prog = p;
     kq.job[i].yx = s->target;
-    kq.cap[i] = s->credit_cap;
-    kq.unit[i] = (uint8_t)ui;
     kq.step_of[i] = step;
+    struct kx_unit_entry *u = &kq.dp.units[ui];
+    if (s->credit_cap && s->credit_cap < u->inst_depth)
+        u->inst_depth = s->credit_cap;
 }
 
 /* RUN: the whole list is checked first; then consecutive DISPATCH steps are gathered (up to
@@ -201,7 +211,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
     for (uint32_t i = 0; i <= n; i++) {
         const struct kq_step *s = &st[i];
         int disp = i < n && s->op == KQ_STEP_DISPATCH;
-        unsigned ui = disp ? (unsigned)kq_unit_index(&kq.env, s->target) : 0;
+        unsigned ui = disp ? (unsigned)kq_unit_index(&kq_env, s->target) : 0;
         if (nj && (!disp || nj == KDP_MAX_JOBS || (busy >> ui & 1u))) {
             if (kq_run_jobs(nj, e, 1) != KS_OK)
                 return;
@@ -228,7 +238,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
 
 static void kq_exec(const struct kq_sub *s, struct kq_err *e)
 {
-    if (kq_sub_check(s, &kq.env, e) != KS_OK)
+    if (kq_sub_check(s, &kq_env, e) != KS_OK)
         return;
     if (s->op == KQ_OP_REPLAY) {
         kq_replay(s->addr, s->count, e);
@@ -241,12 +251,12 @@ static void kq_exec(const struct kq_sub *s, struct kq_err *e)
         t.credit_cap = s->credit_cap;
         for (unsigned i = 0; i < s->ntargets; i++) {
             t.target = s->targets[i];
-            kq_add_job(i, &t, (unsigned)kq_unit_index(&kq.env, t.target), 0);
+            kq_add_job(i, &t, (unsigned)kq_unit_index(&kq_env, t.target), 0);
         }
         kq_run_jobs(s->ntargets, e, 0);
     } else if (s->op == KQ_OP_RUN) {
         const struct kq_step *st = (const struct kq_step *)kq_map(s->addr);
-        if (kq_steps_check(st, s->count, &kq.env, e) == KS_OK)
+        if (kq_steps_check(st, s->count, &kq_env, e) == KS_OK)
             kq_run(st, s->count, e);
     } else if (s->op == KQ_OP_UNITS) {
         kq_publish_units();
@@ -268,15 +278,12 @@ static void __attribute__((noreturn)) kq_refuse(unsigned rule)
 static void kq_boot(void)
 {
     const struct kx_bootblock *bb = kx_bootblock();
-    kq.env.reach.dram_end = HAL_UG_DRAM_END;
-    kq.env.reach.staging_end = HAL_UG_STAGING_BYTES;
-    kq.env.caps = kmv_caps_self();
-    kq.env.map = kq_map;
+    kq_env.caps = kmv_caps_self();
 
     /* kq_setup_check reads the header only once its address is known to be reachable. */
     volatile struct kq_header *h = (volatile struct kq_header *)hal_ug_ptr(bb->queue_addr);
     hal_shared_acquire();
-    unsigned rule = kq_setup_check(&kq.env.reach, bb->queue_addr, (const struct kq_header *)h);
+    unsigned rule = kq_setup_check(&kq_env.reach, bb->queue_addr, (const struct kq_header *)h);
     if (rule)
         kq_refuse(rule);
 
@@ -304,8 +311,9 @@ static void kq_boot(void)
         /* No unit found is not fatal: REPLAY still works, DISPATCH says KS_BAD_TARGET. */
         (void)kdp_enumerate(&kq.dp, lo, hi, coord);
     }
-    kq.env.units = kq.dp.units;
-    kq.env.n_units = kq.dp.n_units;
+    kq_env.n_units = kq.dp.n_units;
+    for (unsigned i = 0; i < kq.dp.n_units; i++)
+        kq.depth[i] = kq.dp.units[i].inst_depth;
 
     kq_publish_units();
     /* code, cause, pc, tval: a FATAL of the last run is cleared */
@@ -338,11 +346,8 @@ void kq_serve(void)
         if (kq.sq_head == kq.sq_tail_seen) {
             /* One acquire covers every submission the tail read here publishes: the host
              * wrote them (and their data) before the tail, and no line of them is cached. */
-            hal_shared_acquire();
-            uint64_t tail = h->sq_tail.value;
-            if (kq_ring_used(tail, kq.sq_head, kq.sq_entries) < 0)
-                kq_broken(KQ_BROKEN_SQ_TAIL, tail, kq.sq_head);
-            kq.sq_tail_seen = tail;
+            kq.sq_tail_seen = kq_host_index(&h->sq_tail.value, kq.sq_head, kq.sq_entries,
+                                            KQ_BROKEN_SQ_TAIL);
             continue;
         }
         uint64_t t0 = hal_cycles();
