@@ -7,29 +7,23 @@
 #include <stdint.h>
 #include "kmv.h"
 
-struct kmv_stat {
-    int busy;
-    unsigned fault;         /* mover fault code 0..7 (holds until the next GO) */
-    unsigned occ_fault;     /* transform occupant fault (RV32 MVGO [11:8]; 0 on RV64) */
-    uint64_t raw;           /* the status word as read */
-};
+/* The mover's status in one layout for both variants (RV32 MVGO's own): [0] busy, [7:4] the
+ * mover fault code (holds until the next GO), [11:8] the transform occupant fault (RV32 only;
+ * 0 on RV64). The word as read goes to *raw. */
+#define KMV_ST_BUSY       0x1u
+#define KMV_ST_FAULT      0xF0u
+#define KMV_ST_OCC_FAULT  0xF00u
+uint32_t kmv_port_status(uint64_t *raw);
 
-/* One chunk of a list: the writes from `p` up to and including the next GO, or fewer when
- * the port's buffer is smaller than the move (then no GO: the move's remaining writes follow
- * in the next chunk, and only the last one starts the mover). */
-struct kmv_chunk {
-    const struct kd_write *p;
-    const struct kd_write *next;    /* first write after the chunk */
-    int go;                         /* the chunk ends with the move's GO */
-    unsigned mode;                  /* that GO's mode */
-    unsigned buf;                   /* port-private: which buffer */
-};
-
-void kmv_port_status(struct kmv_stat *s);
-/* Prepares the chunk starting at c->p without touching the mover (RV32: copies it into a
- * scratchpad buffer while the previous chunk may still run). May set c->next. */
-void kmv_port_stage(struct kmv_chunk *c);
-/* Sends the staged chunk to the mover; the mover must be idle. Sets c->next, c->go, c->mode. */
-void kmv_port_start(struct kmv_chunk *c);
+/* A chunk is the writes from a given one up to and including the next GO — or fewer, when the
+ * port's buffer is smaller than the move: then no GO, and only the move's last chunk starts
+ * the mover. The list ends with a GO, so a chunk never runs past it.
+ * kmv_port_stage prepares the chunk at p without touching the mover (RV32: copies it into a
+ * scratchpad buffer, while the previous chunk may still run). kmv_port_start sends the staged
+ * chunk (the mover must be idle) and returns the write after it; *mode gets the GO's mode, or
+ * KMV_NO_GO. */
+#define KMV_NO_GO  8u
+void kmv_port_stage(const struct kd_write *p);
+const struct kd_write *kmv_port_start(unsigned *mode);
 
 #endif

@@ -2,7 +2,8 @@
 # (mk/firmware.mk) picks up mover/*.c and mover/rv32|rv64/*.c by itself.
 #   make test-suite-host-mover    host unit tests (ASan+UBSan) of builder, validator, text form
 #                                 (test_mover), and of replay with the RV32 port against the
-#                                 model's mover through a hal stand-in (test_replay)
+#                                 model's mover through a hal stand-in (test_replay), and the
+#                                 validator against its frozen predecessor (test_diff)
 #   make fuzz-mover               libFuzzer on the validator and the text parser, bounded time
 #   make test-suite-fuzz-smoke-mover   a short fuzz run (FUZZ_SMOKE_RUNS inputs) inside make test
 
@@ -13,12 +14,20 @@ KMV_HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,unde
                    -fno-sanitize-recover=all -fno-omit-frame-pointer -Iinclude -Imover
 KMV_TEST_BIN  := $(O)/tests/host/mover/test_mover
 KMV_REPLAY_BIN := $(O)/tests/host/mover/test_replay
+# The validator against its frozen predecessor (fuzz/mover/ref/ref_validate.c) on generated lists.
+KMV_DIFF_BIN  := $(O)/tests/host/mover/test_diff
+KMV_REF_SRC   := fuzz/mover/ref/ref_validate.c
 KMV_REPLAY_SRCS := tests/host/mover/test_replay.c tests/host/mover/fakehal.c mover/replay.c \
                    mover/rv32/port.c mover/validate.c model/mover.c
 
 $(KMV_TEST_BIN): tests/host/mover/test_mover.c tests/host/mover/ht.h $(KMV_PURE_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(KMV_HOST_CFLAGS) -Itests/host/mover tests/host/mover/test_mover.c $(KMV_PURE_SRCS) -o $@
+
+$(KMV_DIFF_BIN): tests/host/mover/test_diff.c tests/host/mover/ht.h $(KMV_REF_SRC) $(KMV_PURE_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(KMV_HOST_CFLAGS) -Itests/host/mover tests/host/mover/test_diff.c mover/validate.c \
+	    $(KMV_REF_SRC) -o $@
 
 # The fake hal's include directory comes first, so "hal/hal.h" is the stand-in.
 $(KMV_REPLAY_BIN): $(KMV_REPLAY_SRCS) tests/host/mover/ht.h tests/host/mover/fakehal.h \
@@ -29,10 +38,10 @@ $(KMV_REPLAY_BIN): $(KMV_REPLAY_SRCS) tests/host/mover/ht.h tests/host/mover/fak
 
 TEST_SUITES += host-mover
 .PHONY: test-suite-host-mover
-test-suite-host-mover: $(KMV_TEST_BIN) $(KMV_REPLAY_BIN)
+test-suite-host-mover: $(KMV_TEST_BIN) $(KMV_REPLAY_BIN) $(KMV_DIFF_BIN)
 	@mkdir -p $(O)/tests
 	$(Q): > $(O)/tests/host-mover.log; \
-	for t in $(KMV_TEST_BIN) $(KMV_REPLAY_BIN); do n=$$(basename $$t); out=$(O)/tests/host-mover.$$n; \
+	for t in $(KMV_TEST_BIN) $(KMV_REPLAY_BIN) $(KMV_DIFF_BIN); do n=$$(basename $$t); out=$(O)/tests/host-mover.$$n; \
 	  timeout 60 $$t > $$out.out 2> $$out.stderr; rc=$$?; cat $$out.out >> $(O)/tests/host-mover.log; \
 	  if [ $$rc -eq 124 ]; then echo "HANG: host-mover/$$n" >> $(O)/tests/host-mover.log; \
 	  elif [ $$rc -ne 0 ] && ! grep -q '^FAIL:' $$out.out; then \
@@ -45,10 +54,11 @@ FUZZ_SMOKE_RUNS  ?= 20000
 FUZZ_MOVER_SECS  ?= 120
 KMV_FUZZ_BIN     := $(O)/fuzz/mover/fuzz_validate
 
-$(KMV_FUZZ_BIN): fuzz/mover/fuzz_validate.c $(KMV_PURE_DEPS)
+$(KMV_FUZZ_BIN): fuzz/mover/fuzz_validate.c $(KMV_REF_SRC) $(KMV_PURE_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -Iinclude -Imover fuzz/mover/fuzz_validate.c $(KMV_PURE_SRCS) -o $@
+	    -fno-sanitize-recover=all -Iinclude -Imover fuzz/mover/fuzz_validate.c $(KMV_PURE_SRCS) \
+	    $(KMV_REF_SRC) -o $@
 
 .PHONY: fuzz-mover fuzz
 fuzz: fuzz-mover

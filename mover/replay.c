@@ -6,130 +6,114 @@
 #include "kmv.h"
 #include "kmv_port.h"
 
-static unsigned done(struct kmv_result *res, unsigned st, uint32_t detail, uint32_t index,
-                     uint64_t value)
+/* Waits for busy to fall, at most `timeout` cycles; returns the last status (KMV_ST_*). The
+ * clock is read only once the first look finds the mover busy: a descriptor fetch or a short
+ * move is often over by then, and the count starts a few instructions late at most. Elapsed
+ * time is taken in 32 bits: exact, since the loop reads the clock far more often than every
+ * 2^32 cycles. */
+static uint32_t wait_idle(uint32_t timeout, uint64_t *raw)
 {
-    res->status = st;
-    res->detail = detail;
-    res->index = index;
-    res->value = value;
+    uint32_t st = kmv_port_status(raw), t0;
+
+    if (st & KMV_ST_BUSY) {
+        t0 = (uint32_t)hal_cycles();
+        while ((st = kmv_port_status(raw)) & KMV_ST_BUSY)
+            if ((uint32_t)hal_cycles() - t0 > timeout)
+                return kmv_port_status(raw);    /* one last look: it may have finished */
+    }
     return st;
 }
 
-/* Waits for busy to fall, at most `timeout` cycles. Returns 0 when idle. The clock is read
- * only once the first look finds the mover busy: a descriptor fetch or a short move is often
- * over by then, and the count starts a few instructions late at most. */
-static int wait_idle(struct kmv_stat *s, uint64_t timeout)
+/* kmv_replay (validate first) and kmv_replay_validated in one body, so the RV32 image holds
+ * one copy of the loop. */
+static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint32_t n,
+                                                 uint64_t timeout_cycles,
+                                                 struct kmv_result *res, int validate)
 {
-    uint64_t t0;
+    const struct kd_write *p = w, *end = w + n, *next;
+    /* Timeouts count in 32 bits: a longer one waits 2^32 - 1 cycles (4.3 s at 1 GHz). */
+    uint32_t tmo = timeout_cycles >> 32 ? UINT32_MAX : (uint32_t)timeout_cycles;
+    uint32_t st = KS_OK, detail = 0, s;
+    unsigned mode;
 
-    kmv_port_status(s);
-    if (!s->busy)
-        return 0;
-    t0 = hal_cycles();
-    for (;;) {
-        kmv_port_status(s);
-        if (!s->busy)
-            return 0;
-        if (hal_cycles() - t0 > timeout) {
-            kmv_port_status(s);     /* one last look: it may have finished meanwhile */
-            return s->busy;
-        }
-    }
-}
-
-static unsigned replay(const struct kd_write *w, uint32_t n, uint64_t timeout,
-                       struct kmv_result *res)
-{
-    const struct kd_write *end = w + n;
-    /* Two chunks, used alternately (no struct copies: they would pull memcpy into the
-     * 8 KB RV32 image). */
-    struct kmv_chunk ch[2];
-    unsigned k = 0;
-    struct kmv_stat s;
-    unsigned st = KS_OK;
-
+    res->value = 0;
+    if (validate && kmv_validate(w, n, kmv_caps_self(), res) != KS_OK)
+        return res->status;
     res->moves = 0;
+    /* O(1): the loops stop at the first GO, so a GO last keeps them inside the list. */
+    if (n - 1u >= KD_MAX_WRITES || !kd_is_go(&w[n - 1u])) {
+        st = n > KD_MAX_WRITES ? KS_LIST_TOO_LONG : KS_NO_GO;
+        detail = n;
+        p = end;
+        goto out;
+    }
     /* A move that timed out earlier may still run: a GO now would be refused (§4: a second
-     * MVGO while busy is an error), so wait for it, within the same bound. */
-    if (wait_idle(&s, timeout))
-        return done(res, KS_TIMEOUT, KS_AWAIT_MOVER_IDLE << 8, 0, s.raw);
+     * MVGO while busy is an error), so wait for it, within the same bound. Nothing written. */
+    if (wait_idle(tmo, &res->value) & KMV_ST_BUSY) {
+        st = KS_TIMEOUT;
+        detail = KS_AWAIT_MOVER_IDLE << 8;
+        goto out;
+    }
 
     /* The mover reads memory behind the data cache: what the CPU wrote must be there. */
     hal_dcache_flush();
-    hal_fence();
-    ch[0].p = w;
-    ch[0].buf = 0;
-    ch[1].buf = 1;
-    kmv_port_stage(&ch[0]);
-    for (;;) {
-        struct kmv_chunk *cur = &ch[k];
-
-        kmv_port_start(cur);
+    kmv_port_stage(w);
+    do {
+        next = kmv_port_start(&mode);
         /* Stage the next chunk while this one runs (RV32 copies into the other buffer). */
-        if (cur->next != end) {
-            ch[k ^ 1u].p = cur->next;
-            kmv_port_stage(&ch[k ^ 1u]);
-        }
-        if (wait_idle(&s, timeout)) {
-            st = done(res, KS_TIMEOUT, KS_AWAIT_MOVER << 8, (uint32_t)(cur->next - w) - 1u, s.raw);
+        if (next != end)
+            kmv_port_stage(next);
+        p = next - 1;                                   /* a refusal names the chunk's last write */
+        s = wait_idle(tmo, &res->value);
+        if (s & KMV_ST_BUSY) {
+            st = KS_TIMEOUT;
+            detail = KS_AWAIT_MOVER << 8;
             break;
         }
-        if (cur->go) {
-            uint32_t go_index = (uint32_t)(cur->next - w) - 1u;
-
-            if (cur->mode == KM_MODE_FILL || cur->mode == KM_MODE_GENERATE) {
-                /* Reported hazard: busy may fall before the last write has left, and that
-                 * write uses IMM/SEED as they are then and loses its error. Nothing further
-                 * is written, and the fault is read, only after the margin. */
-                uint64_t t1 = hal_cycles();
-                while (hal_cycles() - t1 < KMV_FILL_MARGIN_CYCLES)
-                    ;
-                kmv_port_status(&s);
-            }
-            if (s.fault != KM_FAULT_NONE) {
-                st = done(res, KS_MOVER_FAULT, s.fault, go_index, s.raw);
-                break;
-            }
-            /* The occupant's fault is sticky across moves: only an XFORM move reads it. */
-            if (cur->mode == KM_MODE_XFORM && s.occ_fault != 0) {
-                st = done(res, KS_XFORM_FAULT, s.occ_fault, go_index, s.raw);
-                break;
-            }
-            res->moves++;
+        if (mode == KMV_NO_GO)
+            continue;
+        if (mode == KM_MODE_FILL || mode == KM_MODE_GENERATE) {
+            /* Reported hazard: busy may fall before the last write has left, and that write
+             * uses IMM/SEED as they are then and loses its error. Nothing further is written,
+             * and the fault is read, only after the margin. */
+            uint32_t t1 = (uint32_t)hal_cycles();
+            while ((uint32_t)hal_cycles() - t1 < KMV_FILL_MARGIN_CYCLES)
+                ;
+            s = kmv_port_status(&res->value);
         }
-        if (cur->next == end) {
-            st = done(res, KS_OK, 0, n, s.raw);
+        if (s & KMV_ST_FAULT) {
+            st = KS_MOVER_FAULT;
+            detail = (uint32_t)KH_FIELD_GET(KMV_ST_FAULT, s);
             break;
         }
-        k ^= 1u;
-    }
+        /* The occupant's fault is sticky across moves: only an XFORM move reads it. */
+        if (mode == KM_MODE_XFORM && (s & KMV_ST_OCC_FAULT)) {
+            st = KS_XFORM_FAULT;
+            detail = (uint32_t)KH_FIELD_GET(KMV_ST_OCC_FAULT, s);
+            break;
+        }
+        res->moves++;
+    } while (next != end);
+    if (st == KS_OK)
+        p = end;
     /* The CPU must read what the mover wrote, not lines cached before the move. Nothing the
      * CPU wrote since the flush sits in the cache (replay writes only the scratchpad). */
     hal_dcache_inval();
+out:
+    res->status = st;
+    res->detail = detail;
+    res->index = (uint32_t)(p - w);
     return st;
-}
-
-unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
-                    struct kmv_result *res)
-{
-    res->value = 0;
-    if (kmv_validate(w, n, kmv_caps_self(), res) != KS_OK)
-        return res->status;
-    return replay(w, n, timeout_cycles, res);
 }
 
 unsigned kmv_replay_validated(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
                               struct kmv_result *res)
 {
-    res->value = 0;
-    res->moves = 0;
-    /* O(1): the loops stop at the first GO, so a GO last keeps them inside the list. */
-    if (n == 0 || n > KD_MAX_WRITES || !kd_is_go(&w[n - 1])) {
-        res->status = n > KD_MAX_WRITES ? KS_LIST_TOO_LONG : KS_NO_GO;
-        res->detail = n;
-        res->index = n;
-        return res->status;
-    }
-    return replay(w, n, timeout_cycles, res);
+    return replay(w, n, timeout_cycles, res, 0);
+}
+
+unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
+                    struct kmv_result *res)
+{
+    return replay(w, n, timeout_cycles, res, 1);
 }

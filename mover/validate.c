@@ -1,9 +1,13 @@
 /* validate.c — descriptor list validation before any write (BOARD.md §3, §3.1 "refuse" rows,
  * §5 reach; issue 4 "Validation before any write"). Pure C: no hal, so the host tests, kactl
- * and the fuzzer build it as is. It replays the list onto a shadow of the mover's registers,
+ * and the fuzzer build it as is. It replays the list onto a shadow of the mover's registers
  * with the register semantics of BOARD.md §3.1 (one walker select shared by HDR/DIM/BOUND,
- * AXIS commits the staged DIM, settings persist across moves), and checks every move at its
- * GO. State from before the list is unknown; see docs/mover.md "What the validator knows". */
+ * AXIS commits the staged DIM, settings persist across moves) and checks every move at its
+ * GO. State from before the list is unknown; see docs/mover.md "What the validator knows".
+ *
+ * Built for size and for a short per-write path (docs/mover.md "Size and cost"): a write is
+ * checked against one table row at its offset and stored raw into a flat shadow; every field
+ * is decoded only at a GO, for the registers that move reads. */
 #include "kmv.h"
 
 const struct kmv_caps kmv_caps_rv32 = {
@@ -28,15 +32,19 @@ const struct kmv_caps kmv_caps_rv64 = {
                              (((lo) & LO(m)) >> KH_FIELD_SHIFT(m)))
 _Static_assert(LO(KM_HDR_BASE) != 0 && HI(KM_HDR_BASE) != 0 && LO(KM_DIM_STRIDE) != 0 &&
                HI(KM_DIM_STRIDE) != 0 && LO(KM_BOUND_EXTENT) != 0 &&
-               HI(KM_BOUND_EXTENT) != 0 && HI(KM_INDEX_BASE) != 0,
-               "SPAN_GET fields span both halves");
+               HI(KM_BOUND_EXTENT) != 0, "SPAN_GET fields span both halves");
 _Static_assert(!HI(KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_GO | KM_DIM_WALKER | KM_DIM_INDEX |
-                   KM_DIM_COUNT | KM_BOUND_WALKER | KM_BOUND_WHICH | KM_GATHER_PITCH),
-               "GET_LO fields are in the low half");
+                   KM_DIM_COUNT | KM_BOUND_WALKER | KM_BOUND_WHICH | KM_GATHER_PITCH |
+                   KM_HDR_WALKER), "GET_LO fields are in the low half");
 _Static_assert(!LO(KM_HDR_NDIM | KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE | KM_INDEX_COUNT |
                    KM_GATHER_WORDS), "GET_HI fields are in the high half");
-/* Every bit a register defines; anything else set is refused as KS_MV_FIELD. Kept as the
- * complement, in 32-bit halves, so the per-write test is two ANDs on both variants. */
+/* The walker select is bit 0 of HDR, DIM and BOUND alike (BOARD.md §3), and BOUND's walker
+ * and which-bound bits are adjacent: the shadow's slot arithmetic below relies on both. */
+_Static_assert(KM_HDR_WALKER == 1 && KM_DIM_WALKER == 1 && KM_BOUND_WALKER == 1 &&
+               KM_BOUND_WHICH == 2, "walker select in bit 0, bound select in bit 1");
+
+/* Every bit a register defines, as the complement in 32-bit halves, indexed by the offset
+ * itself (8 bytes a row, offsets are 8-aligned): anything else set is KS_MV_FIELD. */
 #define NOT_LO(m)   ((uint32_t)~(uint32_t)(m))
 #define NOT_HI(m)   ((uint32_t)~(uint32_t)((m) >> 32))
 #define CTRL_FIELDS   (KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_FLAGS | KM_CTRL_GO)
@@ -58,41 +66,42 @@ static const uint32_t not_field[16][2] = {
     [KM_REG_GATHER >> 3] = { NOT_LO(GATHER_FIELDS), NOT_HI(GATHER_FIELDS) },
 };
 
-/* Registers the writer may write, as bits by offset >> 3: known and within reach. */
-static uint32_t allowed_regs(const struct kmv_caps *caps)
-{
-    uint32_t below = caps->reach_end >= KM_REG_SPAN ? 0xFFFFu : (1u << (caps->reach_end >> 3)) - 1u;
-    return KNOWN_REGS & below;
-}
+/* The shadow: each setting a move's checks read, as the raw value last written in this list,
+ * one slot each; bit `slot` of `known` says it was written. Walker w has HDR at 8w and
+ * DIM d at 8w + 1 + d; BOUND b of walker w is at 16 + w + 2b, i.e. 16 + BOUND[1:0]. */
+#define SL_HDR(w)       ((w) << 3)
+#define SL_DIM(w, d)    (((w) << 3) + 1u + (d))
+#define SL_BOUND        16u                     /* + BOUND value [1:0] */
+#define SL_INDEX        20u
+#define SL_GATHER       21u
+#define SL_STAGED       22u                     /* the DIM written last, until AXIS commits it */
+#define SL_COUNT        23u
+#define BOUNDS_OF(w)    ((1u << (SL_BOUND + (w))) | (1u << (SL_BOUND + 2u + (w))))
 
-#define WALK_LIMIT      (UINT64_C(1) << 48)     /* longest walk the validator will count */
-#define ADDR_LIMIT      (UINT64_C(1) << 40)
-#define DETAIL_DST      0x100u                  /* detail bit 8: the destination walker */
-
-struct vwalk {
-    uint64_t base;
-    unsigned ndim;
-    int hdr_known;
-    uint8_t dim_known;              /* bit i: dimension i committed in this list */
-    uint8_t bound_known;            /* bit b: bound b written in this list */
-    uint16_t count[8];              /* indices 6, 7 are never live (ndim <= 6 is enforced) */
-    int32_t stride[8];
-    uint16_t extent[2];
+struct vshadow {
+    uint32_t known;
+    uint32_t sel;                               /* walker select: the last HDR/DIM/BOUND [0] */
+    uint32_t moves, last_go;                    /* GOs so far, and the write after the last */
+    const struct kmv_caps *caps;
+    uint32_t v[SL_COUNT][2];                    /* [0] value [31:0], [1] value [63:32] */
 };
 
-struct vstate {
-    struct vwalk wk[2];
-    unsigned sel;                   /* walker select: the last HDR/DIM/BOUND [0] */
-    int staged;                     /* a DIM was written in this list */
-    unsigned st_index;
-    uint16_t st_count;
-    int32_t st_stride;
-    unsigned xf_id;
-    int index_known, gather_known;
-    uint64_t idx_base;
-    uint32_t idx_count;
-    uint32_t pitch, words;
-};
+/* A refusal from the GO checks, packed in one word: status | detail << 8 (0: the move is
+ * fine). Their details fit 24 bits (at most dimension << 12 | 0x100 | offset). */
+#define REFUSE(st, detail)  ((uint32_t)(st) | ((uint32_t)(detail) << 8))
+#define DETAIL_DST          0x100u              /* detail bit 8: the destination walker */
+#define WALK_LIMIT          (UINT64_C(1) << 48) /* longest walk the validator will count */
+#define ADDR_LIMIT          (UINT64_C(1) << 40)
+#define WORD_MASK           (KM_WORD_BYTES - 1u)
+/* HDR base [4:0] as bits of the value's low half: a base not a multiple of 32. */
+#define HDR_BASE_MISALIGN   (LO(KM_HDR_BASE) & (WORD_MASK << KH_FIELD_SHIFT(KM_HDR_BASE)))
+
+/* The walkers each mode walks, in the order their checks run, as nibbles of walker + 1 (first
+ * in the low nibble): XFORM source then destination (the source defines its iteration
+ * space), COPY destination then source, every other mode the destination only. */
+#define WALKS_DST           (KM_WALK_DST + 1u)
+#define WALKS_COPY          ((KM_WALK_DST + 1u) | ((KM_WALK_SRC + 1u) << 4))
+#define WALKS_XFORM         ((KM_WALK_SRC + 1u) | ((KM_WALK_DST + 1u) << 4))
 
 static unsigned fail(struct kmv_result *res, unsigned status, uint32_t detail, uint32_t index)
 {
@@ -102,18 +111,240 @@ static unsigned fail(struct kmv_result *res, unsigned status, uint32_t detail, u
     return status;
 }
 
-/* Names what is wrong with a write the one-test fast path refused: its offset word (not an
- * 8-aligned register in 0x00-0x7F) or its reach. */
-static unsigned check_offset(const struct kd_write *w, const struct kmv_caps *caps,
-                             struct kmv_result *res, uint32_t i)
+/* Registers the writer may write, as bits by offset >> 3: known and within reach. */
+static uint32_t allowed_regs(const struct kmv_caps *caps)
 {
-    uint32_t off = w->off;
+    uint32_t below = caps->reach_end >= KM_REG_SPAN ? 0xFFFFu : (1u << (caps->reach_end >> 3)) - 1u;
+    return KNOWN_REGS & below;
+}
 
-    if ((off & ~UINT32_C(0x78)) != 0 || !(KNOWN_REGS & (1u << (off >> 3))))
-        return fail(res, KS_BAD_OFFSET, off, i);
-    if (off >= caps->reach_end)
-        return fail(res, KS_NO_REACH, off, i);
-    return KS_OK;
+/* What is wrong with an offset word the one-test fast path refused: not an 8-aligned
+ * register in 0x00-0x7F, or out of reach. */
+static unsigned bad_offset(uint32_t off, struct kmv_result *res, uint32_t i)
+{
+    int reg = (off & ~UINT32_C(0x78)) == 0 && (KNOWN_REGS >> (off >> 3)) & 1u;
+    return fail(res, reg ? KS_NO_REACH : KS_BAD_OFFSET, off, i);
+}
+
+/* a mod b for a small b (no divide on the RV32 core, BOARD.md §4): restoring division, one
+ * bit a turn, keeping only the remainder. */
+static uint32_t mod_small(uint64_t a, uint32_t b)
+{
+    uint32_t r = 0;
+
+    for (unsigned i = 0; i < 64; i++) {
+        r = (r << 1) | (uint32_t)(a >> 63);
+        a <<= 1;
+        if (r >= b)
+            r -= b;
+    }
+    return r;
+}
+
+/* The move a GO starts, with the registers as the list left them. */
+static uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
+{
+    const struct kmv_caps *caps = s->caps;
+    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl), walks;
+    uint64_t elems[2] = { 0, 0 }, dn, sn;
+
+    /* The mover checks the width before the mode (fault 5 before fault 4). */
+    if (GET_LO(KM_CTRL_WIDTH, ctrl) == KM_WIDTH_BAD)
+        return REFUSE(KS_MV_WIDTH, KM_WIDTH_BAD);
+    if (mode == KM_MODE_TRANSPOSE)
+        return REFUSE(KS_MV_TRANSPOSE, mode);
+    if (mode > KM_MODE_XFORM)
+        return REFUSE(KS_MV_MODE, mode);
+
+    /* Each walker the move walks: everything it needs written in the list, 32-byte aligned
+     * base and strides, an offset sum that stays a 32-bit signed number, addresses inside the
+     * 40-bit space. A count of 0 counts as 1. */
+    walks = mode == KM_MODE_XFORM ? WALKS_XFORM : mode == KM_MODE_COPY ? WALKS_COPY : WALKS_DST;
+    for (; walks; walks >>= 4) {
+        unsigned w = (walks & 0xFu) - 1u;
+        uint32_t tag = w << 8, known = s->known >> SL_HDR(w);
+        const uint32_t *h = s->v[SL_HDR(w)];
+        int64_t lo = 0, hi = 0;
+        uint64_t count = 1;
+
+        _Static_assert((KM_WALK_DST << 8) == DETAIL_DST, "walker tag");
+        if (!(known & 1u))
+            return REFUSE(KS_MV_UNSET, tag | KM_REG_HDR);
+        if ((s->known & BOUNDS_OF(w)) != BOUNDS_OF(w))
+            return REFUSE(KS_MV_UNSET, tag | KM_REG_BOUND);
+        if (h[0] & HDR_BASE_MISALIGN)
+            return REFUSE(KS_MV_ALIGN, tag | KM_REG_HDR);
+        for (unsigned d = 0, nd = GET_HI(KM_HDR_NDIM, h[1]); d < nd; d++) {
+            const uint32_t *dm = s->v[SL_DIM(w, d)];
+            uint32_t dtag = tag | KM_REG_DIM | (d << 12);
+
+            if (!((known >> (1u + d)) & 1u))
+                return REFUSE(KS_MV_UNSET, dtag);
+            int32_t stride = (int32_t)(uint32_t)SPAN_GET(KM_DIM_STRIDE, dm[0], dm[1]);
+            uint32_t c = GET_LO(KM_DIM_COUNT, dm[0]);
+            if (stride & (int32_t)WORD_MASK)
+                return REFUSE(KS_MV_ALIGN, dtag);
+            c += c == 0;
+            int64_t span = (int64_t)stride * (int32_t)(c - 1u);
+            if (span < 0)
+                lo += span;
+            else
+                hi += span;
+            count *= c;
+            if (count > WALK_LIMIT)
+                return REFUSE(KS_MV_WRAP, w);
+        }
+        /* Each dimension's index runs independently, so the extremes of Σ idx × stride are
+         * the sums of each dimension's extremes: inside int32 there, inside int32 everywhere. */
+        int64_t base = (int64_t)SPAN_GET(KM_HDR_BASE, h[0], h[1]);
+        if (lo < INT32_MIN || hi > INT32_MAX || base + lo < 0 ||
+            (uint64_t)(base + hi) + KM_WORD_BYTES > ADDR_LIMIT)
+            return REFUSE(KS_MV_WRAP, w);
+        elems[w] = count;
+    }
+    sn = elems[KM_WALK_SRC];
+    dn = elems[KM_WALK_DST];
+
+    if (mode == KM_MODE_COPY)
+        return sn < dn ? REFUSE(KS_MV_SHORT_SRC, 0) : 0;
+
+    if (mode == KM_MODE_GATHER) {
+        /* The source base, index base and pitch: written in the list and 32-byte aligned.
+         * Only the source base counts: its dimensions and bounds are ignored. */
+        static const struct { uint8_t slot, reg; uint16_t misalign; } need[3] = {
+            { SL_HDR(KM_WALK_SRC), KM_REG_HDR, HDR_BASE_MISALIGN },
+            { SL_INDEX, KM_REG_INDEX, WORD_MASK },
+            { SL_GATHER, KM_REG_GATHER, WORD_MASK },
+        };
+        _Static_assert(HDR_BASE_MISALIGN <= 0xFFFF && KM_REG_GATHER <= 0xFF, "need[] fits its fields");
+        for (unsigned k = 0; k < 3; k++) {
+            if (!((s->known >> need[k].slot) & 1u))
+                /* RV64 can never write GATHER: that is a reach problem, not an omission. */
+                return REFUSE(need[k].reg >= caps->reach_end ? KS_NO_REACH : KS_MV_UNSET, need[k].reg);
+            if (s->v[need[k].slot][0] & need[k].misalign)
+                return REFUSE(KS_MV_ALIGN, need[k].reg);
+        }
+        uint32_t indices = GET_HI(KM_INDEX_COUNT, s->v[SL_INDEX][1]);
+        if (indices > KM_MAX_INDICES)
+            return REFUSE(KS_MV_GATHER, 1);
+        /* Rows past the index count read stale buffer contents; words 0 never advances. */
+        if (dn > indices * GET_HI(KM_GATHER_WORDS, s->v[SL_GATHER][1]))
+            return REFUSE(KS_MV_GATHER, 2);
+        return 0;
+    }
+
+    if (mode == KM_MODE_XFORM) {
+        /* Every hang case of BOARD.md §3.1. */
+        uint32_t in = caps->xf_in_words ? caps->xf_in_words : 1u, extents = 0;
+
+        if (!((caps->xf_ids >> GET_HI(KM_HDR_XFORM_ID, s->v[SL_HDR(KM_WALK_SRC)][1])) & 1u))
+            return REFUSE(KS_MV_XFORM, 1);      /* no occupant at this id */
+        for (unsigned b = SL_BOUND; b < SL_BOUND + 4u; b++)
+            extents |= (uint32_t)SPAN_GET(KM_BOUND_EXTENT, s->v[b][0], s->v[b][1]);
+        if (extents)
+            return REFUSE(KS_MV_XFORM, 3);      /* a bound axis: fault 7 or a hang in an entry */
+        if (mod_small(sn, in))
+            return REFUSE(KS_MV_XFORM, 2);      /* a partial entry */
+        if (dn * in < sn)
+            return REFUSE(KS_MV_XFORM, 4);      /* the destination is shorter than the entries */
+    }
+    return 0;                                   /* FILL, GENERATE: the destination walk only */
+}
+
+unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
+                      struct kmv_result *res)
+{
+    struct vshadow s;
+    uint32_t allowed, i, f;
+
+    res->moves = 0;
+    if (n > KD_MAX_WRITES)
+        return fail(res, KS_LIST_TOO_LONG, n, n);
+    if (n == 0)
+        return fail(res, KS_NO_GO, 0, 0);
+
+    s.known = 0;
+    s.sel = 0;
+    s.moves = 0;
+    s.last_go = 0;
+    s.caps = caps;
+    allowed = allowed_regs(caps);
+    for (i = 0; i < n; i++) {
+        uint32_t off = w[i].off, lo = w[i].lo, hi = w[i].hi, slot;
+
+        /* One test for the common case; bad_offset names what is wrong. */
+        if ((off & ~UINT32_C(0x78)) != 0 || !((allowed >> (off >> 3)) & 1u))
+            return bad_offset(off, res, i);
+        const uint32_t *nf = (const uint32_t *)((const char *)not_field + off);
+        if ((lo & nf[0]) | (hi & nf[1])) {
+            f = REFUSE(KS_MV_FIELD, off);
+            goto bad;
+        }
+        switch (off >> 3) {
+        case KM_REG_CTRL >> 3:
+            if (!(lo & LO(KM_CTRL_GO)))
+                continue;
+            if ((f = check_move(&s, lo)) != 0)
+                goto bad;
+            s.moves++;
+            s.last_go = i + 1;
+            continue;
+        case KM_REG_HDR >> 3:
+            if (GET_HI(KM_HDR_NDIM, hi) > KM_MAX_DIMS) {
+                f = REFUSE(KS_MV_DIM, GET_HI(KM_HDR_NDIM, hi));
+                goto bad;
+            }
+            s.sel = lo & 1u;
+            /* The transform fields ride the source header only; on the destination's they
+             * are ignored by the mover and almost certainly a mistake. */
+            if (s.sel == KM_WALK_DST && (hi & HI(KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE))) {
+                f = REFUSE(KS_MV_FIELD, off);
+                goto bad;
+            }
+            slot = SL_HDR(s.sel);
+            break;
+        case KM_REG_DIM >> 3:
+            if (GET_LO(KM_DIM_INDEX, lo) >= KM_MAX_DIMS) {
+                f = REFUSE(KS_MV_DIM, GET_LO(KM_DIM_INDEX, lo));
+                goto bad;
+            }
+            s.sel = lo & 1u;
+            slot = SL_STAGED;
+            break;
+        case KM_REG_AXIS >> 3:
+            /* Commits the staged dimension to the walker the last HDR/DIM/BOUND selected. */
+            if (!((s.known >> SL_STAGED) & 1u)) {
+                f = REFUSE(KS_MV_UNSET, KM_REG_DIM);
+                goto bad;
+            }
+            lo = s.v[SL_STAGED][0];
+            hi = s.v[SL_STAGED][1];
+            slot = SL_DIM(s.sel, GET_LO(KM_DIM_INDEX, lo));
+            break;
+        case KM_REG_BOUND >> 3:
+            s.sel = lo & 1u;
+            slot = SL_BOUND + (lo & 3u);
+            break;
+        case KM_REG_INDEX >> 3:
+            slot = SL_INDEX;
+            break;
+        case KM_REG_GATHER >> 3:
+            slot = SL_GATHER;
+            break;
+        default:    /* SEED, IMM: data, no rule; inherited values are allowed (docs) */
+            continue;
+        }
+        s.v[slot][0] = lo;
+        s.v[slot][1] = hi;
+        s.known |= 1u << slot;
+    }
+    if (s.last_go != n)
+        return fail(res, KS_NO_GO, n - s.last_go, s.last_go);
+    res->moves = s.moves;
+    return fail(res, KS_OK, 0, n);
+bad:
+    /* One exit for every refusal at write i: keeps the function small on RV32. */
+    return fail(res, f & 0xFFu, f >> 8, i);
 }
 
 unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
@@ -130,8 +361,8 @@ unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct k
         uint32_t off = w[i].off;
 
         if ((off & ~UINT32_C(0x78)) != 0 || !((allowed >> (off >> 3)) & 1u))
-            return check_offset(&w[i], caps, res, i);
-        if (off == KM_REG_CTRL && (w[i].lo & (uint32_t)KM_CTRL_GO)) {
+            return bad_offset(off, res, i);
+        if (kd_is_go(&w[i])) {
             moves++;
             last_go = i + 1;
         }
@@ -140,273 +371,6 @@ unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct k
         return fail(res, KS_NO_GO, n - last_go, last_go);
     res->moves = moves;
     return fail(res, KS_OK, 0, n);
-}
-
-/* Shift-and-subtract division: the RV32 core has no divide (BOARD.md §4). Constant shifts
- * only, which RV32 does inline. */
-static uint64_t udiv(uint64_t a, uint32_t b, uint64_t *rem)
-{
-    uint64_t q = 0, r = 0;
-
-    for (int i = 0; i < 64; i++) {
-        r = (r << 1) | (a >> 63);
-        a <<= 1;
-        q <<= 1;
-        if (r >= b) {
-            r -= b;
-            q |= 1u;
-        }
-    }
-    *rem = r;
-    return q;
-}
-
-/* Checks one walker a move walks: everything it needs written in the list, 32-byte aligned
- * base and strides, an offset sum that stays a 32-bit signed number, addresses inside the
- * 40-bit space. *elems gets the element count (a count of 0 counts as 1). */
-static unsigned check_walk(const struct vwalk *wk, unsigned which, int need_bounds,
-                           uint64_t *elems, uint32_t *detail)
-{
-    uint32_t tag = which ? DETAIL_DST : 0;
-    int64_t lo = 0, hi = 0;
-    uint64_t count = 1;
-
-    if (!wk->hdr_known) {
-        *detail = tag | KM_REG_HDR;
-        return KS_MV_UNSET;
-    }
-    if (need_bounds && wk->bound_known != 3u) {
-        *detail = tag | KM_REG_BOUND;
-        return KS_MV_UNSET;
-    }
-    if (wk->base & (KM_WORD_BYTES - 1)) {
-        *detail = tag | KM_REG_HDR;
-        return KS_MV_ALIGN;
-    }
-    for (unsigned d = 0; d < wk->ndim; d++) {
-        uint32_t c = wk->count[d] ? wk->count[d] : 1u;
-        int64_t span = (int64_t)(c - 1u) * wk->stride[d];
-
-        if (!(wk->dim_known & (1u << d))) {
-            *detail = tag | KM_REG_DIM | (d << 12);
-            return KS_MV_UNSET;
-        }
-        if (wk->stride[d] & (int32_t)(KM_WORD_BYTES - 1)) {
-            *detail = tag | KM_REG_DIM | (d << 12);
-            return KS_MV_ALIGN;
-        }
-        if (span < 0)
-            lo += span;
-        else
-            hi += span;
-        count *= c;
-        if (count > WALK_LIMIT) {
-            *detail = which;
-            return KS_MV_WRAP;
-        }
-    }
-    /* Each dimension's index runs independently, so the extremes of Σ idx × stride are the
-     * sums of each dimension's extremes: inside int32 there, inside int32 everywhere. */
-    if (lo < INT32_MIN || hi > INT32_MAX) {
-        *detail = which;
-        return KS_MV_WRAP;
-    }
-    if ((int64_t)wk->base + lo < 0 || (uint64_t)((int64_t)wk->base + hi) + KM_WORD_BYTES > ADDR_LIMIT) {
-        *detail = which;
-        return KS_MV_WRAP;
-    }
-    *elems = count;
-    return KS_OK;
-}
-
-/* Checks the move a GO starts, with the registers as the list left them. */
-static unsigned check_move(const struct vstate *s, uint32_t ctrl, const struct kmv_caps *caps,
-                           uint32_t *detail)
-{
-    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl);
-    unsigned width = GET_LO(KM_CTRL_WIDTH, ctrl);
-    uint64_t dn = 0, sn = 0, rem;
-    unsigned st;
-
-    /* The mover checks the width before the mode (fault 5 before fault 4). */
-    *detail = width;
-    if (width == KM_WIDTH_BAD)
-        return KS_MV_WIDTH;
-    *detail = mode;
-    if (mode == KM_MODE_TRANSPOSE)
-        return KS_MV_TRANSPOSE;
-    if (mode > KM_MODE_XFORM)
-        return KS_MV_MODE;
-
-    switch (mode) {
-    case KM_MODE_COPY:
-        if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
-            return st;
-        if ((st = check_walk(&s->wk[KM_WALK_SRC], 0, 1, &sn, detail)) != KS_OK)
-            return st;
-        *detail = 0;
-        return sn < dn ? KS_MV_SHORT_SRC : KS_OK;
-
-    case KM_MODE_FILL:
-    case KM_MODE_GENERATE:
-        return check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail);
-
-    case KM_MODE_GATHER:
-        if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
-            return st;
-        /* Only the source base counts: its dimensions and bounds are ignored. */
-        if (!s->wk[KM_WALK_SRC].hdr_known) {
-            *detail = KM_REG_HDR;
-            return KS_MV_UNSET;
-        }
-        if (s->wk[KM_WALK_SRC].base & (KM_WORD_BYTES - 1)) {
-            *detail = KM_REG_HDR;
-            return KS_MV_ALIGN;
-        }
-        *detail = KM_REG_INDEX;
-        if (!s->index_known)
-            return KS_MV_UNSET;
-        if (s->idx_base & (KM_WORD_BYTES - 1))
-            return KS_MV_ALIGN;
-        *detail = KM_REG_GATHER;
-        if (!s->gather_known)
-            return caps->reach_end <= KM_REG_GATHER ? KS_NO_REACH : KS_MV_UNSET;
-        if (s->pitch & (KM_WORD_BYTES - 1))
-            return KS_MV_ALIGN;
-        if (s->idx_count > KM_MAX_INDICES) {
-            *detail = 1;
-            return KS_MV_GATHER;
-        }
-        /* Rows past the index count read stale buffer contents; words 0 never advances. */
-        if (dn > (uint64_t)s->idx_count * s->words) {
-            *detail = 2;
-            return KS_MV_GATHER;
-        }
-        return KS_OK;
-
-    default: /* KM_MODE_XFORM: every hang case of BOARD.md §3.1 */
-        if ((st = check_walk(&s->wk[KM_WALK_SRC], 0, 1, &sn, detail)) != KS_OK)
-            return st;
-        if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
-            return st;
-        if (s->xf_id >= 16 || !(caps->xf_ids & (1u << s->xf_id))) {
-            *detail = 1;                /* no occupant at this id */
-            return KS_MV_XFORM;
-        }
-        if (s->wk[KM_WALK_SRC].extent[0] | s->wk[KM_WALK_SRC].extent[1] |
-            s->wk[KM_WALK_DST].extent[0] | s->wk[KM_WALK_DST].extent[1]) {
-            *detail = 3;                /* a bound axis: fault 7 or a hang inside an entry */
-            return KS_MV_XFORM;
-        }
-        uint64_t entries = udiv(sn, caps->xf_in_words ? caps->xf_in_words : 1u, &rem);
-        if (rem != 0) {
-            *detail = 2;                /* a partial entry */
-            return KS_MV_XFORM;
-        }
-        if (dn < entries) {
-            *detail = 4;                /* the destination walk is shorter than the entries */
-            return KS_MV_XFORM;
-        }
-        return KS_OK;
-    }
-}
-
-unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
-                      struct kmv_result *res)
-{
-    struct vstate s = { .sel = 0 };
-    uint32_t moves = 0, last_go = 0, allowed, i, detail = 0;
-    unsigned st = KS_OK;
-
-    res->moves = 0;
-    if (n > KD_MAX_WRITES)
-        return fail(res, KS_LIST_TOO_LONG, n, n);
-    if (n == 0)
-        return fail(res, KS_NO_GO, 0, 0);
-
-    allowed = allowed_regs(caps);
-    for (i = 0; i < n; i++) {
-        const struct kd_write *wr = &w[i];
-        uint32_t off = wr->off, lo = wr->lo, hi = wr->hi;
-        unsigned wsel;
-
-
-        /* One test for the common case; the slow path names what is wrong. */
-        if ((off & ~UINT32_C(0x78)) != 0 || !((allowed >> (off >> 3)) & 1u))
-            return check_offset(wr, caps, res, i);
-        if ((lo & not_field[off >> 3][0]) | (hi & not_field[off >> 3][1]))
-            { st = KS_MV_FIELD; detail = off; goto bad; }
-
-        switch (off >> 3) {
-        case KM_REG_CTRL >> 3:
-            if (lo & LO(KM_CTRL_GO)) {
-                st = check_move(&s, lo, caps, &detail);
-                if (st != KS_OK)
-                    goto bad;
-                moves++;
-                last_go = i + 1;
-            }
-            break;
-        case KM_REG_HDR >> 3:
-            wsel = GET_LO(KM_HDR_WALKER, lo);
-            if (GET_HI(KM_HDR_NDIM, hi) > KM_MAX_DIMS)
-                { st = KS_MV_DIM; detail = GET_HI(KM_HDR_NDIM, hi); goto bad; }
-            /* The transform fields ride the source header only; on the destination's they
-             * are ignored by the mover and almost certainly a mistake. */
-            if (wsel == KM_WALK_DST && (hi & (HI(KM_HDR_XFORM_ID) | HI(KM_HDR_XFORM_MODE))))
-                { st = KS_MV_FIELD; detail = off; goto bad; }
-            s.sel = wsel;
-            s.wk[wsel].base = SPAN_GET(KM_HDR_BASE, lo, hi);
-            s.wk[wsel].ndim = GET_HI(KM_HDR_NDIM, hi);
-            s.wk[wsel].hdr_known = 1;
-            if (wsel == KM_WALK_SRC)
-                s.xf_id = GET_HI(KM_HDR_XFORM_ID, hi);
-            break;
-        case KM_REG_DIM >> 3:
-            if (GET_LO(KM_DIM_INDEX, lo) >= KM_MAX_DIMS)
-                { st = KS_MV_DIM; detail = GET_LO(KM_DIM_INDEX, lo); goto bad; }
-            s.sel = GET_LO(KM_DIM_WALKER, lo);
-            s.staged = 1;
-            s.st_index = GET_LO(KM_DIM_INDEX, lo);
-            s.st_count = (uint16_t)GET_LO(KM_DIM_COUNT, lo);
-            s.st_stride = (int32_t)(uint32_t)SPAN_GET(KM_DIM_STRIDE, lo, hi);
-            break;
-        case KM_REG_AXIS >> 3:
-            /* Commits the staged dimension to the walker the last HDR/DIM/BOUND selected. */
-            if (!s.staged)
-                { st = KS_MV_UNSET; detail = KM_REG_DIM; goto bad; }
-            s.wk[s.sel].count[s.st_index] = s.st_count;
-            s.wk[s.sel].stride[s.st_index] = s.st_stride;
-            s.wk[s.sel].dim_known |= (uint8_t)(1u << s.st_index);
-            break;
-        case KM_REG_BOUND >> 3: {
-            unsigned b = GET_LO(KM_BOUND_WHICH, lo);
-            s.sel = GET_LO(KM_BOUND_WALKER, lo);
-            s.wk[s.sel].extent[b] = (uint16_t)SPAN_GET(KM_BOUND_EXTENT, lo, hi);
-            s.wk[s.sel].bound_known |= (uint8_t)(1u << b);
-            break;
-        }
-        case KM_REG_INDEX >> 3:
-            s.idx_base = SPAN_GET(KM_INDEX_BASE, lo, hi);
-            s.idx_count = GET_HI(KM_INDEX_COUNT, hi);
-            s.index_known = 1;
-            break;
-        case KM_REG_GATHER >> 3:
-            s.pitch = GET_LO(KM_GATHER_PITCH, lo);
-            s.words = GET_HI(KM_GATHER_WORDS, hi);
-            s.gather_known = 1;
-            break;
-        default:    /* SEED, IMM: data, no rule; inherited values are allowed (docs) */
-            break;
-        }
-    }
-    if (last_go != n)
-        return fail(res, KS_NO_GO, n - last_go, last_go);
-    res->moves = moves;
-    return fail(res, KS_OK, 0, n);
-bad:
-    /* One exit for every refusal at write i: keeps the function small on RV32. */
-    return fail(res, st, detail, i);
 }
 
 const char *kmv_status_text(unsigned status)

@@ -8,7 +8,9 @@
  *   - a list accepted for RV64 is accepted for RV32 (RV64 reaches a subset);
  *   - every refusal is a status of the malformed-input range;
  *   - text formatted from a parsed record parses back to the same record;
- *   - a FILL the builder accepts is accepted by the validator unless its walk wraps. */
+ *   - a FILL the builder accepts is accepted by the validator unless its walk wraps;
+ *   - the validator agrees with its frozen predecessor (fuzz/mover/ref/ref_validate.c) on
+ *     status, detail, index and move count, for both reaches. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,9 @@
 #include "kmv.h"
 
 static struct kd_write recs[KD_MAX_WRITES + 1];
+
+unsigned ref_kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
+                          struct kmv_result *res);
 
 static void check(int ok)
 {
@@ -39,6 +44,12 @@ static void fuzz_records(const uint8_t *p, size_t len)
     unsigned s32 = kmv_validate(recs, n, &kmv_caps_rv32, &r32);
     unsigned s64 = kmv_validate(recs, n, &kmv_caps_rv64, &r64);
     check(s32 == r32.status && s64 == r64.status);
+    for (unsigned k = 0; k < 2; k++) {
+        const struct kmv_result *r = k ? &r64 : &r32;
+        struct kmv_result ref;
+        check(ref_kmv_validate(recs, n, k ? &kmv_caps_rv64 : &kmv_caps_rv32, &ref) == r->status &&
+              ref.detail == r->detail && ref.index == r->index && ref.moves == r->moves);
+    }
     check(s32 == KS_OK || KS_IS_INPUT(s32));
     check(s64 == KS_OK || KS_IS_INPUT(s64));
     if (s64 == KS_OK)

@@ -13,34 +13,43 @@
 /* .bss is in the scratchpad on RV32 (linker/rv32.ld.S): MVGO reads it by word index. */
 static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES];
 
+/* The staged chunk: its buffer, the write after it and its GO's mode. */
+static struct {
+    unsigned buf;
+    unsigned mode;
+    const struct kd_write *next;
+} kmv_staged;
+
 const struct kmv_caps *kmv_caps_self(void)
 {
     return &kmv_caps_rv32;
 }
 
-void kmv_port_status(struct kmv_stat *s)
+/* MVGO's status word is the common layout itself (kmv_port.h). */
+_Static_assert(RV32_MVGO_BUSY == KMV_ST_BUSY && RV32_MVGO_FAULT == KMV_ST_FAULT &&
+               RV32_MVGO_OCC_FAULT == KMV_ST_OCC_FAULT, "MVGO status layout");
+uint32_t kmv_port_status(uint64_t *raw)
 {
     uint32_t v = hal_mvgo_status();
 
-    s->raw = v;
-    s->busy = (v & RV32_MVGO_BUSY) != 0;
-    s->fault = (unsigned)KH_FIELD_GET(RV32_MVGO_FAULT, v);
-    s->occ_fault = (unsigned)KH_FIELD_GET(RV32_MVGO_OCC_FAULT, v);
+    *raw = v;
+    return v;
 }
 
 /* The hot loop, two records a turn: three loads and three stores a write, one pointer bump
  * each a turn (8.5 instructions a write; issue 8: at most 12 on RV32). The list is validated,
  * so it ends with a GO and the loop needs no end-of-list test; the buffer holds an even
- * number of writes, so the buffer-full test is needed every other write only. */
+ * number of writes, so the buffer-full test is needed every other write only. Stages into
+ * the buffer the mover is not running. */
 _Static_assert(KMV_SPAD_WRITES % 2 == 0, "the copy loop fills the buffer two writes a turn");
-void kmv_port_stage(struct kmv_chunk *c)
+void kmv_port_stage(const struct kd_write *p)
 {
-    uint32_t *buf = kmv_spad[c->buf];
+    const struct kd_write *p0 = p;
+    uint32_t *buf = kmv_spad[kmv_staged.buf ^= 1u];
     uint32_t *d = buf + 1, *dend = buf + 1 + KD_RECORD_WORDS * KMV_SPAD_WRITES;
-    const struct kd_write *p = c->p;
     uint32_t off, lo;
 
-    c->go = 0;
+    kmv_staged.mode = KMV_NO_GO;
     for (;;) {
         off = p[0].off;
         lo = p[0].lo;
@@ -49,7 +58,6 @@ void kmv_port_stage(struct kmv_chunk *c)
         d[2] = p[0].hi;
         if (off == KM_REG_CTRL && (lo & (uint32_t)KM_CTRL_GO)) {
             p += 1;
-            d += KD_RECORD_WORDS;
             goto go;
         }
         off = p[1].off;
@@ -65,15 +73,16 @@ void kmv_port_stage(struct kmv_chunk *c)
             goto out;
     }
 go:
-    c->go = 1;
-    c->mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, lo);
+    kmv_staged.mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, lo);
 out:
-    buf[0] = (uint32_t)(p - c->p);
-    c->next = p;
+    buf[0] = (uint32_t)(p - p0);
+    kmv_staged.next = p;
 }
 
-void kmv_port_start(struct kmv_chunk *c)
+const struct kd_write *kmv_port_start(unsigned *mode)
 {
     /* hal_mvgo fences the buffer's stores before the MVGO store. */
-    hal_mvgo(hal_spad_word_index(kmv_spad[c->buf]));
+    hal_mvgo(hal_spad_word_index(kmv_spad[kmv_staged.buf]));
+    *mode = kmv_staged.mode;
+    return kmv_staged.next;
 }

@@ -1,6 +1,6 @@
 /* port.c — the RV64 mover port: register writes through the control-region window
  * (0x2_0080 + offset, offsets 0x00-0x3F only) and MVSTAT (BOARD.md §5). The writes go
- * straight to the mover, so a chunk is a whole move and staging has nothing to do. */
+ * straight to the mover, so a chunk is a whole move and staging only notes where it starts. */
 #include "hal/hal.h"
 #include "kmv.h"
 #include "kmv_port.h"
@@ -8,32 +8,26 @@
 /* A record's value as one 64-bit load where it is 8-byte aligned (little-endian: lo, hi). */
 typedef uint64_t kmv_u64a __attribute__((may_alias, aligned(8)));
 
+static const struct kd_write *kmv_staged;
+
 const struct kmv_caps *kmv_caps_self(void)
 {
     return &kmv_caps_rv64;
 }
 
-void kmv_port_status(struct kmv_stat *s)
+/* MVSTAT [32] busy, [31:28] fault, into the common layout (kmv_port.h). */
+uint32_t kmv_port_status(uint64_t *raw)
 {
     uint64_t v = hal_mvstat();
 
-    s->raw = v;
-    s->busy = (v & RV64_MVSTAT_BUSY) != 0;
-    s->fault = (unsigned)KH_FIELD_GET(RV64_MVSTAT_FAULT, v);
-    s->occ_fault = 0;
+    *raw = v;
+    return (uint32_t)(KH_FIELD_GET(RV64_MVSTAT_BUSY, v) |
+                      KH_FIELD_PREP(KMV_ST_FAULT, KH_FIELD_GET(RV64_MVSTAT_FAULT, v)));
 }
 
-void kmv_port_stage(struct kmv_chunk *c)
+void kmv_port_stage(const struct kd_write *p)
 {
-    (void)c;
-}
-
-/* The window's base, where hal_mover_wr stores (BOARD_CTL_BASE + RV64_CTL_MOVER). To move into
- * hal/rv64 as a raw accessor next to hal_agent_ptr (requested from the hal's owner), so that
- * this file stops naming the address itself. */
-static inline uintptr_t kmv_win_base(void)
-{
-    return (uintptr_t)(BOARD_CTL_BASE + RV64_CTL_MOVER);
+    kmv_staged = p;
 }
 
 /* One write through the window. Validation has kept every offset in 0x00-0x38; the mask
@@ -54,11 +48,11 @@ static inline int is_go(uintptr_t off, uint64_t v)
 /* The hot loop, two records a turn: records are 12 bytes, so every other one has its value
  * 8-byte aligned and is read with one ld; the other takes two loads and a merge. That keeps
  * the average at 7.5 instructions a write (issue 8: at most 8 on RV64). The list ends with a
- * GO (validated), so the loop needs no end test (kmv_replay_validated checks the last write is a GO). */
-void kmv_port_start(struct kmv_chunk *c)
+ * GO (validated, or checked by kmv_replay_validated), so the loop needs no end test. */
+const struct kd_write *kmv_port_start(unsigned *mode)
 {
-    const struct kd_write *p = c->p;
-    uintptr_t win = kmv_win_base();
+    const struct kd_write *p = kmv_staged;
+    uintptr_t win = (uintptr_t)hal_mover_ptr();
     uint64_t v;
     uintptr_t off;
 
@@ -90,10 +84,9 @@ void kmv_port_start(struct kmv_chunk *c)
             break;
     }
 done:
-    c->mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, v);
-    c->go = 1;
-    c->next = p;
+    *mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, v);
     /* The status loads that follow must not pass the GO store (RVWMO lets a load overtake
      * an earlier store to another address). */
     hal_fence();
+    return p;
 }
