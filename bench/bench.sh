@@ -52,10 +52,11 @@ if hp_start "$board" "$out" "$work/qemu" ""; then
   timeout 300 "$out/bench/kbench" "$HP_SOCK" "$out/$board/fw.elf" > "$kb" 2> "$work/kbench.stderr"
   kbrc=$?
   hp_stop
-  [ $kbrc -eq 0 ] || echo "bench.sh: $board kbench exit $kbrc: $(tail -c 300 "$work/kbench.stderr")" >&2
+  [ $kbrc -eq 0 ] || { echo "bench.sh: $board kbench exit $kbrc: $(tail -c 300 "$work/kbench.stderr")" >&2; image_ok=0; }
 else
   echo "bench.sh: $board QEMU with a host port did not start" >&2
   : > "$kb"
+  image_ok=0
 fi
 while read -r _ k v; do R[kb_$k]=$v; done < <(grep -E '^(raw|fig) ' "$kb")
 # The model's referee after the firmware and host-driven runs: every counter zero.
@@ -125,5 +126,5 @@ while read -r a _ n; do S[$n]=$((16#$a)); done < <($NM "$out/$board/fw.elf" | gr
 fig imem_bytes $((S[__kx_text_end] - S[__kx_imem_base])) bytes
 fig spad_bytes $((S[__kx_noinit_end] - S[__kx_spad_base] + S[__kx_stack_bytes])) bytes
 
-[ $image_ok -eq 1 ] || { echo "bench.sh: $board: a bench image failed (figures above from it are missing)" >&2; exit 1; }
+[ $image_ok -eq 1 ] || { echo "bench.sh: $board: a bench run failed (figures from it are missing)" >&2; exit 1; }
 exit 0
