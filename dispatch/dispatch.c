@@ -39,7 +39,7 @@ static bool kdp_expired(const struct kdp_ctx *c, uint32_t t)
 }
 
 /* KS_TIMEOUT naming what job j was waiting for; value = (signals seen << 32) | dispatched. */
-static void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j)
+static __attribute__((noinline)) void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j)
 {
     kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(what, j->yx),
              ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
@@ -63,12 +63,13 @@ unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigne
         return st;
     for (unsigned i = 0; i < n; i++) {
         /* field by field: a struct copy would pull memcpy into a small image */
-        c->units[i].yx = u[i].yx;
-        c->units[i].version = u[i].version;
-        c->units[i].buffers = u[i].buffers;
-        c->units[i].rsvd = 0;
-        c->units[i].type = u[i].type;
-        c->units[i].inst_depth = u[i].inst_depth;
+        struct kx_unit_entry *d = &c->units[i];
+        d->yx = u[i].yx;
+        d->version = u[i].version;
+        d->buffers = u[i].buffers;
+        d->rsvd = 0;
+        d->type = u[i].type;
+        d->inst_depth = u[i].inst_depth;
         c->owed[i] = 0;
     }
     c->n_units = (uint8_t)n;
@@ -451,6 +452,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * another unit's completion cannot overfill a target and run always falls by itself.
      * After a failure, nothing more is kicked and what was pushed retires. Every wait is
      * bounded from the last progress (a signal or a kick). */
+    const uint32_t rs = c->stage_flits / KDP_REGIONS;
     unsigned rr = 0;
     uint32_t t = kdp_now();
     for (;;) {
@@ -488,26 +490,25 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             /* Stage what the next kick needs while the running kick pushes and the units
              * work, into the least recently kicked region the running kick is not reading. */
             struct kdp_job *j = pick ? pick : need;
-            if (kdp_find(c, j->prog, j->cursor) == KDP_REGIONS) {
-                unsigned best = KDP_REGIONS;
-                for (unsigned r = 0; r < KDP_REGIONS; r++)
-                    if (r != c->running && (best == KDP_REGIONS || c->reg[r].stamp < c->reg[best].stamp))
-                        best = r;
-                kdp_fill(c, best, c->stage_flits / KDP_REGIONS, j->prog, j->cursor);
+            unsigned r = kdp_find(c, j->prog, j->cursor);
+            if (r == KDP_REGIONS) {
+                for (unsigned q = 0; q < KDP_REGIONS; q++)
+                    if (q != c->running && (r == KDP_REGIONS || c->reg[q].stamp < c->reg[r].stamp))
+                        r = q;
+                kdp_fill(c, r, rs, j->prog, j->cursor);
             }
-        }
-        if (pick && !run) {
-            unsigned r = kdp_find(c, pick->prog, pick->cursor);
-            struct kdp_region *g = &c->reg[r];
-            uint32_t off = pick->cursor - g->start;
-            /* kdp_plan_kick(staged, room, others) for a top-up: len = credit = min(staged, room) */
-            uint32_t len = g->len - off, room = kdp_room(pick);
-            kdp_kick(c, pick, r * (c->stage_flits / KDP_REGIONS) + off, len < room ? len : room);
-            c->running = (uint8_t)r;
-            g->stamp = c->clock;
-            rr = pi + 1 == n ? 0 : pi + 1;
-            t = kdp_now();
-            continue;
+            if (pick && !run) {
+                struct kdp_region *g = &c->reg[r];
+                uint32_t off = pick->cursor - g->start;
+                /* kdp_plan_kick(staged, room, others) for a top-up: len = credit = min(staged, room) */
+                uint32_t len = g->len - off, room = kdp_room(pick);
+                kdp_kick(c, pick, r * rs + off, len < room ? len : room);
+                c->running = (uint8_t)r;
+                g->stamp = c->clock;
+                rr = pi + 1 == n ? 0 : pi + 1;
+                t = kdp_now();
+                continue;
+            }
         }
         if (!run && !need && !pend)
             break;
