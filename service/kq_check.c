@@ -44,15 +44,14 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
  * the WAIT count and the REPLAY step's descriptor list. The rows live with the data (the RV32
  * scratchpad), not in the instruction window. */
 enum kq_rule_kind {
-    KQ_R_END,       /* the list is done: KS_OK */
-    KQ_R_LIMIT,     /* field (width bytes) in [lo, hi]; else status, detail = the field
-                     * (rec 1: detail = off2 — the offset of a reserved field, read in parts
-                     * of at most 4 bytes) */
+    KQ_R_LIMIT,     /* field in [lo, hi]; else status, detail = the field (rec 1: detail = off2,
+                     * the offset of a reserved field; an 8-byte one reads as its words' OR) */
     KQ_R_POW2,      /* as LIMIT, and a power of two */
     KQ_R_DATA,      /* kq_range of the u64 address field and count-field x rec bytes, align;
                      * a refusal keeps kq_range's status unless status is set (setup rules) */
     KQ_R_TARGETS,   /* targets (u8 {y,x}) at off, count at off2 (width2 0: one): each in the
                      * unit table (KS_BAD_TARGET), none twice (KS_DUP_TARGET), detail {y,x} */
+    KQ_R_END,       /* the list is done: KS_OK */
 };
 
 struct kq_rule {
@@ -64,10 +63,9 @@ struct kq_rule {
 #define KQ_FIELD(T, f)           offsetof(T, f), sizeof(((T *)0)->f)
 #define KQ_LIMIT(T, f, st, l, h) { KQ_R_LIMIT, KQ_FIELD(T, f), st, 0, 0, 0, 0, l, h }
 #define KQ_POW2(T, f, st, l, h)  { KQ_R_POW2, KQ_FIELD(T, f), st, 0, 0, 0, 0, l, h }
-/* a reserved field of n bytes (n <= 4), or part k of one, 4 bytes a part: 0, detail its offset */
-#define KQ_ZERO_PART(at, n, k)   { KQ_R_LIMIT, (at) + 4 * (k), n, KS_BAD_RSVD, at, 0, 1, 0, 0, 0 }
-#define KQ_ZERO(T, f)            KQ_ZERO_PART(offsetof(T, f), sizeof(((T *)0)->f), 0)
-#define KQ_ZERO8(at)             KQ_ZERO_PART(at, 4, 0), KQ_ZERO_PART(at, 4, 1)
+/* a reserved field of n bytes at byte offset `at`: 0, else KS_BAD_RSVD with detail `at` */
+#define KQ_ZERO_AT(at, n)        { KQ_R_LIMIT, at, n, KS_BAD_RSVD, at, 0, 1, 0, 0, 0 }
+#define KQ_ZERO(T, f)            KQ_ZERO_AT(offsetof(T, f), sizeof(((T *)0)->f))
 #define KQ_DATA(T, a, c, st, rec, al) { KQ_R_DATA, offsetof(T, a), 8, st, KQ_FIELD(T, c), rec, al, 0, 0 }
 #define KQ_TARGETS(T, t)         { KQ_R_TARGETS, offsetof(T, t), 1, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), 1, 0, KQ_FIELD(T, c), 0, 0, 0, 0 }
@@ -90,8 +88,8 @@ static const struct kq_rule kq_rules_setup[] = {
 static const struct kq_rule kq_rules_sub[] = {
     KQ_LIMIT(struct kq_sub, op, KS_BAD_OP, 0, KQ_OP_STOP),
     KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, 0),
-    KQ_ZERO8(offsetof(struct kq_sub, rsvd[0])), KQ_ZERO8(offsetof(struct kq_sub, rsvd[1])),
-    KQ_ZERO8(offsetof(struct kq_sub, rsvd[2])), KQ_ZERO8(offsetof(struct kq_sub, rsvd[3])),
+    KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[0]), 8), KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[1]), 8),
+    KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[2]), 8), KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[3]), 8),
     KQ_END
 };
 static const struct kq_rule kq_rules_replay[] = {
@@ -116,7 +114,7 @@ static const struct kq_rule kq_rules_run[] = {
 static const struct kq_rule kq_rules_step[] = {
     KQ_LIMIT(struct kq_step, op, KS_BAD_STEP, KQ_STEP_DISPATCH, KQ_STEP_SIGNAL),
     KQ_ZERO(struct kq_step, rsvd0), KQ_ZERO(struct kq_step, rsvd1),
-    KQ_ZERO(struct kq_step, rsvd2), KQ_ZERO8(offsetof(struct kq_step, rsvd3)),
+    KQ_ZERO(struct kq_step, rsvd2), KQ_ZERO(struct kq_step, rsvd3),
     KQ_END
 };
 static const struct kq_rule kq_rules_step_dispatch[] = {
@@ -149,19 +147,28 @@ static const struct kq_rule *const kq_rules_step_op[KQ_STEP_SIGNAL + 1] = {
     [KQ_STEP_SIGNAL] = kq_rules_none,
 };
 
-/* A little-endian field of `width` bytes (at most 4; DATA's 8-byte address: kq_get64) at any
- * alignment. */
-static uint32_t kq_get(const uint8_t *p, unsigned width)
+/* Fields are read at their natural alignment: every record is aligned (the setup line to 32,
+ * a submission is a local copy, steps to 8, checked before they are read) and so is every
+ * field in it. One load a field: the checks run for every submission and step (issue 8:
+ * cmd_overhead_insns, host_vs_fw_ratio). */
+typedef uint16_t __attribute__((may_alias)) kq_u16;
+typedef uint32_t __attribute__((may_alias)) kq_u32;
+
+/* A field of 1, 2 or 4 bytes; 8 bytes read as the OR of its two words (a zero test). */
+static inline uint32_t kq_get(const uint8_t *f, unsigned width)
 {
-    uint32_t v = 0;
-    while (width--)
-        v = v << 8 | p[width];
-    return v;
+    if (width == 1)
+        return *f;
+    if (width == 2)
+        return *(const kq_u16 *)(const void *)f;
+    const kq_u32 *w = (const kq_u32 *)(const void *)f;
+    return width == 4 ? w[0] : w[0] | w[1];
 }
 
-static uint64_t kq_get64(const uint8_t *p)
+static inline uint64_t kq_get64(const uint8_t *f)
 {
-    return kq_get(p, 4) | (uint64_t)kq_get(p + 4, 4) << 32;
+    const kq_u32 *w = (const kq_u32 *)(const void *)f;
+    return w[0] | (uint64_t)w[1] << 32;
 }
 
 /* Runs the rows r over the record at p; KS_OK (e filled) or the first broken row's status. */
@@ -171,23 +178,17 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
     const uint8_t *p = rec;
     for (;; r++) {
         const uint8_t *f = p + r->off;
-        uint32_t v = kq_get(f, r->width);
-        switch (r->kind) {
-        case KQ_R_END:
-            return kq_fail(e, KS_OK, 0, 0);
-        case KQ_R_LIMIT:
-        case KQ_R_POW2:
-            if (v - r->lo > r->hi - r->lo || (r->kind == KQ_R_POW2 && (v & (v - 1u))))
+        unsigned kind = r->kind;
+        if (kind <= KQ_R_POW2) {                    /* most rows */
+            uint32_t v = kq_get(f, r->width);
+            if (v - r->lo > r->hi - r->lo || (kind == KQ_R_POW2 && (v & (v - 1u))))
                 return kq_fail(e, r->status, r->rec ? r->off2 : v, 0);
-            break;
-        case KQ_R_DATA: {
+        } else if (kind == KQ_R_DATA) {
             /* the count row before it bounds n x rec to at most 2 MB */
             uint32_t n = kq_get(p + r->off2, r->width2);
             if (kq_range(reach, kq_get64(f), n * r->rec, r->align, e) != KS_OK)
                 return r->status ? kq_fail(e, r->status, 0, 0) : e->status;
-            break;
-        }
-        default: {                                  /* KQ_R_TARGETS */
+        } else if (kind == KQ_R_TARGETS) {
             unsigned nt = r->width2 ? kq_get(p + r->off2, r->width2) : 1u;
             for (unsigned i = 0; i < nt; i++) {
                 if (kq_unit_index(env, f[i]) < 0)
@@ -196,8 +197,8 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
                     if (f[k] == f[i])
                         return kq_fail(e, KS_DUP_TARGET, f[i], 0);
             }
-            break;
-        }
+        } else {                                    /* KQ_R_END */
+            return kq_fail(e, KS_OK, 0, 0);
         }
     }
 }

@@ -165,10 +165,16 @@ static unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run)
     return st;
 }
 
-static unsigned kq_replay(uint64_t addr, uint32_t n, struct kq_err *e)
+/* A descriptor list through the mover: kmv_replay (validates, then runs) for a REPLAY command,
+ * kmv_replay_validated for a RUN's REPLAY step, whose list kq_steps_check validated when the
+ * command was accepted (one validation, not two: issue 8's replay cost). */
+typedef unsigned kq_replay_fn(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
+                              struct kmv_result *res);
+
+static unsigned kq_replay(kq_replay_fn *replay, uint64_t addr, uint32_t n, struct kq_err *e)
 {
     struct kmv_result r;
-    unsigned st = kmv_replay((const struct kd_write *)kq_map(addr), n, kq.wait_cycles, &r);
+    unsigned st = replay((const struct kd_write *)kq_map(addr), n, kq.wait_cycles, &r);
     e->status = (uint16_t)st;
     e->detail = r.detail;
     /* OK: moves done. Else: the write concerned in [63:32], the mover status word's low half. */
@@ -221,7 +227,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
             kq_add_job(nj++, s, ui, i);
             busy |= 1u << ui;
         } else if (i < n && s->op == KQ_STEP_REPLAY) {
-            if (kq_replay(s->addr, s->n, e) != KS_OK) {
+            if (kq_replay(kmv_replay_validated, s->addr, s->n, e) != KS_OK) {
                 e->value = kq_step_value(i, e->value);
                 return;
             }
@@ -241,7 +247,7 @@ static void kq_exec(const struct kq_sub *s, struct kq_err *e)
     if (kq_sub_check(s, &kq_env, e) != KS_OK)
         return;
     if (s->op == KQ_OP_REPLAY) {
-        kq_replay(s->addr, s->count, e);
+        kq_replay(kmv_replay, s->addr, s->count, e);
     } else if (s->op == KQ_OP_DISPATCH) {
         /* One job per target (distinct, checked): one group, like RUN's. */
         struct kq_step t;

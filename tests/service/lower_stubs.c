@@ -78,3 +78,9 @@ unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycle
     (void)timeout_cycles;
     return kmv_validate(w, n, 0, res);
 }
+
+unsigned kmv_replay_validated(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
+                              struct kmv_result *res)
+{
+    return kmv_replay(w, n, timeout_cycles, res);
+}
