@@ -5,6 +5,7 @@
 #   make bench-check     make bench, then issue 8's budgets: exits 1 and names each one missed
 #   make test-suite-bench-determinism   (in make test) the images and the queue run twice, compared
 #   make bench-profile BOARD=qemu-rv64   instructions per function of the queue run (a trace)
+#   make test-suite-bench-tools          (in make test) check.sh and same.sh on literal lines
 # Bench images: bench/target/bench_*.c, linked like the on-target tests (crt0, libfw.a, harness)
 # into $(FW_O)/<board>/bench/. Host driver: bench/kbench.c on libkohaku.
 
@@ -81,3 +82,12 @@ test-suite-bench-determinism: bench-build
 	    echo "FAIL: bench-determinism/$$b figures differ: $$(echo "$$d" | head -4 | tr '\n' '|')" >> $(O)/tests/bench-determinism.log; \
 	  fi; \
 	done; grep -E '^(FAIL|HANG): ' $(O)/tests/bench-determinism.log || true
+
+# ---- bench-tools: check.sh and same.sh on literal figure lines (no QEMU) ----
+TEST_SUITES += bench-tools
+.PHONY: test-suite-bench-tools
+test-suite-bench-tools:
+	@mkdir -p $(O)/tests
+	$(Q)timeout 60 bench/test_tools.sh $(O)/bench/tools > $(O)/tests/bench-tools.log 2>&1 || \
+	  echo "FAIL: bench-tools/suite exit $$?" >> $(O)/tests/bench-tools.log; \
+	grep -E '^(FAIL|HANG): ' $(O)/tests/bench-tools.log || true
