@@ -47,8 +47,12 @@ static __attribute__((noinline)) void kdp_timeout(struct kdp_ctx *c, unsigned wh
 
 void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint32_t wait_cycles, uint32_t stage_flits)
 {
-    uint8_t *p = (uint8_t *)c;
-    for (unsigned i = 0; i < sizeof *c; i++)
+    /* Native words, not bytes (the context is about 500 bytes: boot_insns counts this).
+     * may_alias: the words are the context's own storage. */
+    typedef uintptr_t __attribute__((may_alias)) kdp_word;
+    _Static_assert(sizeof(struct kdp_ctx) % sizeof(kdp_word) == 0, "context in whole words");
+    kdp_word *p = (kdp_word *)c;
+    for (unsigned i = 0; i < sizeof *c / sizeof *p; i++)
         p[i] = 0;
     c->agent_yx = agent_yx;
     c->wait_cycles = wait_cycles;
