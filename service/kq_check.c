@@ -52,6 +52,7 @@ enum kq_rule_kind {
     KQ_R_TARGETS,   /* targets (u8 {y,x}) at off, count at off2 (width2 0: one): each in the
                      * unit table (KS_BAD_TARGET), none twice (KS_DUP_TARGET), detail {y,x} */
     KQ_R_END,       /* the list is done: KS_OK */
+    KQ_R_NEXT,      /* go on with the list kq_lists[lo + the field] (the op's own rows) */
 };
 
 struct kq_rule {
@@ -70,6 +71,9 @@ struct kq_rule {
 #define KQ_TARGETS(T, t)         { KQ_R_TARGETS, offsetof(T, t), 1, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), 1, 0, KQ_FIELD(T, c), 0, 0, 0, 0 }
 #define KQ_END                   { KQ_R_END, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define KQ_NEXT(T, f, base)      { KQ_R_NEXT, KQ_FIELD(T, f), 0, 0, 0, 0, 0, base, 0 }
+#define KQ_LISTS_SUB             0u                  /* kq_lists[] by enum kq_op */
+#define KQ_LISTS_STEP            (KQ_OP_STOP + 1u)   /* kq_lists[] by enum kq_step_op */
 
 /* Setup line (docs/host-interface.md §3.2): the status is the KQ_SETUP_* rule. */
 static const struct kq_rule kq_rules_setup[] = {
@@ -90,7 +94,7 @@ static const struct kq_rule kq_rules_sub[] = {
     KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, 0),
     KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[0]), 8), KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[1]), 8),
     KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[2]), 8), KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[3]), 8),
-    KQ_END
+    KQ_NEXT(struct kq_sub, op, KQ_LISTS_SUB)
 };
 static const struct kq_rule kq_rules_replay[] = {
     KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KD_MAX_WRITES),
@@ -115,7 +119,7 @@ static const struct kq_rule kq_rules_step[] = {
     KQ_LIMIT(struct kq_step, op, KS_BAD_STEP, KQ_STEP_DISPATCH, KQ_STEP_SIGNAL),
     KQ_ZERO(struct kq_step, rsvd0), KQ_ZERO(struct kq_step, rsvd1),
     KQ_ZERO(struct kq_step, rsvd2), KQ_ZERO(struct kq_step, rsvd3),
-    KQ_END
+    KQ_NEXT(struct kq_step, op, KQ_LISTS_STEP)
 };
 static const struct kq_rule kq_rules_step_dispatch[] = {
     KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, KQ_MAX_PROG),
@@ -135,16 +139,20 @@ static const struct kq_rule kq_rules_step_wait[] = {
 };
 static const struct kq_rule kq_rules_none[] = { KQ_END };
 
-/* The per-op lists, by enum kq_op and enum kq_step_op (rows left out: nothing more). */
-static const struct kq_rule *const kq_rules_op[KQ_OP_STOP + 1] = {
-    [KQ_OP_NOP] = kq_rules_none, [KQ_OP_REPLAY] = kq_rules_replay,
-    [KQ_OP_DISPATCH] = kq_rules_dispatch, [KQ_OP_RUN] = kq_rules_run,
-    [KQ_OP_UNITS] = kq_rules_none, [KQ_OP_STOP] = kq_rules_none,
-};
-static const struct kq_rule *const kq_rules_step_op[KQ_STEP_SIGNAL + 1] = {
-    [KQ_STEP_DISPATCH] = kq_rules_step_dispatch, [KQ_STEP_REPLAY] = kq_rules_step_replay,
-    [KQ_STEP_WAIT] = kq_rules_step_wait, [KQ_STEP_BARRIER] = kq_rules_none,
-    [KQ_STEP_SIGNAL] = kq_rules_none,
+/* The per-op lists (KQ_R_NEXT): commands by enum kq_op, then steps by enum kq_step_op. */
+static const struct kq_rule *const kq_lists[] = {
+    [KQ_LISTS_SUB + KQ_OP_NOP] = kq_rules_none,
+    [KQ_LISTS_SUB + KQ_OP_REPLAY] = kq_rules_replay,
+    [KQ_LISTS_SUB + KQ_OP_DISPATCH] = kq_rules_dispatch,
+    [KQ_LISTS_SUB + KQ_OP_RUN] = kq_rules_run,
+    [KQ_LISTS_SUB + KQ_OP_UNITS] = kq_rules_none,
+    [KQ_LISTS_SUB + KQ_OP_STOP] = kq_rules_none,
+    [KQ_LISTS_STEP] = kq_rules_none,                /* no step 0: refused by the op row */
+    [KQ_LISTS_STEP + KQ_STEP_DISPATCH] = kq_rules_step_dispatch,
+    [KQ_LISTS_STEP + KQ_STEP_REPLAY] = kq_rules_step_replay,
+    [KQ_LISTS_STEP + KQ_STEP_WAIT] = kq_rules_step_wait,
+    [KQ_LISTS_STEP + KQ_STEP_BARRIER] = kq_rules_none,
+    [KQ_LISTS_STEP + KQ_STEP_SIGNAL] = kq_rules_none,
 };
 
 /* Fields are read at their natural alignment: every record is aligned (the setup line to 32,
@@ -176,7 +184,7 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
                          const struct kq_env *env, struct kq_err *e)
 {
     const uint8_t *p = rec;
-    for (;; r++) {
+    for (;;) {
         const uint8_t *f = p + r->off;
         unsigned kind = r->kind;
         if (kind <= KQ_R_POW2) {                    /* most rows */
@@ -197,9 +205,13 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
                     if (f[k] == f[i])
                         return kq_fail(e, KS_DUP_TARGET, f[i], 0);
             }
+        } else if (kind == KQ_R_NEXT) {             /* the op row before it bounds the field */
+            r = kq_lists[r->lo + kq_get(f, r->width)];
+            continue;
         } else {                                    /* KQ_R_END */
             return kq_fail(e, KS_OK, 0, 0);
         }
+        r++;
     }
 }
 
@@ -247,17 +259,14 @@ int kq_unit_index(const struct kq_env *env, uint8_t yx)
 
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
 {
-    if (kq_rules(s, kq_rules_sub, &env->reach, env, e) != KS_OK)
-        return e->status;
-    return kq_rules(s, kq_rules_op[s->op], &env->reach, env, e);
+    return kq_rules(s, kq_rules_sub, &env->reach, env, e);
 }
 
 /* The checks of one step; e->value holds the inner value (the caller adds the step index). */
 static unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env,
                               uint32_t *dispatched, struct kq_err *e)
 {
-    if (kq_rules(st, kq_rules_step, &env->reach, env, e) != KS_OK ||
-        kq_rules(st, kq_rules_step_op[st->op], &env->reach, env, e) != KS_OK)
+    if (kq_rules(st, kq_rules_step, &env->reach, env, e) != KS_OK)
         return e->status;
     if (st->op == KQ_STEP_DISPATCH) {
         dispatched[kq_unit_index(env, st->target)]++;
