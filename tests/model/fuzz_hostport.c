@@ -34,6 +34,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     struct km_model *m = models[pick];
     km_reset(m);
+    /* Injected faults survive a reset by design (docs/model.md §8): disarm them through the
+     * port's CLEAR register so every input starts from the same model. */
+    static const uint8_t clear[24] = { KHP_OP_WRITE, 8, 0, 0, 8, 0, 0, 0,
+                                       0x60, 0, 0x30, 0, 0, 0, 0, 0, 1 };
+    struct khp_req creq;
+    const uint8_t *cd;
+    if (!km_hp_parse(clear, sizeof clear, &creq, &cd) || km_hp_execute(m, &creq, cd, out, sizeof(out)) < 16 ||
+        out[1] != KHP_OK)
+        abort();
     size_t off = size ? 1 : 0;
     while (off < size) {
         struct khp_req req;
