@@ -53,6 +53,11 @@ enum kq_rule_kind {
                      * unit table (KS_BAD_TARGET), none twice (KS_DUP_TARGET), detail {y,x} */
     KQ_R_END,       /* the list is done: KS_OK */
     KQ_R_NEXT,      /* go on with the list kq_lists[lo + the field] (the op's own rows) */
+    KQ_R_TALLY,     /* RUN steps, target at off, n at off2: DISPATCH (rec 0) counts one more
+                     * program for the unit; WAIT (rec 1) needs n <= that count, else
+                     * KS_UNSATISFIABLE, detail {y,x}, value n */
+    KQ_R_LIST,      /* a REPLAY step's descriptor list (u64 address at off, n at off2) through
+                     * kmv_validate: its status, detail, value = the write index */
 };
 
 struct kq_rule {
@@ -71,6 +76,10 @@ struct kq_rule {
 #define KQ_TARGETS(T, t)         { KQ_R_TARGETS, offsetof(T, t), 1, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), 1, 0, KQ_FIELD(T, c), 0, 0, 0, 0 }
 #define KQ_END                   { KQ_R_END, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define KQ_TALLY(wait)           { KQ_R_TALLY, offsetof(struct kq_step, target), 1, 0, \
+                                   KQ_FIELD(struct kq_step, n), wait, 0, 0, 0 }
+#define KQ_LIST                  { KQ_R_LIST, offsetof(struct kq_step, addr), 8, 0, \
+                                   KQ_FIELD(struct kq_step, n), 0, 0, 0, 0 }
 #define KQ_NEXT(T, f, base)      { KQ_R_NEXT, KQ_FIELD(T, f), 0, 0, 0, 0, 0, base, 0 }
 #define KQ_LISTS_SUB             0u                  /* kq_lists[] by enum kq_op */
 #define KQ_LISTS_STEP            (KQ_OP_STOP + 1u)   /* kq_lists[] by enum kq_step_op */
@@ -125,16 +134,22 @@ static const struct kq_rule kq_rules_step_dispatch[] = {
     KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, KQ_MAX_PROG),
     KQ_DATA(struct kq_step, addr, n, 0, KQ_PAYLOAD_BYTES, 8),
     KQ_TARGETS(struct kq_step, target),
+    KQ_TALLY(0),
     KQ_END
 };
 static const struct kq_rule kq_rules_step_replay[] = {
     KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, KD_MAX_WRITES),
     KQ_DATA(struct kq_step, addr, n, 0, KD_RECORD_BYTES, 4),
+    /* the whole list now, so a bad move at step k cannot leave steps 0..k-1 done */
+    KQ_LIST,
     KQ_END
 };
 static const struct kq_rule kq_rules_step_wait[] = {
     KQ_TARGETS(struct kq_step, target),
     KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, UINT32_MAX),
+    /* Every program dispatched before this step completes by the time the WAIT runs (or the
+     * RUN fails), so a WAIT is satisfiable exactly when enough precede it. */
+    KQ_TALLY(1),
     KQ_END
 };
 static const struct kq_rule kq_rules_none[] = { KQ_END };
@@ -179,9 +194,10 @@ static inline uint64_t kq_get64(const uint8_t *f)
     return w[0] | (uint64_t)w[1] << 32;
 }
 
-/* Runs the rows r over the record at p; KS_OK (e filled) or the first broken row's status. */
+/* Runs the rows r over the record at p; KS_OK (e filled) or the first broken row's status.
+ * tally: programs dispatched so far per unit-table entry (RUN steps only). */
 static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct kq_reach *reach,
-                         const struct kq_env *env, struct kq_err *e)
+                         const struct kq_env *env, uint32_t *tally, struct kq_err *e)
 {
     const uint8_t *p = rec;
     for (;;) {
@@ -205,6 +221,17 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
                     if (f[k] == f[i])
                         return kq_fail(e, KS_DUP_TARGET, f[i], 0);
             }
+        } else if (kind == KQ_R_TALLY) {            /* the TARGETS row before it: known */
+            uint32_t *t = &tally[kq_unit_index(env, *f)], n = kq_get(p + r->off2, r->width2);
+            if (!r->rec)
+                ++*t;
+            else if (n > *t)
+                return kq_fail(e, KS_UNSATISFIABLE, *f, n);
+        } else if (kind == KQ_R_LIST) {             /* the DATA row before it: in range */
+            struct kmv_result res;
+            if (kmv_validate((const struct kd_write *)env->map(kq_get64(f)),
+                             kq_get(p + r->off2, r->width2), env->caps, &res) != KS_OK)
+                return kq_fail(e, res.status, res.detail, res.index);
         } else if (kind == KQ_R_NEXT) {             /* the op row before it bounds the field */
             r = kq_lists[r->lo + kq_get(f, r->width)];
             continue;
@@ -222,7 +249,7 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
     if (kq_range(r, qaddr, sizeof *h, KQ_LINE, &e) != KS_OK)
         return KQ_SETUP_ADDR;
     const struct kq_setup *s = &h->setup;
-    if (kq_rules(s, kq_rules_setup, r, 0, &e) != KS_OK)
+    if (kq_rules(s, kq_rules_setup, r, 0, 0, &e) != KS_OK)
         return e.status;
     /* The header, then the two rings. All three are reachable, so each lies in one region
      * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it: two
@@ -259,29 +286,7 @@ int kq_unit_index(const struct kq_env *env, uint8_t yx)
 
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
 {
-    return kq_rules(s, kq_rules_sub, &env->reach, env, e);
-}
-
-/* The checks of one step; e->value holds the inner value (the caller adds the step index). */
-static unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env,
-                              uint32_t *dispatched, struct kq_err *e)
-{
-    if (kq_rules(st, kq_rules_step, &env->reach, env, e) != KS_OK)
-        return e->status;
-    if (st->op == KQ_STEP_DISPATCH) {
-        dispatched[kq_unit_index(env, st->target)]++;
-    } else if (st->op == KQ_STEP_REPLAY) {
-        /* The whole list now, so a bad move at step k cannot leave steps 0..k-1 done. */
-        struct kmv_result r;
-        if (kmv_validate((const struct kd_write *)env->map(st->addr), st->n, env->caps, &r) != KS_OK)
-            return kq_fail(e, r.status, r.detail, r.index);
-    } else if (st->op == KQ_STEP_WAIT) {
-        /* Every program dispatched before this step completes by the time the WAIT runs (or
-         * the RUN fails), so a WAIT is satisfiable exactly when enough precede it. */
-        if (st->n > dispatched[kq_unit_index(env, st->target)])
-            return kq_fail(e, KS_UNSATISFIABLE, st->target, st->n);
-    }
-    return KS_OK;
+    return kq_rules(s, kq_rules_sub, &env->reach, env, 0, e);
 }
 
 unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_env *env,
@@ -294,7 +299,7 @@ unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_en
         __asm__("" : : "r"(dispatched) : "memory");
     }
     for (uint32_t i = 0; i < n; i++) {
-        if (kq_step_check(&st[i], env, dispatched, e) != KS_OK) {
+        if (kq_rules(&st[i], kq_rules_step, &env->reach, env, dispatched, e) != KS_OK) {
             e->value = kq_step_value(i, e->value);
             return e->status;
         }
