@@ -82,23 +82,23 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
     while ((uint32_t)hal_cycles() - t0 < KDP_TX_SETTLE_CYCLES)
         ;
 
+    /* The rectangle row by row ({y,x} counts x first); the grid's own bounds per axis. */
     uint32_t g = kdp_grid();
-    for (unsigned y = KDP_Y(lo_yx); y <= KDP_Y(hi_yx); y++) {
-        for (unsigned x = KDP_X(lo_yx); x <= KDP_X(hi_yx); x++) {
-            uint8_t yx = KDP_YX(x, y);
-            bool out_x = x < KDP_X(g) || x > KDP_X(g >> 8);
-            bool out_y = y < KDP_Y(g) || y > KDP_Y(g >> 8);
-            /* The agent itself, and positions outside the router grid in both axes (a
-             * corner touches no router: flit-format.md §4.7), hold no unit. */
-            if (yx == c->agent_yx || (out_x && out_y) || nf == KX_BOOT_MAX_UNITS)
-                continue;
-            unsigned got = 0;
-            for (unsigned t = 0; t < KDP_ENUM_TRIES && got == 0; t++)
-                got = kdp_ask(c, yx, coord_cycles, &found[nf]);
-            if (got == KS_TIMEOUT)
-                return c->status;
-            nf += got;
-        }
+    for (unsigned yx = lo_yx; yx <= hi_yx; yx++) {
+        unsigned x = KDP_X(yx), y = KDP_Y(yx);
+        bool out_x = x < KDP_X(g) || x > KDP_X(g >> 8);
+        bool out_y = y < KDP_Y(g) || y > KDP_Y(g >> 8);
+        /* Outside the rectangle's columns; the agent itself; positions outside the router
+         * grid in both axes (a corner touches no router: flit-format.md §4.7): no unit. */
+        if (x < KDP_X(lo_yx) || x > KDP_X(hi_yx) || yx == c->agent_yx || (out_x && out_y) ||
+            nf == KX_BOOT_MAX_UNITS)
+            continue;
+        unsigned got = 0;
+        for (unsigned t = 0; t < KDP_ENUM_TRIES && got == 0; t++)
+            got = kdp_ask(c, (uint8_t)yx, coord_cycles, &found[nf]);
+        if (got == KS_TIMEOUT)
+            return c->status;
+        nf += got;
     }
     if (kdp_quiesce(c) != KS_OK)
         return c->status;
