@@ -75,3 +75,10 @@ test-suite-fuzz-smoke-mover: $(KMV_FUZZ_BIN)
 	  echo "PASS: fuzz-smoke-mover/validate_$(FUZZ_SMOKE_RUNS)_runs" > $(O)/tests/fuzz-smoke-mover.log; \
 	else echo "FAIL: fuzz-smoke-mover/validate_$(FUZZ_SMOKE_RUNS)_runs $$(grep -m1 -E 'ERROR|SUMMARY|Assert' $(O)/tests/fuzz-smoke-mover.out)" \
 	  > $(O)/tests/fuzz-smoke-mover.log; fi
+
+# RV32 firmware objects of this layer: -msave-restore (register saves and restores become calls
+# to libgcc's __riscv_save_N/__riscv_restore_N, which dispatch/ links into the image already),
+# for the 8 KB window (docs/mover.md "Size and cost"). The hot loops (mover/rv32/port.c) are
+# leaves without saved registers, so a replayed write costs the same.
+$(foreach b,$(BOARDS),$(if $(filter rv32,$(FW_V_$(b))),\
+  $(eval $(FW_O)/$(b)/obj/mover/%.c.o: FW_CFLAGS += -msave-restore)))

@@ -10,11 +10,17 @@
  * is decoded only at a GO, for the registers that move reads. */
 #include "kmv.h"
 
+/* The reference transform's entry: 2048 bits in, 8 source words (BOARD.md §3.1 XFORM row). The
+ * XFORM check takes a whole number of entries as a mask: a power of two, as IN_BITS / 256 of a
+ * transform slot is. */
+#define XF_IN_WORDS  8u
+_Static_assert((XF_IN_WORDS & (XF_IN_WORDS - 1u)) == 0, "an entry is a power of two of words");
+
 const struct kmv_caps kmv_caps_rv32 = {
-    .reach_end = KM_REG_SPAN, .xf_ids = 1u << 1, .xf_in_words = 8, .xf_out_words = 4,
+    .reach_end = KM_REG_SPAN, .xf_ids = 1u << 1, .xf_in_words = XF_IN_WORDS, .xf_out_words = 4,
 };
 const struct kmv_caps kmv_caps_rv64 = {
-    .reach_end = KM_RV64_REACH_END, .xf_ids = 1u << 1, .xf_in_words = 8, .xf_out_words = 4,
+    .reach_end = KM_RV64_REACH_END, .xf_ids = 1u << 1, .xf_in_words = XF_IN_WORDS, .xf_out_words = 4,
 };
 
 /* Registers by offset >> 3: 0x00 CTRL, 0x10 HDR, 0x18 DIM, 0x20 AXIS, 0x28 BOUND, 0x30 INDEX,
@@ -126,27 +132,72 @@ static unsigned bad_offset(uint32_t off, struct kmv_result *res, uint32_t i)
     return fail(res, reg ? KS_NO_REACH : KS_BAD_OFFSET, off, i);
 }
 
-/* a mod b for a small b (no divide on the RV32 core, BOARD.md §4): restoring division, one
- * bit a turn, keeping only the remainder. */
-static uint32_t mod_small(uint64_t a, uint32_t b)
+/* One walker a move walks: everything it needs written in the list, 32-byte aligned base and
+ * strides, an offset sum that stays a 32-bit signed number, addresses inside the 40-bit
+ * space, at most 2^48 elements. *elems gets the element count (a count of 0 counts as 1).
+ * Returns 0 or the packed refusal. Offsets are counted in 32-byte words, which base and
+ * strides are multiples of once aligned: Σ idx × stride stays inside int32 exactly when the
+ * negative spans sum to at most 2^26 words and the positive ones to at most 2^26 - 1. */
+static __attribute__((noinline)) uint32_t check_walk(const struct vshadow *s, unsigned w,
+                                                     uint64_t *elems)
 {
-    uint32_t r = 0;
+    uint32_t known = s->known >> SL_HDR(w), f, dt = 0;
+    uint32_t tag = w << 16;                     /* DETAIL_DST << 8 for the destination */
+    const uint32_t *h = s->v[SL_HDR(w)];
+    uint64_t neg = 0, pos = 0, count = 1;
 
-    for (unsigned i = 0; i < 64; i++) {
-        r = (r << 1) | (uint32_t)(a >> 63);
-        a <<= 1;
-        if (r >= b)
-            r -= b;
+    _Static_assert((KM_WALK_DST << 16) == DETAIL_DST << 8, "walker tag");
+    f = REFUSE(KS_MV_UNSET, KM_REG_HDR);
+    if (!(known & 1u))
+        goto out;
+    f = REFUSE(KS_MV_UNSET, KM_REG_BOUND);
+    if ((s->known & BOUNDS_OF(w)) != BOUNDS_OF(w))
+        goto out;
+    f = REFUSE(KS_MV_ALIGN, KM_REG_HDR);
+    if (h[0] & HDR_BASE_MISALIGN)
+        goto out;
+    for (unsigned d = 0, nd = GET_HI(KM_HDR_NDIM, h[1]); d < nd; d++) {
+        const uint32_t *dm = s->v[SL_DIM(w, d)];
+
+        dt = d << 20;                           /* d << 12 of the detail */
+        f = REFUSE(KS_MV_UNSET, KM_REG_DIM);
+        if (!((known >> (1u + d)) & 1u))
+            goto out;
+        int32_t stride = (int32_t)(uint32_t)SPAN_GET(KM_DIM_STRIDE, dm[0], dm[1]);
+        uint32_t c = GET_LO(KM_DIM_COUNT, dm[0]);
+        f = REFUSE(KS_MV_ALIGN, KM_REG_DIM);
+        if (stride & (int32_t)WORD_MASK)
+            goto out;
+        c += c == 0;
+        stride >>= 5;                           /* words: exact once aligned */
+        if (stride < 0)
+            neg += (uint64_t)(c - 1u) * (uint32_t)-stride;
+        else
+            pos += (uint64_t)(c - 1u) * (uint32_t)stride;
+        count *= c;
+        if (count > WALK_LIMIT)
+            goto wrap;
     }
-    return r;
+    /* base + lo >= 0 and base + hi + 32 <= 2^40, in words. */
+    uint64_t base = SPAN_GET(KM_HDR_BASE, h[0], h[1]) >> 5;
+    if (neg > (UINT64_C(1) << 26) || pos >= (UINT64_C(1) << 26) || base < neg ||
+        base + pos >= (ADDR_LIMIT >> 5))
+        goto wrap;
+    *elems = count;
+    return 0;
+wrap:
+    return REFUSE(KS_MV_WRAP, w);
+out:
+    return f | tag | dt;
 }
 
 /* The move a GO starts, with the registers as the list left them. */
-static uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
+static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
 {
     const struct kmv_caps *caps = s->caps;
-    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl), walks;
-    uint64_t elems[2] = { 0, 0 }, dn, sn;
+    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl);
+    uint64_t dn, sn = 0;
+    uint32_t f;
 
     /* The mover checks the width before the mode (fault 5 before fault 4). */
     if (GET_LO(KM_CTRL_WIDTH, ctrl) == KM_WIDTH_BAD)
@@ -156,57 +207,17 @@ static uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
     if (mode > KM_MODE_XFORM)
         return REFUSE(KS_MV_MODE, mode);
 
-    /* Each walker the move walks: everything it needs written in the list, 32-byte aligned
-     * base and strides, an offset sum that stays a 32-bit signed number, addresses inside the
-     * 40-bit space. A count of 0 counts as 1. */
-    walks = mode == KM_MODE_XFORM ? WALKS_XFORM : mode == KM_MODE_COPY ? WALKS_COPY : WALKS_DST;
-    for (; walks; walks >>= 4) {
-        unsigned w = (walks & 0xFu) - 1u;
-        uint32_t tag = w << 8, known = s->known >> SL_HDR(w);
-        const uint32_t *h = s->v[SL_HDR(w)];
-        int64_t lo = 0, hi = 0;
-        uint64_t count = 1;
-
-        _Static_assert((KM_WALK_DST << 8) == DETAIL_DST, "walker tag");
-        if (!(known & 1u))
-            return REFUSE(KS_MV_UNSET, tag | KM_REG_HDR);
-        if ((s->known & BOUNDS_OF(w)) != BOUNDS_OF(w))
-            return REFUSE(KS_MV_UNSET, tag | KM_REG_BOUND);
-        if (h[0] & HDR_BASE_MISALIGN)
-            return REFUSE(KS_MV_ALIGN, tag | KM_REG_HDR);
-        for (unsigned d = 0, nd = GET_HI(KM_HDR_NDIM, h[1]); d < nd; d++) {
-            const uint32_t *dm = s->v[SL_DIM(w, d)];
-            uint32_t dtag = tag | KM_REG_DIM | (d << 12);
-
-            if (!((known >> (1u + d)) & 1u))
-                return REFUSE(KS_MV_UNSET, dtag);
-            int32_t stride = (int32_t)(uint32_t)SPAN_GET(KM_DIM_STRIDE, dm[0], dm[1]);
-            uint32_t c = GET_LO(KM_DIM_COUNT, dm[0]);
-            if (stride & (int32_t)WORD_MASK)
-                return REFUSE(KS_MV_ALIGN, dtag);
-            c += c == 0;
-            int64_t span = (int64_t)stride * (int32_t)(c - 1u);
-            if (span < 0)
-                lo += span;
-            else
-                hi += span;
-            count *= c;
-            if (count > WALK_LIMIT)
-                return REFUSE(KS_MV_WRAP, w);
-        }
-        /* Each dimension's index runs independently, so the extremes of Σ idx × stride are
-         * the sums of each dimension's extremes: inside int32 there, inside int32 everywhere. */
-        int64_t base = (int64_t)SPAN_GET(KM_HDR_BASE, h[0], h[1]);
-        if (lo < INT32_MIN || hi > INT32_MAX || base + lo < 0 ||
-            (uint64_t)(base + hi) + KM_WORD_BYTES > ADDR_LIMIT)
-            return REFUSE(KS_MV_WRAP, w);
-        elems[w] = count;
-    }
-    sn = elems[KM_WALK_SRC];
-    dn = elems[KM_WALK_DST];
-
-    if (mode == KM_MODE_COPY)
+    /* XFORM checks its source walk first (the source defines its iteration space); every
+     * mode walks the destination; COPY its source after. */
+    if (mode == KM_MODE_XFORM && (f = check_walk(s, KM_WALK_SRC, &sn)) != 0)
+        return f;
+    if ((f = check_walk(s, KM_WALK_DST, &dn)) != 0)
+        return f;
+    if (mode == KM_MODE_COPY) {
+        if ((f = check_walk(s, KM_WALK_SRC, &sn)) != 0)
+            return f;
         return sn < dn ? REFUSE(KS_MV_SHORT_SRC, 0) : 0;
+    }
 
     if (mode == KM_MODE_GATHER) {
         /* The source base, index base and pitch: written in the list and 32-byte aligned.
@@ -234,7 +245,8 @@ static uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
     }
 
     if (mode == KM_MODE_XFORM) {
-        /* Every hang case of BOARD.md §3.1. */
+        /* Every hang case of BOARD.md §3.1. An entry is a power of two of words
+         * (IN_BITS / 256: 8 for the reference geometry), so "whole entries" is a mask. */
         uint32_t in = caps->xf_in_words ? caps->xf_in_words : 1u, extents = 0;
 
         if (!((caps->xf_ids >> GET_HI(KM_HDR_XFORM_ID, s->v[SL_HDR(KM_WALK_SRC)][1])) & 1u))
@@ -243,7 +255,7 @@ static uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
             extents |= (uint32_t)SPAN_GET(KM_BOUND_EXTENT, s->v[b][0], s->v[b][1]);
         if (extents)
             return REFUSE(KS_MV_XFORM, 3);      /* a bound axis: fault 7 or a hang in an entry */
-        if (mod_small(sn, in))
+        if (sn & (in - 1u))
             return REFUSE(KS_MV_XFORM, 2);      /* a partial entry */
         if (dn * in < sn)
             return REFUSE(KS_MV_XFORM, 4);      /* the destination is shorter than the entries */
