@@ -151,6 +151,13 @@ fw_link = { $(CC) $(FW_FLAGS_$(1)) -nostdlib -nostartfiles -static -T $(FW_O)/$(
 
 $(foreach b,$(BOARDS),$(eval $(call fw_board,$(b))))
 
+# RV32: service/ only with -msave-restore (prologues and epilogues as calls to libgcc's
+# __riscv_save/restore): about 460 bytes of the 8 KB instruction window for 188 of libgcc
+# (docs/service.md "Size"). Not image-wide: the extra jumps cost the mover's replay loop its
+# issue 8 budget (8d8cf01); boot/ and hal/ gain nothing from it.
+FW_SVC_FLAGS_rv32 := -msave-restore
+$(foreach b,$(BOARDS),$(eval $(call fw_obj,$(b),$(FW_SERVICE)): FW_CFLAGS += $(FW_SVC_FLAGS_$(FW_V_$(b)))))
+
 .PHONY: firmware $(addprefix firmware-,$(BOARDS)) debug
 firmware: $(addprefix firmware-,$(FW_BOARDS))
 
