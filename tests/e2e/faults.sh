@@ -74,6 +74,16 @@ finish() {
 trap 'hp_stop' EXIT
 zero() { "$kactl" write "$1" $(printf '00%.0s' $(seq 1 "$2")) > /dev/null; }
 
+# A spec the model cannot honour is refused at start with its reason, never ignored.
+begin bad_spec_refused_at_start
+case $board in *rv32) q=$out/qemu/bin/qemu-system-riscv32 c=rv32,c=false ;; *) q=$out/qemu/bin/qemu-system-riscv64 c=rv64,c=false ;; esac
+for spec in "bogus@1|unknown item 'bogus@1'" "hang@9,,9|no unit at 9,9" "fault@1,,2:zz|cannot parse 'fault@1,2:zz'"; do
+  o=$(timeout 20 "$q" -M "kohaku-sysnode,faults=${spec%%|*}" -cpu "$c" -bios none -display none -monitor none \
+      -serial none -nodefaults -kernel "$fw" 2>&1 < /dev/null); r=$?
+  [ $r -ne 0 ] && grep -qF "${spec#*|}" <<< "$o" || why="$why faults=${spec%%|*}: exit $r, $(head -c 200 <<< "$o");"
+done
+end
+
 # ---------------------------------------------------------------- run 1: faults= property
 # TU 1,2's second instruction faults with 0x77; TU 2,2's first completion is dropped; NP 3,1
 # runs at a fiftieth of its speed.
