@@ -195,8 +195,8 @@ out:
 static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
 {
     const struct kmv_caps *caps = s->caps;
-    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl);
-    uint64_t dn, sn = 0;
+    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl), walks;
+    uint64_t elems[2], dn, sn;
     uint32_t f;
 
     /* The mover checks the width before the mode (fault 5 before fault 4). */
@@ -207,17 +207,15 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
     if (mode > KM_MODE_XFORM)
         return REFUSE(KS_MV_MODE, mode);
 
-    /* XFORM checks its source walk first (the source defines its iteration space); every
-     * mode walks the destination; COPY its source after. */
-    if (mode == KM_MODE_XFORM && (f = check_walk(s, KM_WALK_SRC, &sn)) != 0)
-        return f;
-    if ((f = check_walk(s, KM_WALK_DST, &dn)) != 0)
-        return f;
-    if (mode == KM_MODE_COPY) {
-        if ((f = check_walk(s, KM_WALK_SRC, &sn)) != 0)
+    walks = mode == KM_MODE_XFORM ? WALKS_XFORM : mode == KM_MODE_COPY ? WALKS_COPY : WALKS_DST;
+    do {
+        unsigned w = (walks & 0xFu) - 1u;
+        if ((f = check_walk(s, w, &elems[w])) != 0)
             return f;
-        return sn < dn ? REFUSE(KS_MV_SHORT_SRC, 0) : 0;
-    }
+    } while ((walks >>= 4) != 0);
+    dn = elems[KM_WALK_DST];
+    if (mode == KM_MODE_COPY)
+        return (sn = elems[KM_WALK_SRC]) < dn ? REFUSE(KS_MV_SHORT_SRC, 0) : 0;
 
     if (mode == KM_MODE_GATHER) {
         /* The source base, index base and pitch: written in the list and 32-byte aligned.
@@ -245,6 +243,7 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
     }
 
     if (mode == KM_MODE_XFORM) {
+        sn = elems[KM_WALK_SRC];
         /* Every hang case of BOARD.md §3.1. An entry is a power of two of words
          * (IN_BITS / 256: 8 for the reference geometry), so "whole entries" is a mask. */
         uint32_t in = caps->xf_in_words ? caps->xf_in_words : 1u, extents = 0;
