@@ -80,6 +80,32 @@ test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) 
 	  echo "FAIL: service-smoke-qemu-rv64-trap/smoke exit $$rc" >> $(O)/tests/service-smoke.log; fi; \
 	grep -E '^(FAIL|HANG): ' $(O)/tests/service-smoke.log || true
 
+# ---- The RV32 window with the queue (docs/service.md "Size"; issue 8 budget): the default
+# board's objects with a main that serves the queue (tests/service/fit_main.c), linked into the
+# same script with the instruction window widened to 64 KB so it links while it does not fit.
+# Prints each module's text from the map, the total against the 8,192-byte window and issue 8's
+# 7,168, and exits 1 while it does not fit the window (so a script can poll it: when it passes,
+# BOARD_SERVICE_QUEUE can be 1 on the RV32 boards).
+#   make size-rv32-queue
+KQ_FIT_DIR  := $(O)/qemu-rv32/fit
+KQ_FIT_OBJS := $(O)/qemu-rv32/obj/boot/rv32/crt0.S.o $(KQ_FIT_DIR)/fit_main.o \
+               $(call fw_obj,qemu-rv32,$(filter-out service/main.c,$(FW_SERVICE)))
+$(KQ_FIT_DIR)/fit_main.o: tests/service/fit_main.c service/kq.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) $(FW_CFLAGS) $(FW_SVC_FLAGS_rv32) $(FW_INC_qemu-rv32) -Iservice -c $< -o $@
+$(KQ_FIT_DIR)/fit.ld: $(O)/qemu-rv32/fw.ld
+	@mkdir -p $(@D)
+	$(Q)sed -e '/^ *IMEM (x)/s/LENGTH = [0-9]*/LENGTH = 65536/' -e '/instruction window overflow/d' $< > $@
+$(KQ_FIT_DIR)/fit.elf: $(KQ_FIT_OBJS) $(O)/qemu-rv32/libfw.a $(KQ_FIT_DIR)/fit.ld
+	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) -nostdlib -nostartfiles -static -T $(KQ_FIT_DIR)/fit.ld \
+	    -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(KQ_FIT_DIR)/fit.map -o $@ \
+	    $(KQ_FIT_OBJS) -Wl,--start-group $(FW_LIBS_qemu-rv32) -Wl,--end-group
+
+.PHONY: size-rv32-queue
+size-rv32-queue: $(KQ_FIT_DIR)/fit.elf
+	$(Q)awk -v window=8192 -v budget=7168 -v srcs="$(FW_LIB_COMMON) $(FW_LIB_rv32)" \
+	    -f tests/service/text_by_module.awk $(KQ_FIT_DIR)/fit.map
+
 # ---- Fuzzing (TESTING.md layer 4, issue 7 item 5): the queue header, submission and step-list
 # checks under libFuzzer (Debian's clang). FUZZ_CC / FUZZ_SMOKE_RUNS come from mover/mover.mk.
 FUZZ_SERVICE_SECS ?= 120
