@@ -15,10 +15,10 @@ static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES];
 
 /* The staged chunk: its buffer, the write after it and its GO's mode. */
 static struct {
-    unsigned buf;
+    uint32_t *buf;
     unsigned mode;
     const struct kd_write *next;
-} kmv_staged;
+} kmv_staged = { kmv_spad[1], 0, 0 };
 
 const struct kmv_caps *kmv_caps_self(void)
 {
@@ -45,7 +45,8 @@ _Static_assert(KMV_SPAD_WRITES % 2 == 0, "the copy loop fills the buffer two wri
 void kmv_port_stage(const struct kd_write *p)
 {
     const struct kd_write *p0 = p;
-    uint32_t *buf = kmv_spad[kmv_staged.buf ^= 1u];
+    /* The other buffer: the one the mover is not running. */
+    uint32_t *buf = kmv_staged.buf = kmv_staged.buf == kmv_spad[0] ? kmv_spad[1] : kmv_spad[0];
     uint32_t *d = buf + 1, *dend = buf + 1 + KD_RECORD_WORDS * KMV_SPAD_WRITES;
     uint32_t off, lo;
 
@@ -82,7 +83,7 @@ out:
 const struct kd_write *kmv_port_start(unsigned *mode)
 {
     /* hal_mvgo fences the buffer's stores before the MVGO store. */
-    hal_mvgo(hal_spad_word_index(kmv_spad[kmv_staged.buf]));
+    hal_mvgo(hal_spad_word_index(kmv_staged.buf));
     *mode = kmv_staged.mode;
     return kmv_staged.next;
 }

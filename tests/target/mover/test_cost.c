@@ -29,10 +29,19 @@ static void put(uint32_t i, uint32_t off, uint32_t lo, uint32_t hi)
 
 /* kind 0: PAD SEED writes, then the copy (one move); kind 1: PAD / 2 DIM + AXIS pairs (each
  * stages and commits a dimension), then the copy; kind 2: the copy PAD / NCOPY + 1 times (the
- * per-move checks at every GO counted in). Returns the writes added over `copy`. */
+ * per-move checks at every GO counted in); kind 3: the copy, then PAD more GOs (each repeats
+ * the move: the GO checks alone). Returns the writes added over `copy`. */
 static uint32_t make(unsigned kind)
 {
     uint32_t n = 0;
+
+    if (kind == 3) {
+        for (; n < NCOPY; n++)
+            list()[n] = copy[n];
+        for (; n < NCOPY + PAD; n++)
+            list()[n] = copy[NCOPY - 1u];
+        return PAD;
+    }
 
     if (kind == 2) {
         /* PAD % NCOPY SEED writes make the added writes exactly PAD. */
@@ -87,16 +96,17 @@ static uint32_t per_write(unsigned what, unsigned kind)
 
 int main(void)
 {
-    static const char *const name[3][3] = {
-        { "validate_seed", "validate_dim_axis", "validate_moves" },
-        { "replay_seed", "replay_dim_axis", "replay_moves" },
-        { "replay_validated_seed", "replay_validated_dim_axis", "replay_validated_moves" },
+    static const char *const name[3][4] = {
+        { "validate_seed", "validate_dim_axis", "validate_moves", "validate_go" },
+        { "replay_seed", "replay_dim_axis", "replay_moves", "replay_go" },
+        { "replay_validated_seed", "replay_validated_dim_axis", "replay_validated_moves",
+          "replay_validated_go" },
     };
-    uint32_t c[3][3];
+    uint32_t c[3][4];
 
     mvt_setup();
     for (unsigned what = 0; what < 3; what++)
-        for (unsigned kind = 0; kind < 3; kind++) {
+        for (unsigned kind = 0; kind < 4; kind++) {
             c[what][kind] = per_write(what, kind);
             kt_note(name[what][kind], c[what][kind]);
         }
