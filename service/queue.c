@@ -329,50 +329,47 @@ static void kq_boot(void)
     h->info.ready_instret = hal_instret();
     h->info.ready_cycles = hal_cycles();
     kq_set_state(KQ_STATE_READY);
-
-    /* Taken before a restart and never completed: it may have run partly; say so once. */
-    if (kq.sq_head != kq.cq_tail) {
-        struct kq_err ab;
-        ab.tag = h->sq_head.tag;
-        ab.status = KS_ABORTED;
-        ab.rsvd0 = 0;
-        ab.detail = 0;
-        ab.rsvd1 = 0;
-        ab.value = 0;
-        ab.cycles = 0;
-        kq_post(&ab);
-    }
 }
 
 void kq_serve(void)
 {
     kq_boot();
     volatile struct kq_header *h = kq_hdr;
+    struct kq_sub s;
+    struct kq_err e;
+    /* Taken before a restart and never completed: it may have run partly; say so once, as the
+     * first completion this run posts. */
+    int aborted = kq.sq_head != kq.cq_tail;
     for (;;) {
-        if (kq.sq_head == kq.sq_tail_seen) {
-            /* One acquire covers every submission the tail read here publishes: the host
-             * wrote them (and their data) before the tail, and no line of them is cached. */
-            kq.sq_tail_seen = kq_host_index(&h->sq_tail.value, kq.sq_head, kq.sq_entries,
-                                            KQ_BROKEN_SQ_TAIL);
-            continue;
-        }
-        uint64_t t0 = hal_cycles();
-        /* Take: copy the submission out, then hand its slot back with the tag kept. */
-        struct kq_sub s;
-        kq_copy((volatile kq_word *)&s,
-                (const volatile kq_word *)&kq.sq[kq_slot(kq.sq_head, kq.sq_entries)],
-                KQ_SUB_BYTES / 4);
-        h->sq_head.tag = s.tag;
-        h->sq_head.value = ++kq.sq_head;
-        hal_shared_release();
-
-        /* The checks fill status, detail and value on every path. */
-        struct kq_err e;
-        e.tag = s.tag;
         e.rsvd0 = 0;
         e.rsvd1 = 0;
-        kq_exec(&s, &e);
-        e.cycles = hal_cycles() - t0;
+        if (aborted) {
+            aborted = 0;
+            s.op = KQ_OP_NOP;
+            e.tag = h->sq_head.tag;
+            e.status = KS_ABORTED;
+            e.detail = 0;
+            e.value = 0;
+            e.cycles = 0;
+        } else {
+            /* One acquire covers every submission the tail read here publishes: the host
+             * wrote them (and their data) before the tail, and no line of them is cached. */
+            while (kq.sq_head == kq.sq_tail_seen)
+                kq.sq_tail_seen = kq_host_index(&h->sq_tail.value, kq.sq_head, kq.sq_entries,
+                                                KQ_BROKEN_SQ_TAIL);
+            uint64_t t0 = hal_cycles();
+            /* Take: copy the submission out, then hand its slot back with the tag kept. */
+            kq_copy((volatile kq_word *)&s,
+                    (const volatile kq_word *)&kq.sq[kq_slot(kq.sq_head, kq.sq_entries)],
+                    KQ_SUB_BYTES / 4);
+            h->sq_head.tag = s.tag;
+            h->sq_head.value = ++kq.sq_head;
+            hal_shared_release();
+            /* The checks fill status, detail and value on every path. */
+            e.tag = s.tag;
+            kq_exec(&s, &e);
+            e.cycles = hal_cycles() - t0;
+        }
         kq_post(&e);
         if (s.op == KQ_OP_STOP && e.status == KS_OK) {
             kq_set_state(KQ_STATE_STOPPED);
