@@ -26,15 +26,17 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
                   struct kq_err *e)
 {
     uint32_t lo = (uint32_t)ug, hi = (uint32_t)(ug >> 32);
-    if (lo & (align - 1u))
-        return kq_fail(e, KS_BAD_ALIGN, align, ug);
-    /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the wire:
-     * both fall in "any other high word" and are refused rather than guessed at. */
-    uint64_t end = hi == 0 ? r->dram_end : hi == KQ_UG_STAGING_HI ? r->staging_end : 0;
-    /* lo and bytes are below 2^32: the sum cannot wrap, and end 0 refuses everything. */
-    if ((uint64_t)lo + bytes <= end)
-        return kq_fail(e, KS_OK, 0, 0);
-    return kq_fail(e, KS_BAD_ADDR, bytes, ug);
+    unsigned st = KS_BAD_ALIGN;
+    uint32_t detail = align;
+    if (!(lo & (align - 1u))) {
+        /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the
+         * wire: both fall in "any other high word" and are refused rather than guessed at. */
+        uint64_t end = hi == 0 ? r->dram_end : hi == KQ_UG_STAGING_HI ? r->staging_end : 0;
+        /* lo and bytes are below 2^32: the sum cannot wrap, and end 0 refuses everything. */
+        st = (uint64_t)lo + bytes <= end ? KS_OK : KS_BAD_ADDR;
+        detail = bytes;
+    }
+    return st == KS_OK ? kq_fail(e, KS_OK, 0, 0) : kq_fail(e, st, detail, ug);
 }
 
 /* ---- The rules, as data ----
