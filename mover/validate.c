@@ -85,11 +85,9 @@ static const uint32_t not_field[16][2] = {
 #define BOUNDS_OF(w)    ((1u << (SL_BOUND + (w))) | (1u << (SL_BOUND + 2u + (w))))
 
 struct vshadow {
-    uint32_t known;
-    uint32_t sel;                               /* walker select: the last HDR/DIM/BOUND [0] */
-    uint32_t moves, last_go;                    /* GOs so far, and the write after the last */
-    const struct kmv_caps *caps;
     uint32_t v[SL_COUNT][2];                    /* [0] value [31:0], [1] value [63:32] */
+    uint32_t known;
+    const struct kmv_caps *caps;
 };
 
 /* A refusal from the GO checks, packed in one word: status | detail << 8 (0: the move is
@@ -266,7 +264,7 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
                       struct kmv_result *res)
 {
     struct vshadow s;
-    uint32_t allowed, i, f;
+    uint32_t allowed, i, f, known = 0, sel = 0, moves = 0, last_go = 0;
 
     res->moves = 0;
     if (n > KD_MAX_WRITES)
@@ -274,10 +272,6 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
     if (n == 0)
         return fail(res, KS_NO_GO, 0, 0);
 
-    s.known = 0;
-    s.sel = 0;
-    s.moves = 0;
-    s.last_go = 0;
     s.caps = caps;
     allowed = allowed_regs(caps);
     for (i = 0; i < n; i++) {
@@ -295,45 +289,46 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
         case KM_REG_CTRL >> 3:
             if (!(lo & LO(KM_CTRL_GO)))
                 continue;
+            s.known = known;
             if ((f = check_move(&s, lo)) != 0)
                 goto bad;
-            s.moves++;
-            s.last_go = i + 1;
+            moves++;
+            last_go = i + 1;
             continue;
         case KM_REG_HDR >> 3:
             if (GET_HI(KM_HDR_NDIM, hi) > KM_MAX_DIMS) {
                 f = REFUSE(KS_MV_DIM, GET_HI(KM_HDR_NDIM, hi));
                 goto bad;
             }
-            s.sel = lo & 1u;
+            sel = lo & 1u;
             /* The transform fields ride the source header only; on the destination's they
              * are ignored by the mover and almost certainly a mistake. */
-            if (s.sel == KM_WALK_DST && (hi & HI(KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE))) {
+            if (sel == KM_WALK_DST && (hi & HI(KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE))) {
                 f = REFUSE(KS_MV_FIELD, off);
                 goto bad;
             }
-            slot = SL_HDR(s.sel);
+            slot = SL_HDR(sel);
             break;
         case KM_REG_DIM >> 3:
             if (GET_LO(KM_DIM_INDEX, lo) >= KM_MAX_DIMS) {
                 f = REFUSE(KS_MV_DIM, GET_LO(KM_DIM_INDEX, lo));
                 goto bad;
             }
-            s.sel = lo & 1u;
+            sel = lo & 1u;
             slot = SL_STAGED;
             break;
         case KM_REG_AXIS >> 3:
             /* Commits the staged dimension to the walker the last HDR/DIM/BOUND selected. */
-            if (!((s.known >> SL_STAGED) & 1u)) {
+            if (!((known >> SL_STAGED) & 1u)) {
                 f = REFUSE(KS_MV_UNSET, KM_REG_DIM);
                 goto bad;
             }
             lo = s.v[SL_STAGED][0];
             hi = s.v[SL_STAGED][1];
-            slot = SL_DIM(s.sel, GET_LO(KM_DIM_INDEX, lo));
+            slot = SL_DIM(sel, GET_LO(KM_DIM_INDEX, lo));
             break;
         case KM_REG_BOUND >> 3:
-            s.sel = lo & 1u;
+            sel = lo & 1u;
             slot = SL_BOUND + (lo & 3u);
             break;
         case KM_REG_INDEX >> 3:
@@ -347,11 +342,11 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
         }
         s.v[slot][0] = lo;
         s.v[slot][1] = hi;
-        s.known |= 1u << slot;
+        known |= 1u << slot;
     }
-    if (s.last_go != n)
-        return fail(res, KS_NO_GO, n - s.last_go, s.last_go);
-    res->moves = s.moves;
+    if (last_go != n)
+        return fail(res, KS_NO_GO, n - last_go, last_go);
+    res->moves = moves;
     return fail(res, KS_OK, 0, n);
 bad:
     /* One exit for every refusal at write i: keeps the function small on RV32. */
