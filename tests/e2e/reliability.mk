@@ -100,3 +100,19 @@ test-suite-fuzz-smoke-reliability:
 	  if timeout 300 $$b -seed=1 "$$@" > $$log.$$n.out 2>&1; then echo "PASS: fuzz-smoke-reliability/$$n" >> $$log; \
 	  else echo "FAIL: fuzz-smoke-reliability/$$n $$(grep -m1 -E 'ERROR|SUMMARY|deadly' $$log.$$n.out)" >> $$log; fi; \
 	done
+
+# ---- libkohaku's fault injection against the model in-process (native, ASan + UBSan) ----
+REL_UNIT_BIN := $(O)/tests/e2e/test_inject
+$(REL_UNIT_BIN): tests/e2e/test_inject.c tests/host/host/model_transport.c tests/host/host/model_transport.h $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS:-O2=-O1) $(HOST_SAN) -Imodel/include -Itests/host/host \
+	  tests/e2e/test_inject.c tests/host/host/model_transport.c $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(MODEL_LDLIBS) -o $@
+
+TEST_SUITES += reliability-unit
+.PHONY: test-suite-reliability-unit
+test-suite-reliability-unit: $(REL_UNIT_BIN)
+	@mkdir -p $(O)/tests
+	$(Q)timeout 120 $(REL_UNIT_BIN) > $(O)/tests/reliability-unit.log 2> $(O)/tests/reliability-unit.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: reliability-unit/test_inject" >> $(O)/tests/reliability-unit.log; \
+	elif [ $$rc -ne 0 ] && ! grep -q '^FAIL' $(O)/tests/reliability-unit.log; then \
+	  echo "FAIL: reliability-unit/test_inject exit $$rc: $$(tail -c 300 $(O)/tests/reliability-unit.stderr | tr '\n' '|')" >> $(O)/tests/reliability-unit.log; fi
