@@ -82,7 +82,7 @@ static const uint32_t not_field[16][2] = {
 #define SL_GATHER       21u
 #define SL_STAGED       22u                     /* the DIM written last, until AXIS commits it */
 #define SL_COUNT        23u
-#define BOUNDS_OF(w)    ((1u << (SL_BOUND + (w))) | (1u << (SL_BOUND + 2u + (w))))
+#define BOUNDS_OF(w)    ((UINT32_C(5) << SL_BOUND) << (w))     /* slots 16 + w and 18 + w */
 
 struct vshadow {
     uint32_t v[SL_COUNT][2];                    /* [0] value [31:0], [1] value [63:32] */
@@ -142,7 +142,8 @@ static __attribute__((noinline)) uint32_t check_walk(const struct vshadow *s, un
     uint32_t known = s->known >> SL_HDR(w), f, dt = 0;
     uint32_t tag = w << 16;                     /* DETAIL_DST << 8 for the destination */
     const uint32_t *h = s->v[SL_HDR(w)];
-    uint64_t neg = 0, pos = 0, count = 1;
+    uint32_t neg = 0, pos = 0;                  /* spans in words, each saturated at 2^27 */
+    uint64_t count = 1;
 
     _Static_assert((KM_WALK_DST << 16) == DETAIL_DST << 8, "walker tag");
     f = REFUSE(KS_MV_UNSET, KM_REG_HDR);
@@ -168,17 +169,21 @@ static __attribute__((noinline)) uint32_t check_walk(const struct vshadow *s, un
             goto out;
         c += c == 0;
         stride >>= 5;                           /* words: exact once aligned */
+        /* Above 2^27 a span breaks the int32 limit by itself; saturating there keeps the
+         * six-dimension sums inside 32 bits. */
+        uint64_t span = (uint64_t)(c - 1u) * (uint32_t)(stride < 0 ? -stride : stride);
+        uint32_t sat = span > (UINT64_C(1) << 27) ? UINT32_C(1) << 27 : (uint32_t)span;
         if (stride < 0)
-            neg += (uint64_t)(c - 1u) * (uint32_t)-stride;
+            neg += sat;
         else
-            pos += (uint64_t)(c - 1u) * (uint32_t)stride;
+            pos += sat;
         count *= c;
         if (count > WALK_LIMIT)
             goto wrap;
     }
     /* base + lo >= 0 and base + hi + 32 <= 2^40, in words. */
     uint64_t base = SPAN_GET(KM_HDR_BASE, h[0], h[1]) >> 5;
-    if (neg > (UINT64_C(1) << 26) || pos >= (UINT64_C(1) << 26) || base < neg ||
+    if (neg > (UINT32_C(1) << 26) || pos >= (UINT32_C(1) << 26) || base < neg ||
         base + pos >= (ADDR_LIMIT >> 5))
         goto wrap;
     *elems = count;
