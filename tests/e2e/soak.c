@@ -168,7 +168,7 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t rng = 0x50AC;
     unsigned done = 0, faults = 0, next_fault = FAULT_EVERY, next_referee = 1000, npu_rr = 0;
-    uint64_t last_signal = 0, want_progress = 0;
+    uint64_t want_progress = 0;
     int replayed = 0;
     while (done < total) {
         struct kq_sub subs[BATCH_MAX];
@@ -262,7 +262,6 @@ int main(int argc, char **argv)
                 e->out_slot = (int)slot;
                 e->seed = seed;
                 e->written = 1;
-                last_signal = 0x5A000000u + n;
                 break;
             case K_BAD_OP:
                 s->op = 7;
@@ -379,7 +378,6 @@ int main(int argc, char **argv)
             next_referee += 1000;
         }
     }
-    (void)last_signal;
     clock_gettime(CLOCK_MONOTONIC, &t1);
 
     /* Nothing extra was posted, the firmware's indices agree, the last RUN's signal stands,
