@@ -194,6 +194,23 @@ out:
     return f | tag | dt;
 }
 
+/* CTRL [4:0] (mode, width) -> what a GO with them gets: a refusal (above 0xFF; the mover
+ * checks the width before the mode, fault 5 before fault 4) or the walks its checks run. */
+#define CTRL_RULE_MASK  (LO(KM_CTRL_MODE) | LO(KM_CTRL_WIDTH))
+_Static_assert(CTRL_RULE_MASK == 0x1F && KH_FIELD_SHIFT(KM_CTRL_WIDTH) == 3, "mode [2:0], width [4:3]");
+#define RULE_W(m) ((m) == KM_MODE_TRANSPOSE ? REFUSE(KS_MV_TRANSPOSE, KM_MODE_TRANSPOSE) : \
+                   (m) > KM_MODE_XFORM ? REFUSE(KS_MV_MODE, (m)) : \
+                   (m) == KM_MODE_XFORM ? WALKS_XFORM : (m) == KM_MODE_COPY ? WALKS_COPY : WALKS_DST)
+#define RULE_M(wd) RULE_W(0), RULE_W(1), RULE_W(2), RULE_W(3), RULE_W(4), RULE_W(5), \
+                   RULE_W(6), RULE_W(7)
+#define RULE_BAD   REFUSE(KS_MV_WIDTH, KM_WIDTH_BAD)
+static const uint16_t ctrl_rule[32] = {
+    RULE_M(0), RULE_M(1), RULE_M(2),
+    RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD,
+};
+_Static_assert(WALKS_XFORM <= 0xFF && REFUSE(KS_MV_TRANSPOSE, 1) > 0xFF &&
+               REFUSE(KS_MV_MODE, 7) <= 0xFFFF && RULE_BAD <= 0xFFFF, "rule encoding");
+
 /* The move a GO starts, with the registers as the list left them. */
 static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
 {
@@ -202,15 +219,10 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
     uint64_t elems[2], dn, sn;
     uint32_t f;
 
-    /* The mover checks the width before the mode (fault 5 before fault 4). */
-    if (GET_LO(KM_CTRL_WIDTH, ctrl) == KM_WIDTH_BAD)
-        return REFUSE(KS_MV_WIDTH, KM_WIDTH_BAD);
-    if (mode == KM_MODE_TRANSPOSE)
-        return REFUSE(KS_MV_TRANSPOSE, mode);
-    if (mode > KM_MODE_XFORM)
-        return REFUSE(KS_MV_MODE, mode);
-
-    walks = mode == KM_MODE_XFORM ? WALKS_XFORM : mode == KM_MODE_COPY ? WALKS_COPY : WALKS_DST;
+    /* Width and mode together: a refusal, or the walks to check. */
+    walks = ctrl_rule[ctrl & CTRL_RULE_MASK];
+    if (walks > 0xFFu)
+        return walks;
     do {
         unsigned w = (walks & 0xFu) - 1u;
         if ((f = check_walk(s, w, &elems[w])) != 0)
@@ -254,7 +266,7 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
         if (!((caps->xf_ids >> GET_HI(KM_HDR_XFORM_ID, s->v[SL_HDR(KM_WALK_SRC)][1])) & 1u))
             return REFUSE(KS_MV_XFORM, 1);      /* no occupant at this id */
         for (unsigned b = SL_BOUND; b < SL_BOUND + 4u; b++)
-            extents |= (uint32_t)SPAN_GET(KM_BOUND_EXTENT, s->v[b][0], s->v[b][1]);
+            extents |= (s->v[b][0] & LO(KM_BOUND_EXTENT)) | (s->v[b][1] & HI(KM_BOUND_EXTENT));
         if (extents)
             return REFUSE(KS_MV_XFORM, 3);      /* a bound axis: fault 7 or a hang in an entry */
         if (sn & (in - 1u))
