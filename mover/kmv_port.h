@@ -20,10 +20,9 @@ uint32_t kmv_port_status(uint64_t *raw);
  * the mover. The list ends with a GO, so a chunk never runs past it.
  * kmv_port_stage prepares the chunk at p without touching the mover (RV32: copies it into a
  * scratchpad buffer, while the previous chunk may still run). kmv_port_start sends the staged
- * chunk (the mover must be idle) and returns the write after it; *mode gets the GO's mode, or
- * KMV_NO_GO. */
-#define KMV_NO_GO  8u
+ * chunk (the mover must be idle) and returns the write after it; *mode_bit gets 1 << the GO's
+ * mode, or 0 when the chunk has no GO (a mask, so replay tests modes without constants). */
 void kmv_port_stage(const struct kd_write *p);
-const struct kd_write *kmv_port_start(unsigned *mode);
+const struct kd_write *kmv_port_start(uint32_t *mode_bit);
 
 #endif

@@ -33,8 +33,7 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
     const struct kd_write *p = w, *end = w + n, *next;
     /* Timeouts count in 32 bits: a longer one waits 2^32 - 1 cycles (4.3 s at 1 GHz). */
     uint32_t tmo = timeout_cycles >> 32 ? UINT32_MAX : (uint32_t)timeout_cycles;
-    uint32_t st = KS_OK, detail = 0, s;
-    unsigned mode;
+    uint32_t st = KS_OK, detail = 0, s, mode;      /* mode: 1 << the GO's mode, 0 for none */
 
     res->value = 0;
     if (validate && kmv_validate(w, n, kmv_caps_self(), res) != KS_OK)
@@ -70,26 +69,26 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
             detail = KS_AWAIT_MOVER << 8;
             break;
         }
-        if (mode == KMV_NO_GO)
+        if (!mode)
             continue;
-        if (mode == KM_MODE_FILL || mode == KM_MODE_GENERATE) {
+        if (mode & ((1u << KM_MODE_FILL) | (1u << KM_MODE_GENERATE))) {
             /* Reported hazard: busy may fall before the last write has left, and that write
              * uses IMM/SEED as they are then and loses its error. Nothing further is written,
              * and the fault is read, only after the margin. */
             uint32_t t1 = (uint32_t)hal_cycles();
-            while ((uint32_t)hal_cycles() - t1 < KMV_FILL_MARGIN_CYCLES)
+            _Static_assert(KMV_FILL_MARGIN_CYCLES == 64, "the margin loop tests bit 6 up");
+            while ((((uint32_t)hal_cycles() - t1) >> 6) == 0)
                 ;
             s = kmv_port_status(&res->value);
         }
-        if (s & KMV_ST_FAULT) {
+        if ((detail = (uint32_t)KH_FIELD_GET(KMV_ST_FAULT, s)) != 0) {
             st = KS_MOVER_FAULT;
-            detail = (uint32_t)KH_FIELD_GET(KMV_ST_FAULT, s);
             break;
         }
         /* The occupant's fault is sticky across moves: only an XFORM move reads it. */
-        if (mode == KM_MODE_XFORM && (s & KMV_ST_OCC_FAULT)) {
+        if ((mode & (1u << KM_MODE_XFORM)) &&
+            (detail = (uint32_t)KH_FIELD_GET(KMV_ST_OCC_FAULT, s)) != 0) {
             st = KS_XFORM_FAULT;
-            detail = (uint32_t)KH_FIELD_GET(KMV_ST_OCC_FAULT, s);
             break;
         }
         res->moves++;

@@ -16,7 +16,7 @@ static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES];
 /* The staged chunk: its buffer, the write after it and its GO's mode. */
 static struct {
     uint32_t *buf;
-    unsigned mode;
+    uint32_t mode_bit;
     const struct kd_write *next;
 } kmv_staged = { kmv_spad[1], 0, 0 };
 
@@ -50,7 +50,7 @@ void kmv_port_stage(const struct kd_write *p)
     uint32_t *d = buf + 1, *dend = buf + 1 + KD_RECORD_WORDS * KMV_SPAD_WRITES;
     uint32_t off, lo;
 
-    kmv_staged.mode = KMV_NO_GO;
+    kmv_staged.mode_bit = 0;
     for (;;) {
         off = p[0].off;
         lo = p[0].lo;
@@ -74,16 +74,16 @@ void kmv_port_stage(const struct kd_write *p)
             goto out;
     }
 go:
-    kmv_staged.mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, lo);
+    kmv_staged.mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, lo);
 out:
     buf[0] = (uint32_t)(p - p0);
     kmv_staged.next = p;
 }
 
-const struct kd_write *kmv_port_start(unsigned *mode)
+const struct kd_write *kmv_port_start(uint32_t *mode_bit)
 {
     /* hal_mvgo fences the buffer's stores before the MVGO store. */
     hal_mvgo(hal_spad_word_index(kmv_staged.buf));
-    *mode = kmv_staged.mode;
+    *mode_bit = kmv_staged.mode_bit;
     return kmv_staged.next;
 }

@@ -49,7 +49,7 @@ static inline int is_go(uintptr_t off, uint64_t v)
  * 8-byte aligned and is read with one ld; the other takes two loads and a merge. That keeps
  * the average at 7.5 instructions a write (issue 8: at most 8 on RV64). The list ends with a
  * GO (validated, or checked by kmv_replay_validated), so the loop needs no end test. */
-const struct kd_write *kmv_port_start(unsigned *mode)
+const struct kd_write *kmv_port_start(uint32_t *mode_bit)
 {
     const struct kd_write *p = kmv_staged;
     uintptr_t win = (uintptr_t)hal_mover_ptr();
@@ -84,7 +84,7 @@ const struct kd_write *kmv_port_start(unsigned *mode)
             break;
     }
 done:
-    *mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, v);
+    *mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, v);
     /* The status loads that follow must not pass the GO store (RVWMO lets a load overtake
      * an earlier store to another address). */
     hal_fence();
