@@ -136,7 +136,7 @@ static unsigned bad_offset(uint32_t off, struct kmv_result *res, uint32_t i)
  * Returns 0 or the packed refusal. Offsets are counted in 32-byte words, which base and
  * strides are multiples of once aligned: Σ idx × stride stays inside int32 exactly when the
  * negative spans sum to at most 2^26 words and the positive ones to at most 2^26 - 1. */
-static __attribute__((noinline)) uint32_t check_walk(const struct vshadow *s, unsigned w,
+static uint32_t check_walk(const struct vshadow *s, unsigned w,
                                                      uint64_t *elems)
 {
     uint32_t known = s->known >> SL_HDR(w), f, dt = 0;
