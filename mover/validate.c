@@ -118,8 +118,8 @@ static unsigned fail(struct kmv_result *res, unsigned status, uint32_t detail, u
 /* Registers the writer may write, as bits by offset >> 3: known and within reach. */
 static uint32_t allowed_regs(const struct kmv_caps *caps)
 {
-    uint32_t below = caps->reach_end >= KM_REG_SPAN ? 0xFFFFu : (1u << (caps->reach_end >> 3)) - 1u;
-    return KNOWN_REGS & below;
+    /* reach_end is at most KM_REG_SPAN (0x80): bits 0-15 at most; & 31 keeps the shift defined. */
+    return KNOWN_REGS & ((UINT32_C(1) << ((caps->reach_end >> 3) & 31u)) - 1u);
 }
 
 /* What is wrong with an offset word the one-test fast path refused: not an 8-aligned
