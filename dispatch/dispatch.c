@@ -303,12 +303,13 @@ static void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
 /* Writes the PROG_* registers of one top-up kick (len = credit) and starts it (only while run
  * is 0: PROG_DST is read live at every flit; credit seeded before every kick, never 0, never
  * above room). */
-static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32_t len)
+static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32_t len,
+                     uint32_t cred)
 {
     hal_agent_wr32(KA_PROG_DST, j->yx);
     hal_agent_wr32(KA_PROG_BASE, slot);
     hal_agent_wr32(KA_PROG_LEN, len);
-    hal_agent_wr32(KA_PROG_CRED, len);
+    hal_agent_wr32(KA_PROG_CRED, cred);
     hal_fence();
     hal_agent_wr32(KA_PROG_KICK, 1);
     if (j->rep.dispatched == 0)
@@ -446,7 +447,8 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             elsewhere |= kdp_count_since(now, c->owed_count[u]) < c->owed[u];
         }
 
-    if (n == 1 && !elsewhere)
+    bool stream = n == 1 && !elsewhere;
+    if (KDP_W == 8 && stream)
         kdp_stream(c, jobs);
 
     /* Several targets (or the stream's tail): poll every target; kick the first, round robin,
@@ -456,7 +458,8 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * another unit's completion cannot overfill a target and run always falls by itself.
      * After a failure, nothing more is kicked and what was pushed retires. Every wait is
      * bounded from the last progress (a signal or a kick). */
-    const uint32_t rs = c->stage_flits / KDP_REGIONS;
+    const unsigned nreg = stream ? 2u : KDP_REGIONS;
+    const uint32_t rs = c->stage_flits / nreg;
     unsigned rr = 0;
     uint32_t t = kdp_now();
     for (;;) {
@@ -488,29 +491,51 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             need = pick = 0;
         }
         bool run = c->running != KDP_REGIONS && kdp_running();
+        /* RV32's one-target stream (below): a kick that streams on returned credit ends
+         * early at a FAULT or when the unit stops returning credit. */
+        if (run && stream && (jobs->state == KDP_J_STOP || kdp_expired(c, t))) {
+            if (jobs->state != KDP_J_STOP)
+                kdp_timeout(c, KDP_AWAIT_CREDIT, jobs);
+            kdp_abort(c, jobs);
+            run = false;
+        }
         if (!run)
             c->running = KDP_REGIONS;       /* the last kick finished: its region is free */
         if (need) {
             /* Stage what the next kick needs while the running kick pushes and the units
              * work, into the least recently kicked region the running kick is not reading. */
             struct kdp_job *j = pick ? pick : need;
-            unsigned r = kdp_find(c, j->prog, j->cursor);
+            unsigned r;
+        stage:
+            r = kdp_find(c, j->prog, j->cursor);
             if (r == KDP_REGIONS) {
-                for (unsigned q = 0; q < KDP_REGIONS; q++)
+                for (unsigned q = 0; q < nreg; q++)
                     if (q != c->running && (r == KDP_REGIONS || c->reg[q].stamp < c->reg[r].stamp))
                         r = q;
                 kdp_fill(c, r, rs, j->prog, j->cursor);
+                /* The staging took a while: the running kick has usually finished. */
+                if (run && !kdp_running()) {
+                    run = false;
+                    c->running = KDP_REGIONS;
+                }
             }
             if (pick && !run) {
                 struct kdp_region *g = &c->reg[r];
                 uint32_t off = pick->cursor - g->start;
                 /* kdp_plan_kick(staged, room, others) for a top-up: len = credit = min(staged, room) */
                 uint32_t len = g->len - off, room = kdp_room(pick);
-                kdp_kick(c, pick, r * rs + off, len < room ? len : room);
+                uint32_t cred = len < room ? len : room;
+                kdp_kick(c, pick, r * rs + off, stream ? len : cred, cred);
                 c->running = (uint8_t)r;
                 g->stamp = c->clock;
                 rr = pi + 1 == n ? 0 : pi + 1;
                 t = kdp_now();
+                /* The stream stages its next region at once, while this kick pushes. */
+                if (stream && j->cursor != j->prog->n) {
+                    pick = 0;
+                    run = true;
+                    goto stage;
+                }
                 continue;
             }
         }
