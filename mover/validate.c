@@ -182,9 +182,12 @@ static uint32_t check_walk(const struct vshadow *s, unsigned w,
             goto wrap;
     }
     /* base + lo >= 0 and base + hi + 32 <= 2^40, in words. */
-    uint64_t base = SPAN_GET(KM_HDR_BASE, h[0], h[1]) >> 5;
-    if (neg > (UINT32_C(1) << 26) || pos >= (UINT32_C(1) << 26) || base < neg ||
-        base + pos >= (ADDR_LIMIT >> 5))
+    /* The base in words is HDR [43:9], 35 bits: [31:0] in bw, [34:32] in bw_top. With both
+     * spans below 2^26, base < neg needs bw_top 0 and base + pos >= 2^35 needs bw_top 7. */
+    _Static_assert(KH_FIELD_SHIFT(KM_HDR_BASE) + 5 == 9 && HI(KM_HDR_BASE) == 0xFFF, "HDR base [43:4]");
+    uint32_t bw = (h[0] >> 9) | (h[1] << 23), bw_top = (h[1] >> 9) & 7u;
+    if (neg > (UINT32_C(1) << 26) || pos >= (UINT32_C(1) << 26) ||
+        (bw_top == 0 && bw < neg) || (bw_top == 7 && bw > ~pos))
         goto wrap;
     *elems = count;
     return 0;
