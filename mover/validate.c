@@ -264,7 +264,8 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
         sn = elems[KM_WALK_SRC];
         /* Every hang case of BOARD.md §3.1. An entry is a power of two of words
          * (IN_BITS / 256: 8 for the reference geometry), so "whole entries" is a mask. */
-        uint32_t in = caps->xf_in_words ? caps->xf_in_words : 1u, extents = 0;
+        /* A caps with an occupant has entries of at least one word; 0 would refuse (mask). */
+        uint32_t in = caps->xf_in_words, extents = 0;
 
         if (!((caps->xf_ids >> GET_HI(KM_HDR_XFORM_ID, s->v[SL_HDR(KM_WALK_SRC)][1])) & 1u))
             return REFUSE(KS_MV_XFORM, 1);      /* no occupant at this id */
