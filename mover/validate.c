@@ -95,7 +95,6 @@ struct vshadow {
 #define REFUSE(st, detail)  ((uint32_t)(st) | ((uint32_t)(detail) << 8))
 #define DETAIL_DST          0x100u              /* detail bit 8: the destination walker */
 #define WALK_LIMIT          (UINT64_C(1) << 48) /* longest walk the validator will count */
-#define ADDR_LIMIT          (UINT64_C(1) << 40)
 #define WORD_MASK           (KM_WORD_BYTES - 1u)
 /* HDR base [4:0] as bits of the value's low half: a base not a multiple of 32. */
 #define HDR_BASE_MISALIGN   (LO(KM_HDR_BASE) & (WORD_MASK << KH_FIELD_SHIFT(KM_HDR_BASE)))
@@ -136,8 +135,7 @@ static unsigned bad_offset(uint32_t off, struct kmv_result *res, uint32_t i)
  * Returns 0 or the packed refusal. Offsets are counted in 32-byte words, which base and
  * strides are multiples of once aligned: Σ idx × stride stays inside int32 exactly when the
  * negative spans sum to at most 2^26 words and the positive ones to at most 2^26 - 1. */
-static uint32_t check_walk(const struct vshadow *s, unsigned w,
-                                                     uint64_t *elems)
+static uint32_t check_walk(const struct vshadow *s, unsigned w, uint64_t *elems)
 {
     uint32_t known = s->known >> SL_HDR(w), f, dt = 0;
     uint32_t tag = w << 16;                     /* DETAIL_DST << 8 for the destination */
@@ -181,9 +179,9 @@ static uint32_t check_walk(const struct vshadow *s, unsigned w,
         if (count > WALK_LIMIT)
             goto wrap;
     }
-    /* base + lo >= 0 and base + hi + 32 <= 2^40, in words. */
-    /* The base in words is HDR [43:9], 35 bits: [31:0] in bw, [34:32] in bw_top. With both
-     * spans below 2^26, base < neg needs bw_top 0 and base + pos >= 2^35 needs bw_top 7. */
+    /* base + lo >= 0 and base + hi + 32 <= 2^40, in words: the base in words is HDR [43:9],
+     * 35 bits, [31:0] in bw and [34:32] in bw_top. With both spans below 2^26, base < neg
+     * needs bw_top 0 and base + pos >= 2^35 needs bw_top 7. */
     _Static_assert(KH_FIELD_SHIFT(KM_HDR_BASE) + 5 == 9 && HI(KM_HDR_BASE) == 0xFFF, "HDR base [43:4]");
     uint32_t bw = (h[0] >> 9) | (h[1] << 23), bw_top = (h[1] >> 9) & 7u;
     if (neg > (UINT32_C(1) << 26) || pos >= (UINT32_C(1) << 26) ||
@@ -263,8 +261,8 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
     if (mode == KM_MODE_XFORM) {
         sn = elems[KM_WALK_SRC];
         /* Every hang case of BOARD.md §3.1. An entry is a power of two of words
-         * (IN_BITS / 256: 8 for the reference geometry), so "whole entries" is a mask. */
-        /* A caps with an occupant has entries of at least one word; 0 would refuse (mask). */
+         * (IN_BITS / 256: 8 for the reference geometry), so "whole entries" is a mask; caps
+         * with an occupant have entries of at least one word (0 would refuse every list). */
         uint32_t in = caps->xf_in_words, extents = 0;
 
         if (!((caps->xf_ids >> GET_HI(KM_HDR_XFORM_ID, s->v[SL_HDR(KM_WALK_SRC)][1])) & 1u))
