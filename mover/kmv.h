@@ -112,7 +112,7 @@ unsigned kmv_build_raw(struct kmv_builder *b, uint32_t off, uint64_t val);
 /* A contiguous one-dimensional walk of `words` 32-byte words from base, bounds disabled. */
 void kmv_walk_linear(struct kmv_walk *wk, uint64_t base, uint16_t words);
 
-/* ---- Replay (firmware: mover/rv32/replay.c, mover/rv64/replay.c) ---- */
+/* ---- Replay (firmware: mover/replay.c over the port in mover/rv32/ or mover/rv64/) ---- */
 
 /* This variant's caps. */
 const struct kmv_caps *kmv_caps_self(void);
@@ -121,7 +121,8 @@ const struct kmv_caps *kmv_caps_self(void);
  * invalidates the data cache after the host wrote it; the queue checks address and length).
  *
  * Validates (kmv_validate with kmv_caps_self()) and, only if the whole list is good, replays
- * it move by move: every GO is waited for, at most timeout_cycles processor cycles per move.
+ * it move by move: every GO is waited for, at most timeout_cycles processor cycles per move
+ * (counted in 32 bits: a larger timeout waits 2^32 - 1 cycles).
  * Data cache: flushed before the first write (the mover reads what the CPU wrote) and
  * invalidated after the last move (the CPU reads what the mover wrote). Returns res->status:
  *   a validation status (nothing written),
