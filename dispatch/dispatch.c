@@ -148,17 +148,18 @@ static bool kdp_rx_empty(void)
 
 /* Waits, bounded, until (register `off` & bit) == want: PROG_STAT.run to fall (run alone
  * decides "sent", BOARD.md §1.1: a finished program reads "flits left" 1), or RX to empty,
- * popping what it holds (late CU_CTRL replies nobody asked for now). On timeout: KS_TIMEOUT
- * recorded, detail `what`, value the register. */
-static __attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want,
-                             unsigned what)
+ * popping what it holds (late CU_CTRL replies nobody asked for now), or TX to leave "full"
+ * (enum.c). On timeout: KS_TIMEOUT recorded (the first error wins), with `detail`, value the
+ * register. */
+__attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit,
+                                                uint32_t want, uint32_t detail)
 {
     uint32_t t = kdp_now();
     while ((hal_agent_rd32(off) & bit) != want) {
         if (off == KA_RX_STATUS)
             hal_agent_wr32(KA_RX_POP, 1);
         if (kdp_expired(c, t)) {
-            kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(what, 0), hal_agent_rd(off));
+            kdp_fail(c, KS_TIMEOUT, detail, hal_agent_rd(off));
             return KS_TIMEOUT;
         }
     }
@@ -167,7 +168,7 @@ static __attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32
 
 static unsigned kdp_wait_idle(struct kdp_ctx *c)
 {
-    return kdp_wait_reg(c, KA_PROG_STAT, KA_PROG_STAT_RUN, 0, KDP_AWAIT_RUN);
+    return kdp_wait_reg(c, KA_PROG_STAT, KA_PROG_STAT_RUN, 0, KDP_DETAIL(KDP_AWAIT_RUN, 0));
 }
 
 /* A job's program is over: every pushed instruction retired, and nothing more to send. */
@@ -385,46 +386,34 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
     }
 }
 
-static unsigned kdp_check_jobs(struct kdp_ctx *c, const struct kdp_job *jobs, unsigned n)
-{
-    if (n == 0 || n > KDP_MAX_JOBS)
-        return KS_DISPATCH_BAD_PROG;
-    uint32_t seen = 0;          /* table indices: two jobs on one unit would share its room */
-    for (unsigned i = 0; i < n; i++) {
-        const struct kdp_prog *p = jobs[i].prog;
-        if (!p || p->n == 0)
-            return KS_DISPATCH_EMPTY;
-        if (((uintptr_t)p->payload & 7u) != 0)
-            return KS_DISPATCH_BAD_PROG;
-        unsigned ui = kdp_index(c, jobs[i].yx);      /* < n_units <= 32 when found */
-        if (ui == c->n_units || ((seen >> ui) & 1u) || c->stage_flits < KDP_REGIONS) {
-            c->detail = jobs[i].yx;
-            return KS_DISPATCH_BAD_TARGET;
-        }
-        seen |= UINT32_C(1) << ui;
-    }
-    return KS_OK;
-}
-
 unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
 {
     c->status = KS_OK;
     c->detail = 0;
     c->value = 0;
-    unsigned st = kdp_check_jobs(c, jobs, n);
-    if (st != KS_OK) {
-        c->status = st;
-        return st;
-    }
-    if (kdp_wait_idle(c) != KS_OK)
-        return c->status;
-    for (unsigned r = 0; r < KDP_REGIONS; r++)   /* a region is trusted within one run only */
-        c->reg[r].prog = 0;
-    c->running = KDP_REGIONS;
-
+    /* Every job checked (in order: EMPTY, BAD_PROG, BAD_TARGET) and set up in one pass; a
+     * refusal leaves the agent and the context's unit state as they were. */
+    unsigned st = KS_DISPATCH_BAD_PROG;
+    uint32_t seen = 0;          /* table indices: two jobs on one unit would share its room */
+    if (n - 1u >= KDP_MAX_JOBS)
+        goto refuse;
     for (unsigned i = 0; i < n; i++) {
         struct kdp_job *j = &jobs[i];
-        unsigned ui = kdp_index(c, j->yx);
+        const struct kdp_prog *p = j->prog;
+        st = KS_DISPATCH_EMPTY;
+        if (!p || p->n == 0)
+            goto refuse;
+        st = KS_DISPATCH_BAD_PROG;
+        if (((uintptr_t)p->payload & 7u) != 0)
+            goto refuse;
+        unsigned ui = kdp_index(c, j->yx);          /* < n_units <= 32 when found */
+        st = KS_DISPATCH_BAD_TARGET;
+        if (ui == c->n_units || ((seen >> ui) & 1u) || c->stage_flits < KDP_REGIONS) {
+            c->detail = j->yx;
+            goto refuse;
+        }
+        seen |= UINT32_C(1) << ui;
+        j->ui = (uint8_t)ui;
         j->rep.dispatched = j->rep.completions = j->rep.last_arg = j->rep.status = 0;
         j->rep.last_code = 0;
         j->rep.cycles = 0;
@@ -433,16 +422,22 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         j->state = KDP_J_RUN;
         j->ns_off = KA_NODE_STATUS(j->yx);
         j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(j->ns_off));
-        /* Instructions an earlier failed run left in this unit that have not retired yet. */
+        /* Instructions an earlier failed run left in this unit that have not retired yet
+         * (c->owed[ui] is rewritten when this run ends). */
         uint16_t paid = kdp_count_since(j->last_count, c->owed_count[ui]);
         j->skip = paid >= c->owed[ui] ? 0 : (uint16_t)(c->owed[ui] - paid);
-        c->owed[ui] = 0;
     }
+    if (kdp_wait_idle(c) != KS_OK)
+        return c->status;
+    for (unsigned r = 0; r < KDP_REGIONS; r++)   /* a region is trusted within one run only */
+        c->reg[r].prog = 0;
+    c->running = KDP_REGIONS;
+
     /* A unit outside this run that still owes instructions may still return credit (credit
      * is one counter): then no kick streams on returned credit. */
     bool elsewhere = false;
     for (unsigned u = 0; u < c->n_units; u++)
-        if (c->owed[u]) {
+        if (c->owed[u] && !((seen >> u) & 1u)) {
             uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(c->units[u].yx)));
             elsewhere |= kdp_count_since(now, c->owed_count[u]) < c->owed[u];
         }
@@ -553,7 +548,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * its late signals for its own. */
     for (unsigned i = 0; i < n; i++) {
         struct kdp_job *j = &jobs[i];
-        unsigned ui = kdp_index(c, j->yx);
+        unsigned ui = j->ui;
         c->owed[ui] = (uint16_t)(j->skip + kdp_out(j));
         c->owed_count[ui] = j->last_count;
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
@@ -561,6 +556,9 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     }
     kdp_quiesce(c);
     return c->status;
+refuse:
+    c->status = st;
+    return st;
 }
 
 unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j)
@@ -572,5 +570,6 @@ unsigned kdp_quiesce(struct kdp_ctx *c)
 {
     if (kdp_wait_idle(c) != KS_OK)
         return KS_TIMEOUT;
-    return kdp_wait_reg(c, KA_RX_STATUS, KA_RX_STATUS_EMPTY, KA_RX_STATUS_EMPTY, KDP_AWAIT_MAILBOX_RX);
+    return kdp_wait_reg(c, KA_RX_STATUS, KA_RX_STATUS_EMPTY, KA_RX_STATUS_EMPTY,
+                        KDP_DETAIL(KDP_AWAIT_MAILBOX_RX, 0));
 }

@@ -50,6 +50,7 @@ struct kdp_job {
     uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
     uint64_t t0;            /* hal_cycles() at the first kick */
     uint8_t state;
+    uint8_t ui;             /* the target's unit-table index */
 };
 
 struct kdp_region {          /* what a staging region holds */
@@ -118,6 +119,11 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
 
 /* One program to one target: kdp_run of the single job j (j->prog, j->yx filled). */
 unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j);
+
+/* Internal (dispatch.c, enum.c): waits, bounded by wait_cycles, until (agent register `off` &
+ * bit) == want, popping RX while it waits on RX_STATUS. KS_OK, or KS_TIMEOUT recorded with
+ * `detail` (KDP_DETAIL) and value = the register. */
+unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want, uint32_t detail);
 
 /* Waits (bounded) for no program running and drains RX. KS_OK or KS_TIMEOUT. */
 unsigned kdp_quiesce(struct kdp_ctx *c);

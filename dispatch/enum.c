@@ -26,15 +26,9 @@ static unsigned kdp_ask(struct kdp_ctx *c, uint8_t yx, uint32_t coord_cycles,
                         struct kx_unit_entry *u)
 {
     uint8_t txn = c->txn_seq++;     /* a late reply to an earlier request never matches */
-    uint32_t t0 = (uint32_t)hal_cycles();
-    while (hal_agent_rd32(KA_TX_STATUS) & KA_TX_STATUS_FULL) {
-        if ((uint32_t)hal_cycles() - t0 > c->wait_cycles) {
-            c->status = KS_TIMEOUT;
-            c->detail = KDP_DETAIL(KDP_AWAIT_MAILBOX_TX, yx);
-            c->value = hal_agent_rd(KA_TX_STATUS);
-            return KS_TIMEOUT;
-        }
-    }
+    if (kdp_wait_reg(c, KA_TX_STATUS, KA_TX_STATUS_FULL, 0,
+                     KDP_DETAIL(KDP_AWAIT_MAILBOX_TX, yx)) != KS_OK)
+        return KS_TIMEOUT;
     /* The mailbox sends TX_FLIT's header verbatim (no src stamp, BOARD.md §1.1), and TX_FLIT
      * is byte-enabled memory: every half of every word is written. Payload words 0..3 of a
      * read of CU_CAPS are all zero (op READ 0, index CU_CAPS 0: flit-format.md §4.8). */
@@ -47,7 +41,7 @@ static unsigned kdp_ask(struct kdp_ctx *c, uint8_t yx, uint32_t coord_cycles,
     hal_fence();                    /* the flit is complete before the kick reads it */
     hal_agent_wr32(KA_TX_KICK, 1);
 
-    t0 = (uint32_t)hal_cycles();
+    uint32_t t0 = (uint32_t)hal_cycles();
     while ((uint32_t)hal_cycles() - t0 <= coord_cycles) {
         if (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
             continue;
