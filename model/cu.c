@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flitq.h"
 #include "km_internal.h"
 #include "mesh_inject.h"
 #include "unit.h"
@@ -20,11 +21,6 @@ struct cu_timer {
     struct cu_timer *prev, *next;
 };
 
-struct cu_flitq {
-    struct kf_flit *buf;
-    unsigned cap, head, count;
-};
-
 struct km_cu {
     struct km_model *m;
     const struct km_unit_class *cls;
@@ -37,7 +33,7 @@ struct km_cu {
     unsigned fifo_head, fifo_count;
     /* Flits that arrived while an overfilled instruction was waiting: the input is stalled,
      * as a full FIFO backpressures the link in silicon (docs/model-mesh.md §4). */
-    struct cu_flitq backlog;
+    struct km_flitq backlog;
 
     bool executing;
     struct kf_flit cur;
@@ -267,39 +263,18 @@ static void fifo_push(struct km_cu *cu, const struct kf_flit *f)
     cu->fifo_count++;
 }
 
-static void backlog_push(struct km_cu *cu, const struct kf_flit *f)
-{
-    struct cu_flitq *q = &cu->backlog;
-    if (q->count == q->cap) {
-        unsigned ncap = q->cap ? q->cap * 2 : 8;
-        struct kf_flit *nb = malloc(sizeof *nb * ncap);
-        if (!nb)
-            abort();
-        for (unsigned i = 0; i < q->count; i++)
-            nb[i] = q->buf[(q->head + i) % q->cap];
-        free(q->buf);
-        q->buf = nb;
-        q->cap = ncap;
-        q->head = 0;
-    }
-    q->buf[(q->head + q->count) % q->cap] = *f;
-    q->count++;
-}
-
 static void accept(struct km_cu *cu, const struct kf_flit *f);
 
 /* A FIFO slot freed: let stalled flits in, in arrival order, until an instruction finds the
  * FIFO full again. */
 static void drain_backlog(struct km_cu *cu)
 {
-    struct cu_flitq *q = &cu->backlog;
+    struct km_flitq *q = &cu->backlog;
     while (q->count) {
-        const struct kf_flit *f = &q->buf[q->head];
-        if (hget(KF_HDR_TYPE, f) == KF_T_CU_INST && cu->fifo_count >= cu->cls->inst_depth)
+        if (hget(KF_HDR_TYPE, km_flitq_front(q)) == KF_T_CU_INST &&
+            cu->fifo_count >= cu->cls->inst_depth)
             return;
-        struct kf_flit c = *f;
-        q->head = (q->head + 1) % q->cap;
-        q->count--;
+        struct kf_flit c = km_flitq_pop(q);
         accept(cu, &c);
     }
 }
@@ -391,7 +366,7 @@ static void accept(struct km_cu *cu, const struct kf_flit *f)
             /* A dispatcher that ignored credit: count it, then hold this flit and everything
              * behind it until a slot frees (docs/model-mesh.md §4). */
             KM_REF_INC(cu->m, credit_violations);
-            backlog_push(cu, f);
+            km_flitq_push(&cu->backlog, f);
             return;
         }
         fifo_push(cu, f);
@@ -420,7 +395,7 @@ static void cu_deliver(struct km_model *m, struct km_endpoint *ep, const struct 
          * joining the stall is itself beyond the FIFO's depth. */
         if (hget(KF_HDR_TYPE, f) == KF_T_CU_INST)
             KM_REF_INC(cu->m, credit_violations);
-        backlog_push(cu, f);
+        km_flitq_push(&cu->backlog, f);
         return;
     }
     accept(cu, f);
@@ -463,7 +438,7 @@ void km_cu_free(struct km_cu *cu)
         cu->timers = t->next;
         free(t);
     }
-    free(cu->backlog.buf);
+    km_flitq_free(&cu->backlog);
     free(cu->fifo);
     free(cu->state);
     free(cu);
@@ -475,7 +450,7 @@ void km_cu_reset(struct km_cu *cu)
 {
     cu->gen++;
     cu->fifo_head = cu->fifo_count = 0;
-    cu->backlog.head = cu->backlog.count = 0;
+    km_flitq_clear(&cu->backlog);
     cu->executing = false;
     cu->issue_pending = false;
     cu->out_head = cu->out_count = cu->out_sigs = 0;

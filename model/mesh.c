@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flitq.h"
 #include "km_internal.h"
 #include "mesh_inject.h"
 #include "unit.h"
@@ -24,8 +25,7 @@ const char km_mesh_default_map[] =
 /* Flits in flight from one endpoint to another, in send order. Every flit of a pair has the
  * same latency and a later injection time, so FIFO order here is arrival order. */
 struct mesh_pairq {
-    struct kf_flit *buf;
-    unsigned cap, head, count;
+    struct km_flitq q;
     uint64_t last_t;
 };
 
@@ -132,36 +132,16 @@ static unsigned hops(const struct km_mesh *mesh, unsigned sx, unsigned sy, unsig
     return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay) + 1u;
 }
 
-static void pairq_push(struct mesh_pairq *q, const struct kf_flit *f)
-{
-    if (q->count == q->cap) {
-        unsigned ncap = q->cap ? q->cap * 2 : 8;
-        struct kf_flit *nb = malloc(sizeof *nb * ncap);
-        if (!nb)
-            abort();
-        for (unsigned i = 0; i < q->count; i++)
-            nb[i] = q->buf[(q->head + i) % q->cap];
-        free(q->buf);
-        q->buf = nb;
-        q->cap = ncap;
-        q->head = 0;
-    }
-    q->buf[(q->head + q->count) % q->cap] = *f;
-    q->count++;
-}
-
 static void deliver_ev(struct km_model *m, void *ctx, uint64_t arg)
 {
     struct km_mesh *mesh = ctx;
     if ((uint32_t)(arg >> 32) != mesh->gen)
         return;
     unsigned pair = (unsigned)(arg & 0xFFFFFFFFu);
-    struct mesh_pairq *q = &mesh->pq[pair];
+    struct km_flitq *q = &mesh->pq[pair].q;
     if (!q->count)
         return;
-    struct kf_flit f = q->buf[q->head];
-    q->head = (q->head + 1) % q->cap;
-    q->count--;
+    struct kf_flit f = km_flitq_pop(q);
     struct km_endpoint *ep = mesh->eps[pair % mesh->n_ep];
     ep->deliver(m, ep, &f);
 }
@@ -187,7 +167,7 @@ void km_mesh_send(struct km_model *m, unsigned src_x, unsigned src_y, const stru
     q->last_t = t;
     struct kf_flit w = *f;
     w.w[KF_HDR_WORD] &= 0xFFFFFFFFu;
-    pairq_push(q, &w);
+    km_flitq_push(&q->q, &w);
     km_at(m, t, deliver_ev, mesh, ((uint64_t)mesh->gen << 32) | pair);
 }
 
@@ -429,7 +409,7 @@ void km_mesh_free(struct km_mesh *mesh)
         km_cu_free(mesh->units[i]);
     if (mesh->pq)
         for (unsigned i = 0; i < (mesh->n_ep + 1) * mesh->n_ep; i++)
-            free(mesh->pq[i].buf);
+            km_flitq_free(&mesh->pq[i].q);
     free(mesh->pq);
     free(mesh->units);
     free(mesh->eps);
@@ -441,7 +421,7 @@ void km_mesh_reset(struct km_mesh *mesh)
 {
     mesh->gen++;
     for (unsigned i = 0; i < (mesh->n_ep + 1) * mesh->n_ep; i++) {
-        mesh->pq[i].head = mesh->pq[i].count = 0;
+        km_flitq_clear(&mesh->pq[i].q);
         mesh->pq[i].last_t = 0;
     }
     memset(mesh->inject_free, 0, sizeof mesh->inject_free);

@@ -1,5 +1,5 @@
 # tests/model/model-mesh.mk — the native suite of the mesh side of the device model
-# (model/agent.c, mesh.c, cu.c, tu.c), ASan + UBSan. Included by model/model.mk.
+# (model/agent.c, mesh.c, cu.c, tu.c, flitq.c), ASan + UBSan. Included by model/model.mk.
 #   make test-suite-model-mesh     writes $(O)/tests/model-mesh.log
 # Two binaries: test_mesh runs the four files alone over test-only fakes of the event queue,
 # memory agent, mover and NP (tests/model-mesh/fake.c); test_integ runs them inside the whole
@@ -7,7 +7,7 @@
 # maps and register sequences; the suite runs a short smoke over tests/model-mesh/corpus and
 # `make fuzz-model-mesh [FUZZ_SECONDS=n]` a bounded run.
 
-MESH_SRCS        := model/agent.c model/mesh.c model/cu.c model/tu.c
+MESH_SRCS        := model/agent.c model/mesh.c model/cu.c model/tu.c model/flitq.c
 MESH_TEST_SRCS   := $(MESH_SRCS) tests/model-mesh/fake.c tests/model-mesh/test_mesh.c
 MESH_TEST_BIN    := $(O)/model-mesh/test_mesh
 MESH_INTEG_BIN   := $(O)/model-mesh/test_integ
