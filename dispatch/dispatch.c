@@ -419,6 +419,8 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         j->rep.cycles = 0;
         j->cursor = 0;
         j->depth = c->units[ui].inst_depth;
+        if (p->cap && p->cap < j->depth)
+            j->depth = p->cap;
         j->state = KDP_J_RUN;
         j->ns_off = KA_NODE_STATUS(j->yx);
         j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(j->ns_off));

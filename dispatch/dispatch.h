@@ -25,6 +25,8 @@ struct kdp_prog {
     const void *payload;
     uint32_t n;
     uint8_t txn;
+    uint16_t cap;       /* credit cap: 0 none, else at most this many in the unit at once
+                         * (below its inst_depth; a RUN step's credit_cap) */
 };
 
 /* What one program did at one target. */

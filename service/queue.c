@@ -35,7 +35,6 @@ struct kq_svc {
     struct kdp_prog prog[KDP_MAX_JOBS];
     struct kdp_job job[KDP_MAX_JOBS];
     uint32_t step_of[KDP_MAX_JOBS];
-    uint16_t depth[KX_BOOT_MAX_UNITS];  /* each unit's inst_depth as the table gave it */
 };
 
 /* Everything is set before use (kq_boot, kdp_init), so crt0 need not zero it: boot time
@@ -141,9 +140,9 @@ static void kq_publish_units(void)
     hal_shared_release();
 }
 
-/* Runs the jobs gathered in kq.job[0..n-1] (each within the credit cap kq_add_job set) and
- * fills e: OK with the instructions sent, or dispatch/'s first error (in a RUN, with the
- * failing job's step in value[63:48]). Then every unit's inst_depth is the table's again. */
+/* Runs the jobs gathered in kq.job[0..n-1] (each program with its credit cap) and fills e: OK
+ * with the instructions sent, or dispatch/'s first error (in a RUN, with the failing job's
+ * step in value[63:48]). */
 static unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run)
 {
     unsigned st = kdp_run(&kq.dp, kq.job, n);
@@ -153,8 +152,6 @@ static unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run)
         if (kq.job[i].rep.status != KS_OK)
             failed = i;
     }
-    for (unsigned i = 0; i < kq.dp.n_units; i++)
-        kq.dp.units[i].inst_depth = kq.depth[i];
     e->status = (uint16_t)st;
     e->detail = 0;
     e->value = sent;
@@ -182,29 +179,19 @@ static unsigned kq_replay(kq_replay_fn *replay, uint64_t addr, uint32_t n, struc
     return st;
 }
 
-/* Adds job i of the group: step s's program to table unit ui. Jobs that send the same program
- * (payloads, length, txn) share one struct kdp_prog, so dispatch/ stages it once for all of
- * them (SYSTEM.md §2.3: the same program to several targets). dispatch/ seeds credit from the
- * table's inst_depth, so a credit cap lowers that entry until the group has run (the units of
- * a group are distinct: the entry is still the table's here). */
-static void kq_add_job(unsigned i, const struct kq_step *s, unsigned ui, uint32_t step)
+/* Adds job i of the group: step s's program, with its credit cap, to s->target. Jobs that send
+ * the same program (payloads, length, txn) are staged once for all of them: dispatch/ matches
+ * staged regions by content (SYSTEM.md §2.3: the same program to several targets). */
+static void kq_add_job(unsigned i, const struct kq_step *s, uint32_t step)
 {
-    const void *payload = kq_map(s->addr);
     struct kdp_prog *p = &kq.prog[i];
-    for (unsigned k = 0; k < i; k++) {
-        const struct kdp_prog *q = kq.job[k].prog;
-        if (q->payload == payload && q->n == s->n && q->txn == s->txn)
-            p = (struct kdp_prog *)q;       /* one of kq.prog: ours to write */
-    }
-    p->payload = payload;
+    p->payload = kq_map(s->addr);
     p->n = s->n;
     p->txn = s->txn;
+    p->cap = s->credit_cap;
     kq.job[i].prog = p;
     kq.job[i].yx = s->target;
     kq.step_of[i] = step;
-    struct kx_unit_entry *u = &kq.dp.units[ui];
-    if (s->credit_cap && s->credit_cap < u->inst_depth)
-        u->inst_depth = s->credit_cap;
 }
 
 /* RUN: the whole list is checked first; then consecutive DISPATCH steps are gathered (up to
@@ -224,7 +211,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
             nj = 0, busy = 0;
         }
         if (disp) {
-            kq_add_job(nj++, s, ui, i);
+            kq_add_job(nj++, s, i);
             busy |= 1u << ui;
         } else if (i < n && s->op == KQ_STEP_REPLAY) {
             if (kq_replay(kmv_replay_validated, s->addr, s->n, e) != KS_OK) {
@@ -257,7 +244,7 @@ static void kq_exec(const struct kq_sub *s, struct kq_err *e)
         t.credit_cap = s->credit_cap;
         for (unsigned i = 0; i < s->ntargets; i++) {
             t.target = s->targets[i];
-            kq_add_job(i, &t, (unsigned)kq_unit_index(&kq_env, t.target), 0);
+            kq_add_job(i, &t, 0);
         }
         kq_run_jobs(s->ntargets, e, 0);
     } else if (s->op == KQ_OP_RUN) {
@@ -318,8 +305,6 @@ static void kq_boot(void)
         (void)kdp_enumerate(&kq.dp, lo, hi, coord);
     }
     kq_env.n_units = kq.dp.n_units;
-    for (unsigned i = 0; i < kq.dp.n_units; i++)
-        kq.depth[i] = kq.dp.units[i].inst_depth;
 
     kq_publish_units();
     /* code, cause, pc, tval: a FATAL of the last run is cleared */

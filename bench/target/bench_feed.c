@@ -32,6 +32,7 @@ int main(void)
         p[u].payload = pay;
         p[u].n = 2 + GEMVS;
         p[u].txn = (uint8_t)(0x40 + u);
+        p[u].cap = 0;
         jobs[u].prog = &p[u];
         jobs[u].yx = KB_NP(u + 1);
         busy0[u] = (uint32_t)kb_counters(&ctx, KB_NP(u + 1), (uint8_t)(0x80 + u));

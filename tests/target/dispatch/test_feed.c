@@ -28,6 +28,7 @@ int main(void)
         p[u].payload = pay;
         p[u].n = 2 + GEMVS;
         p[u].txn = (uint8_t)(0x40 + u);
+        p[u].cap = 0;
         jobs[u].prog = &p[u];
         jobs[u].yx = KDT_NP(u + 1);
     }
