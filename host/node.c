@@ -237,34 +237,31 @@ int kh_reg_write(struct kh_node *n, uint64_t addr, uint64_t v)
     return request(n, KHP_OP_WRITE, 8, addr, 8, b, NULL, NULL);
 }
 
-int kh_bytes_read(struct kh_node *n, uint64_t addr, void *buf, size_t len)
+/* A byte transfer as requests of at most KHP_MAX_DATA bytes each: rbuf for a read, data for a
+ * write. */
+static int bytes_xfer(struct kh_node *n, uint8_t op, uint64_t addr, const uint8_t *data,
+                      uint8_t *rbuf, size_t len)
 {
-    uint8_t *p = buf;
-    while (len) {
-        uint32_t k = len > KHP_MAX_DATA ? KHP_MAX_DATA : (uint32_t)len;
-        int rc = request(n, KHP_OP_READ, 0, addr, k, NULL, p, NULL);
+    size_t off = 0;
+    while (off < len) {
+        uint32_t k = len - off > KHP_MAX_DATA ? KHP_MAX_DATA : (uint32_t)(len - off);
+        int rc = request(n, op, 0, addr + off, k, data ? data + off : NULL,
+                         rbuf ? rbuf + off : NULL, NULL);
         if (rc)
             return rc;
-        p += k;
-        addr += k;
-        len -= k;
+        off += k;
     }
     return KH_OK;
 }
 
+int kh_bytes_read(struct kh_node *n, uint64_t addr, void *buf, size_t len)
+{
+    return bytes_xfer(n, KHP_OP_READ, addr, NULL, buf, len);
+}
+
 int kh_bytes_write(struct kh_node *n, uint64_t addr, const void *buf, size_t len)
 {
-    const uint8_t *p = buf;
-    while (len) {
-        uint32_t k = len > KHP_MAX_DATA ? KHP_MAX_DATA : (uint32_t)len;
-        int rc = request(n, KHP_OP_WRITE, 0, addr, k, p, NULL, NULL);
-        if (rc)
-            return rc;
-        p += k;
-        addr += k;
-        len -= k;
-    }
-    return KH_OK;
+    return bytes_xfer(n, KHP_OP_WRITE, addr, buf, NULL, len);
 }
 
 static int ug_check(struct kh_node *n, uint64_t ug, size_t len)
