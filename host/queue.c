@@ -244,6 +244,27 @@ static int read_index(struct kh_node *n, const struct kh_queue *q, uint64_t off,
     return kh_mem_read(n, q->addr + off, v, sizeof *v);
 }
 
+/* Copy count ring entries of esz bytes starting at free-running index first, one request per
+ * contiguous run (at most two: the ring wraps once). rbuf for a read, wbuf for a write. */
+static int ring_copy(struct kh_node *n, uint64_t base, uint32_t entries, size_t esz,
+                     uint64_t first, unsigned count, void *rbuf, const void *wbuf)
+{
+    unsigned done = 0;
+    while (done < count) {
+        uint32_t slot = kh_ring_slot(first + done, entries);
+        unsigned run = entries - slot;
+        if (run > count - done)
+            run = count - done;
+        uint64_t at = base + (uint64_t)slot * esz;
+        int rc = rbuf ? kh_mem_read(n, at, (uint8_t *)rbuf + done * esz, run * esz)
+                      : kh_mem_write(n, at, (const uint8_t *)wbuf + done * esz, run * esz);
+        if (rc)
+            return rc;
+        done += run;
+    }
+    return KH_OK;
+}
+
 int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, unsigned k)
 {
     while (k) {
@@ -268,19 +289,9 @@ int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, 
                            (unsigned long long)head, (unsigned long long)q->sq_tail);
         uint64_t room = kh_ring_free(q->sq_tail, head, q->sq_entries);
         unsigned batch = room < k ? (unsigned)room : k;
-        /* Write the entries (one request per contiguous run), then publish the tail. */
-        unsigned done = 0;
-        while (done < batch) {
-            uint32_t slot = kh_ring_slot(q->sq_tail + done, q->sq_entries);
-            unsigned run = q->sq_entries - slot;
-            if (run > batch - done)
-                run = batch - done;
-            rc = kh_mem_write(n, q->sq_addr + (uint64_t)slot * sizeof(struct kq_sub), subs + done,
-                              run * sizeof(struct kq_sub));
-            if (rc)
-                return kh_context(n, rc, "writing submissions");
-            done += run;
-        }
+        /* Write the entries, then publish the tail. */
+        if ((rc = ring_copy(n, q->sq_addr, q->sq_entries, sizeof *subs, q->sq_tail, batch, NULL, subs)))
+            return kh_context(n, rc, "writing submissions");
         q->sq_tail += batch;
         if ((rc = write_index(n, q, OFF(sq_tail), q->sq_tail)))
             return kh_context(n, rc, "publishing sq_tail");
@@ -326,18 +337,9 @@ int kh_reap(struct kh_node *n, struct kh_queue *q, struct kq_cpl *out, unsigned 
         return kh_fail(n, KH_E_STATE, "firmware cq_tail %llu is inconsistent with the host's cq_head %llu (%u entries)",
                        (unsigned long long)tail, (unsigned long long)q->cq_head, q->cq_entries);
     uint64_t avail = tail - q->cq_head;
-    unsigned k = avail < max ? (unsigned)avail : max, done = 0;
-    while (done < k) {
-        uint32_t slot = kh_ring_slot(q->cq_head + done, q->cq_entries);
-        unsigned run = q->cq_entries - slot;
-        if (run > k - done)
-            run = k - done;
-        rc = kh_mem_read(n, q->cq_addr + (uint64_t)slot * sizeof(struct kq_cpl), out + done,
-                         run * sizeof(struct kq_cpl));
-        if (rc)
-            return kh_context(n, rc, "reading completions");
-        done += run;
-    }
+    unsigned k = avail < max ? (unsigned)avail : max;
+    if ((rc = ring_copy(n, q->cq_addr, q->cq_entries, sizeof *out, q->cq_head, k, out, NULL)))
+        return kh_context(n, rc, "reading completions");
     if (k) {
         q->cq_head += k;
         if ((rc = write_index(n, q, OFF(cq_head), q->cq_head)))
