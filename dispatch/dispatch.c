@@ -455,8 +455,9 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * another unit's completion cannot overfill a target and run always falls by itself.
      * After a failure, nothing more is kicked and what was pushed retires. Every wait is
      * bounded from the last progress (a signal or a kick). */
+    _Static_assert(KDP_REGIONS == 4u, "regions by a shift: RV32 has no divide");
     const unsigned nreg = stream ? 2u : KDP_REGIONS;
-    const uint32_t rs = c->stage_flits / nreg;
+    const uint32_t rs = c->stage_flits >> (stream ? 1 : 2);
     unsigned rr = 0;
     uint32_t t = kdp_now();
     for (;;) {
