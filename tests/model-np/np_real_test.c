@@ -7,6 +7,7 @@
 
 #include "kmtest.h"
 #include "km_internal.h"
+#include "fp16_ref.h"
 
 static struct kt_plat plat;
 static struct km_model *M;
@@ -34,28 +35,6 @@ static void kick(unsigned base, unsigned len, unsigned dst, unsigned cred)
     wr(0x0040, dst);
     wr(0x0060, cred);
     wr(0x0050, 1);
-}
-
-static uint16_t h_of(double v)
-{
-    _Float16 h = (_Float16)v;
-    uint16_t b;
-    memcpy(&b, &h, sizeof b);
-    return b;
-}
-
-static double d_of(uint16_t b)
-{
-    _Float16 h;
-    memcpy(&h, &b, sizeof h);
-    return (double)h;
-}
-
-static long ulps16(uint16_t a, uint16_t b)
-{
-    long ia = (a & 0x8000u) ? -(long)(a & 0x7FFFu) : (long)a;
-    long ib = (b & 0x8000u) ? -(long)(b & 0x7FFFu) : (long)b;
-    return labs(ia - ib);
 }
 
 /* docs/npu.md §8, word for word. */

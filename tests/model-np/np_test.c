@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fake_cu.h"
+#include "fp16_ref.h"
 #include "kohaku/npu_isa.h"
 
 static int failed_checks;
@@ -22,30 +23,7 @@ static char fail_msg[256];
 
 /* ---- the independent reference: FP16 through the compiler, math in double ---- */
 
-static uint16_t h_of(double v)
-{
-    _Float16 h = (_Float16)v;        /* one rounding, nearest-even */
-    uint16_t b;
-    memcpy(&b, &h, sizeof b);
-    return b;
-}
-
-static double d_of(uint16_t b)
-{
-    _Float16 h;
-    memcpy(&h, &b, sizeof h);
-    return (double)h;
-}
-
 static int is_nan16(uint16_t b) { return (b & 0x7C00u) == 0x7C00u && (b & 0x3FFu); }
-
-/* Distance in FP16 units in the last place (ordered bit patterns). */
-static long ulps16(uint16_t a, uint16_t b)
-{
-    long ia = (a & 0x8000u) ? -(long)(a & 0x7FFFu) : (long)a;
-    long ib = (b & 0x8000u) ? -(long)(b & 0x7FFFu) : (long)b;
-    return labs(ia - ib);
-}
 
 static double ulp16_at(double v)
 {
