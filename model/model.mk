@@ -57,7 +57,7 @@ endef
 # ---- model-core: model.c, cpu.c, memory.c, hostport.c ----
 MODEL_CORE_TESTS := $(patsubst tests/model/%.c,$(O)/tests/model/%,$(wildcard tests/model/core_*.c))
 
-$(O)/tests/model/core_%: tests/model/core_%.c tests/model/kmtest.h $(MODEL_ASAN_LIB)
+$(O)/tests/model/core_%: tests/model/core_%.c tests/model/kmtest.h tests/model/kmagent.h $(MODEL_ASAN_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(MODEL_TEST_CFLAGS) $< $(MODEL_ASAN_LIB) $(MODEL_LDLIBS) -o $@
 

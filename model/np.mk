@@ -16,7 +16,7 @@ $(NP_TEST_BIN): $(NP_TEST_SRCS) $(wildcard tests/model-np/*.h) model/np.h model/
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(NP_TEST_CFLAGS) -o $@ $(NP_TEST_SRCS) -lm
 
-$(NP_REAL_BIN): tests/model-np/np_real_test.c tests/model-np/fp16_ref.h tests/model/kmtest.h $(MODEL_ASAN_LIB)
+$(NP_REAL_BIN): tests/model-np/np_real_test.c tests/model-np/fp16_ref.h tests/model/kmtest.h tests/model/kmagent.h $(MODEL_ASAN_LIB)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(NP_TEST_CFLAGS) -Itests/model $< $(MODEL_ASAN_LIB) -lm -o $@
 

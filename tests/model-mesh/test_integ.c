@@ -7,15 +7,11 @@
 
 #include "kmtest.h"
 #include "km_internal.h"
+#include "kmagent.h"
 #include "tu.h"
 #include "kohaku/hostport.h"
 
 static struct kt_plat plat;
-static struct km_model *M;
-
-static uint64_t rd(uint32_t off) { return km_agent_read(M, off, KM_FROM_HOST); }
-static void wr(uint32_t off, uint64_t v) { km_agent_write(M, off, v, KM_FROM_HOST); }
-static void run(uint64_t ns) { km_advance(M, km_now(M) + ns); }
 
 static void stage(unsigned slot, uint64_t w2, uint64_t w3, uint64_t hdr)
 {
@@ -31,15 +27,6 @@ static void stage(unsigned slot, uint64_t w2, uint64_t w3, uint64_t hdr)
 static uint64_t inst_hdr(unsigned txn, unsigned last)
 {
     return 0x99990000u | (0x5u << 12) | (txn << 4) | (last << 3);
-}
-
-static void kick(unsigned base, unsigned len, unsigned dst, unsigned cred)
-{
-    wr(0x0068, base);
-    wr(0x0048, len);
-    wr(0x0040, dst);
-    wr(0x0060, cred);
-    wr(0x0050, 1);
 }
 
 static void setup(void)
@@ -142,7 +129,6 @@ static void integ_reset_mid_program(void)
     KT_EXPECT_EQ(rd(0x1000 + 0x21 * 8) >> 56, 0x01);
     teardown();
 }
-
 
 /* ---- through the host port (hostport.h): the way kactl drives the node ---- */
 

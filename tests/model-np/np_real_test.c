@@ -7,14 +7,10 @@
 
 #include "kmtest.h"
 #include "km_internal.h"
+#include "kmagent.h"
 #include "fp16_ref.h"
 
 static struct kt_plat plat;
-static struct km_model *M;
-
-static uint64_t rd(uint32_t off) { return km_agent_read(M, off, KM_FROM_HOST); }
-static void wr(uint32_t off, uint64_t v) { km_agent_write(M, off, v, KM_FROM_HOST); }
-static void run(uint64_t ns) { km_advance(M, km_now(M) + ns); }
 
 /* One CU_INST into staging slot `slot` (BOARD.md §2: word 3 = payload [255:192], word 4 the
  * header with type 5 at [15:12], txn [11:4], last [3]; dst/src are rewritten by dispatch). */
@@ -26,15 +22,6 @@ static void stage(unsigned slot, uint64_t w3, unsigned txn, unsigned last)
     wr(b + 0x10, 0);
     wr(b + 0x18, w3);
     wr(b + 0x20, (0x5u << 12) | (txn << 4) | (last << 3));
-}
-
-static void kick(unsigned base, unsigned len, unsigned dst, unsigned cred)
-{
-    wr(0x0068, base);
-    wr(0x0048, len);
-    wr(0x0040, dst);
-    wr(0x0060, cred);
-    wr(0x0050, 1);
 }
 
 /* docs/npu.md §8, word for word. */

@@ -8,14 +8,10 @@
 
 #include "kmtest.h"
 #include "km_internal.h"
+#include "kmagent.h"
 #include "kohaku/hostport.h"
 
 static struct kt_plat P;
-static struct km_model *M;
-
-static uint64_t rd(uint32_t off) { return km_agent_read(M, off, KM_FROM_HOST); }
-static void wr(uint32_t off, uint64_t v) { km_agent_write(M, off, v, KM_FROM_HOST); }
-static void run(uint64_t ns) { km_advance(M, km_now(M) + ns); }
 
 static struct km_model *model_with(const char *faults, char *err, size_t errlen)
 {

@@ -36,7 +36,7 @@ fuzz-model-mesh: $(MESH_FUZZ_BIN)
 	$(Q)mkdir -p $(O)/model-mesh/corpus && cp -n tests/model-mesh/corpus/* $(O)/model-mesh/corpus/
 	$(Q)$(MESH_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(O)/model-mesh/corpus
 
-$(MESH_INTEG_BIN): tests/model-mesh/test_integ.c tests/model/kmtest.h $(MODEL_ASAN_LIB)
+$(MESH_INTEG_BIN): tests/model-mesh/test_integ.c tests/model/kmtest.h tests/model/kmagent.h $(MODEL_ASAN_LIB)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(MODEL_TEST_CFLAGS) $< $(MODEL_ASAN_LIB) $(MODEL_LDLIBS) -o $@
 
