@@ -142,6 +142,5 @@ const struct km_unit_class *km_cu_class(const struct km_cu *cu);
 /* The counters by index, in the order of struct km_referee (host port KHP_MODEL_BASE + 8 * i). */
 unsigned km_referee_count(void);
 uint64_t km_referee_value(const struct km_model *m, unsigned i);
-const char *km_referee_name(unsigned i);
 
 #endif

@@ -446,11 +446,6 @@ uint64_t km_referee_value(const struct km_model *m, unsigned i)
     return i < km_referee_count() ? v[i] : 0;
 }
 
-const char *km_referee_name(unsigned i)
-{
-    return i < km_referee_count() ? km_referee_names[i] : NULL;
-}
-
 void km_referee_print(const struct km_model *m, void (*put)(void *ctx, const char *line), void *ctx)
 {
     char line[96];
