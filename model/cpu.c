@@ -269,31 +269,17 @@ static void cache_flush(struct km_model *m)
         line_writeback(m, &c->lines[i]);
 }
 
-static uint64_t le_get(const uint8_t *p, unsigned size)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < size; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static void le_put(uint8_t *p, unsigned size, uint64_t v)
-{
-    for (unsigned i = 0; i < size; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Aligned accesses of at most 8 bytes never cross a 32-byte line. */
 static uint64_t cached_read(struct km_model *m, uint64_t ug, unsigned size)
 {
     struct km_line *l = line_get(m, ug);
-    return le_get(&l->data[ug % KM_LINE_BYTES], size);
+    return km_le_get(&l->data[ug % KM_LINE_BYTES], size);
 }
 
 static void cached_write(struct km_model *m, uint64_t ug, unsigned size, uint64_t val)
 {
     struct km_line *l = line_get(m, ug);
-    le_put(&l->data[ug % KM_LINE_BYTES], size, val);
+    km_le_put(&l->data[ug % KM_LINE_BYTES], size, val);
     l->dirty = true;
 }
 
@@ -331,9 +317,9 @@ static bool agent_side_effect_reg(uint32_t reg)
 static int spad_access(struct km_cpu *c, uint64_t off, unsigned size, bool write, uint64_t *val)
 {
     if (write)
-        le_put(&c->spad[off], size, *val);
+        km_le_put(&c->spad[off], size, *val);
     else
-        *val = le_get(&c->spad[off], size);
+        *val = km_le_get(&c->spad[off], size);
     return 0;
 }
 
@@ -559,11 +545,11 @@ static int rv64_access(struct km_model *m, uint64_t a, unsigned size, bool write
         uint8_t buf[8] = { 0 };
         enum km_mem_outcome o;
         if (write) {
-            le_put(buf, size, *val);
+            km_le_put(buf, size, *val);
             o = km_mem_write(m, ug, buf, size);
         } else {
             o = km_mem_read(m, ug, buf, size);
-            *val = le_get(buf, size);
+            *val = km_le_get(buf, size);
         }
         /* The memory agent drops an unserved aperture: silicon would hang the core on it;
          * the model faults the access instead so the firmware's bug is visible. */

@@ -19,29 +19,15 @@
 
 _Static_assert(sizeof(struct km_referee) == 8 * 8, "eight referee registers");
 
-static uint64_t get_le(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static void put_le(uint8_t *p, unsigned n, uint64_t v)
-{
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 size_t km_hp_parse(const uint8_t *in, size_t n, struct khp_req *req, const uint8_t **data)
 {
     if (n < KHP_HDR_BYTES)
         return 0;
     req->op = in[0];
     req->width = in[1];
-    req->tag = (uint16_t)get_le(in + 2, 2);
-    req->len = (uint32_t)get_le(in + 4, 4);
-    req->addr = get_le(in + 8, 8);
+    req->tag = (uint16_t)km_le_get(in + 2, 2);
+    req->len = (uint32_t)km_le_get(in + 4, 4);
+    req->addr = km_le_get(in + 8, 8);
     *data = NULL;
     /* Only a WRITE carries data, and only up to KHP_MAX_DATA: a longer one is framed as its
      * header alone and refused with KHP_E_LEN (the host library never sends one). */
@@ -92,7 +78,7 @@ static unsigned reg_check(const struct hp_ctx *c)
 
 static uint64_t reg_value(const struct hp_ctx *c)
 {
-    return get_le(c->data, KHP_REG_BYTES);
+    return km_le_get(c->data, KHP_REG_BYTES);
 }
 
 static unsigned hp_agent(struct hp_ctx *c)
@@ -281,8 +267,8 @@ size_t km_hp_execute(struct km_model *m, const struct khp_req *req, const uint8_
     }
     out[0] = req->op;
     out[1] = (uint8_t)st;
-    put_le(out + 2, 2, req->tag);
-    put_le(out + 4, 4, c.rlen);
-    put_le(out + 8, 8, c.value);
+    km_le_put(out + 2, 2, req->tag);
+    km_le_put(out + 4, 4, c.rlen);
+    km_le_put(out + 8, 8, c.value);
     return KHP_HDR_BYTES + c.rlen;
 }

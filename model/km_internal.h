@@ -35,6 +35,22 @@ struct km_unit_class;
 #define KM_DEFAULT_DRAM_BYTES    (UINT64_C(4) << 30)
 #define KM_STAGING_BYTES         (UINT64_C(2) << 20)
 
+/* Little-endian bytes <-> value, n <= 8 (BOARD.md: "All registers are little-endian"): the host
+ * port's fields, the scratchpad, the caches and a flit's payload beats. */
+static inline uint64_t km_le_get(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static inline void km_le_put(uint8_t *p, unsigned n, uint64_t v)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
 struct km_model {
     struct km_config cfg;
     struct km_platform plat;

@@ -242,19 +242,14 @@ enum km_mem_outcome km_mem_write(struct km_model *m, uint64_t ug, const void *bu
 /* Payload [255:0] is one beat; byte 0 of the beat (lowest address) is payload [7:0]. */
 static void beat_to_flit(struct kf_flit *f, const uint8_t *bytes)
 {
-    for (unsigned w = 0; w < 4; w++) {
-        uint64_t v = 0;
-        for (unsigned i = 0; i < 8; i++)
-            v |= (uint64_t)bytes[8 * w + i] << (8 * i);
-        f->w[w] = v;
-    }
+    for (unsigned w = 0; w < 4; w++)
+        f->w[w] = km_le_get(bytes + 8 * w, 8);
 }
 
 static void flit_to_beat(const struct kf_flit *f, uint8_t *bytes)
 {
     for (unsigned w = 0; w < 4; w++)
-        for (unsigned i = 0; i < 8; i++)
-            bytes[8 * w + i] = (uint8_t)(f->w[w] >> (8 * i));
+        km_le_put(bytes + 8 * w, 8, f->w[w]);
 }
 
 static struct km_resp *resp_new(struct km_memory *mem, size_t n)
