@@ -244,6 +244,15 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
     }
 }
 
+/* Do [a, a + la) and [b, b + lb) overlap? Both reachable: each in one region (the high word)
+ * and ending at or below 2^32 in it, so 32-bit differences are exact. Out of line: three
+ * calls share one copy. */
+static __attribute__((noinline)) int kq_overlap(uint64_t a, uint32_t la, uint64_t b, uint32_t lb)
+{
+    uint32_t x = (uint32_t)a, y = (uint32_t)b;
+    return (uint32_t)(a >> 32) == (uint32_t)(b >> 32) && (x - y < lb || y - x < la);
+}
+
 unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h)
 {
     struct kq_err e;
@@ -254,19 +263,12 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
     if (kq_rules(s, kq_rules_setup, r, 0, 0, &e) != KS_OK)
         return e.status;
     /* The header, then the two rings. All three are reachable, so each lies in one region
-     * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it: two
-     * overlap when they share the region and the later starts before the earlier ends (32-bit
-     * differences, exact below 2^32). */
-    uint64_t base[3] = { qaddr, s->sq_addr, s->cq_addr };
-    uint32_t len[3] = { sizeof *h, (uint32_t)s->sq_entries * KQ_SUB_BYTES,
-                        (uint32_t)s->cq_entries * KQ_CPL_BYTES };
-    for (unsigned i = 0; i < 3; i++)
-        for (unsigned k = i + 1; k < 3; k++) {
-            uint32_t a = (uint32_t)base[i], b = (uint32_t)base[k];
-            if ((uint32_t)(base[i] >> 32) == (uint32_t)(base[k] >> 32) &&
-                (a - b < len[k] || b - a < len[i]))
-                return KQ_SETUP_OVERLAP;
-        }
+     * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it. */
+    uint32_t sq_len = (uint32_t)s->sq_entries * KQ_SUB_BYTES;
+    if (kq_overlap(qaddr, sizeof *h, s->sq_addr, sq_len) ||
+        kq_overlap(qaddr, sizeof *h, s->cq_addr, (uint32_t)s->cq_entries * KQ_CPL_BYTES) ||
+        kq_overlap(s->sq_addr, sq_len, s->cq_addr, (uint32_t)s->cq_entries * KQ_CPL_BYTES))
+        return KQ_SETUP_OVERLAP;
     /* The firmware completes in order, one command at a time: at most one taken and not yet
      * completed (a restart finds it and completes it KS_ABORTED). The host's indices must be
      * within their rings too, or nothing it says can be trusted. */
