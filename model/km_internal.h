@@ -7,6 +7,7 @@
  *              the memory agent's MEM_* flit service
  *   agent.c    the control agent's registers (BOARD.md §1): dispatcher, TX/RX, status mirror
  *   mesh.c     routers, XY routing with clamping, per-hop latency, endpoint placement
+ *   flitq.c    the growable flit FIFO (flitq.h) the mesh and cu.c queue flits in
  *   cu.c       the compute-unit framework (unit.h); tu.c, np.c the unit types
  *   mover.c    the mover (mover.h), wired to memory.c and time by model.c
  *   hostport.c the host port request decoder and executor (hostport.h) */
