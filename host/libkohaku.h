@@ -261,6 +261,11 @@ void kh_explain_cpl(const struct kq_cpl *c, char *buf, size_t len);
 
 /* ---- Text forms (docs/host-interface.md "Text forms") ---- */
 
+/* The whole file at path, malloc'd, with a NUL after its last byte so the parsers below can read
+ * it as text; *len is its size. The caller frees it. NULL with errno set when it cannot be read
+ * (ENOMEM included). */
+char *kh_read_file(const char *path, size_t *len);
+
 struct kh_text_err { unsigned line, col; char why[128]; };
 
 /* A unit coordinate "X,Y" (decimal or 0x, each 0..15) into {y[3:0], x[3:0]}. */
