@@ -37,18 +37,12 @@ static void die(const char *what)
 
 static uint8_t *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "kbench: cannot open %s: %s\n", path, strerror(errno));
+    char *b = kh_read_file(path, len);
+    if (!b) {
+        fprintf(stderr, "kbench: cannot read %s: %s\n", path, strerror(errno));
         exit(2);
     }
-    size_t cap = 1u << 20;
-    uint8_t *b = malloc(cap);
-    if (!b)
-        exit(2);
-    *len = fread(b, 1, cap, f);
-    fclose(f);
-    return b;
+    return (uint8_t *)b;
 }
 
 static uint64_t now_ns(void)

@@ -56,25 +56,9 @@ static void node_die(const char *doing)
 
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        die(EX_USAGE, "cannot open %s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += k;
-        if (n == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap + 1);
-        }
-    }
+    char *buf = kh_read_file(path, len);
     if (!buf)
-        die(EX_NODE, "out of memory reading %s", path);
-    if (ferror(f))
-        die(EX_USAGE, "cannot read %s: %s", path, strerror(errno));
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
+        die(errno == ENOMEM ? EX_NODE : EX_USAGE, "cannot read %s: %s", path, strerror(errno));
     return buf;
 }
 

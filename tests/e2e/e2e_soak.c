@@ -27,18 +27,6 @@
 
 static struct kh_node node;
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    static char buf[1 << 16];
-    *len = fread(buf, 1, sizeof buf - 1, f);
-    buf[*len] = 0;
-    fclose(f);
-    return buf;
-}
-
 struct kind {
     const char *name;
     struct kq_sub sub;
@@ -70,10 +58,11 @@ int main(int argc, char **argv)
         size_t hl;
         char *ht;
         snprintf(path, sizeof path, "%s/softmax.prog", argv[4]);
-        if (!(ht = slurp(path, &hl)) || kh_parse_program(ht, hl, hp, 64, &hn, &he)) {
+        if (!(ht = kh_read_file(path, &hl)) || kh_parse_program(ht, hl, hp, 64, &hn, &he)) {
             printf("FAIL: hostdrive cannot read %s\n", path);
             return 1;
         }
+        free(ht);
         struct kh_hd_result r;
         if (kh_mem_zero(&node, 0x102000, 128) || kh_hd_dispatch(&node, 0x11, 3, hp, hn, 0, 10000, &r)) {
             printf("FAIL: hostdrive %s\n", kh_error(&node));
@@ -95,12 +84,13 @@ int main(int argc, char **argv)
         uint32_t an;
         struct kh_text_err ae;
         size_t al;
-        char *at = slurp(argv[4], &al);
+        char *at = kh_read_file(argv[4], &al);
         struct kh_queue_view v;
         if (!at || kh_parse_program(at, al, ap, 4, &an, &ae)) {
             printf("FAIL: abort cannot read %s\n", argv[4]);
             return 1;
         }
+        free(at);
         if (kh_bootblock_read(&node, &bb) || kh_queue_attach(&node, &q, bb.queue_addr) ||
             kh_mem_write(&node, D_PROG, ap, (size_t)an * 32)) {
             printf("FAIL: abort setup %s\n", kh_error(&node));
@@ -168,20 +158,23 @@ int main(int argc, char **argv)
     static uint64_t prog[64][4];
     struct kh_text_err pe;
     snprintf(path, sizeof path, "%s/copy.txt", argv[4]);
-    if (!(txt = slurp(path, &len)) || kd_text_parse(txt, len, copy, 64, &ncopy, &de)) {
+    if (!(txt = kh_read_file(path, &len)) || kd_text_parse(txt, len, copy, 64, &ncopy, &de)) {
         printf("FAIL: soak cannot read %s\n", path);
         return 1;
     }
+    free(txt);
     snprintf(path, sizeof path, "%s/fill.txt", argv[4]);
-    if (!(txt = slurp(path, &len)) || kd_text_parse(txt, len, fill, 64, &nfill, &de)) {
+    if (!(txt = kh_read_file(path, &len)) || kd_text_parse(txt, len, fill, 64, &nfill, &de)) {
         printf("FAIL: soak cannot read %s\n", path);
         return 1;
     }
+    free(txt);
     snprintf(path, sizeof path, "%s/softmax.prog", argv[4]);
-    if (!(txt = slurp(path, &len)) || kh_parse_program(txt, len, prog, 64, &nprog, &pe)) {
+    if (!(txt = kh_read_file(path, &len)) || kh_parse_program(txt, len, prog, 64, &nprog, &pe)) {
         printf("FAIL: soak cannot read %s\n", path);
         return 1;
     }
+    free(txt);
     struct kq_step steps[3] = {
         { .op = KQ_STEP_DISPATCH, .target = 0x12, .txn = 2, .n = nprog, .addr = D_PROG },
         { .op = KQ_STEP_WAIT, .target = 0x12, .n = 1 },

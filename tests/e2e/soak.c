@@ -81,18 +81,6 @@ static int fail(const char *fmt, ...)
     return 1;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    static char buf[1 << 16];
-    *len = fread(buf, 1, sizeof buf - 1, f);
-    buf[*len] = 0;
-    fclose(f);
-    return buf;
-}
-
 /* One TU WRITE of one beat (len 0) of `seed` to `addr`, alone and last (docs/model-mesh.md §5). */
 static void tu_write(uint64_t p[4], uint64_t addr, uint64_t seed)
 {
@@ -143,11 +131,13 @@ int main(int argc, char **argv)
     struct kd_text_err de;
     struct kh_text_err pe;
     snprintf(path, sizeof path, "%s/copy.txt", argv[4]);
-    if (!(txt = slurp(path, &len)) || kd_text_parse(txt, len, copy, 64, &ncopy, &de))
+    if (!(txt = kh_read_file(path, &len)) || kd_text_parse(txt, len, copy, 64, &ncopy, &de))
         return fail("cannot read %s", path);
+    free(txt);
     snprintf(path, sizeof path, "%s/softmax.prog", argv[4]);
-    if (!(txt = slurp(path, &len)) || kh_parse_program(txt, len, softmax, 64, &nsoftmax, &pe))
+    if (!(txt = kh_read_file(path, &len)) || kh_parse_program(txt, len, softmax, 64, &nsoftmax, &pe))
         return fail("cannot read %s", path);
+    free(txt);
     uint8_t xsrc[X_BYTES], xdst[X_BYTES];
     for (unsigned i = 0; i < X_BYTES; i++)
         xsrc[i] = (uint8_t)(0xA5 ^ (i * 29u));
