@@ -14,10 +14,10 @@ void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx)
 {
     uint32_t g = kdp_grid();
     /* Edge endpoints sit one step outside the router grid (flit-format.md §1, §2.1): one step
-     * more on each side, clipped to 0..15 per axis. */
-    unsigned x0 = KDP_X(g), y0 = KDP_Y(g), x1 = KDP_X(g >> 8), y1 = KDP_Y(g >> 8);
-    *lo_yx = KDP_YX(x0 - (x0 != 0), y0 - (y0 != 0));
-    *hi_yx = KDP_YX(x1 + (x1 != 15), y1 + (y1 != 15));
+     * more on each side, clipped to 0..15 per axis — both nibbles of {y,x} at once. */
+    uint32_t lo = g & 0xFFu, hi = (g >> 8) & 0xFFu;
+    *lo_yx = (uint8_t)(lo - ((lo & 0x0Fu) != 0) - (((lo & 0xF0u) != 0) << 4));
+    *hi_yx = (uint8_t)(hi + ((hi & 0x0Fu) != 0x0Fu) + (((hi & 0xF0u) != 0xF0u) << 4));
 }
 
 /* One CU_CTRL read of CU_CAPS at yx. Returns 1 found (*u filled), 0 silent, or KS_TIMEOUT
