@@ -3,10 +3,13 @@
  * firmware, the text forms, the status table's agreement with include/kohaku/status.h, and
  * the words kactl prints. The node is the real device model in-process (model_transport.c).
  * Expected values are literals from the specs (BOARD.md, queue.h, bootblock.h, docs/npu.md). */
+#define _POSIX_C_SOURCE 200809L     /* mkstemp, unlink */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kohaku/desc_list.h"
 #include "kohaku/status.h"
@@ -592,6 +595,39 @@ static void status_table_agrees(void)
 
 /* ---- text forms ---- */
 
+static void read_file_whole(void)
+{
+    /* 200,000 bytes (past the reader's first 64 KB buffer and its first doubling), byte i =
+     * i * 7 + 3: read back whole, NUL after the last byte. A missing file: NULL, ENOENT. */
+    char path[] = "/tmp/kh-read-file-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "wb");
+    for (unsigned i = 0; i < 200000; i++)
+        fputc((uint8_t)(i * 7 + 3), f);
+    fclose(f);
+    size_t len = 0;
+    char *b = kh_read_file(path, &len);
+    unlink(path);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    CHECK_EQ(len, 200000);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 200000 && i < len; i++)
+        bad += (uint8_t)b[i] != (uint8_t)(i * 7 + 3);
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(b[200000], 0);
+    CHECK_EQ(b[0], 3);
+    CHECK_EQ((uint8_t)b[199999], 0xBC);      /* 199,999 * 7 + 3 = 1,399,996 = 0x155CBC */
+    free(b);
+    errno = 0;
+    CHECK(kh_read_file("/nonexistent/kh-read-file", &len) == NULL);
+    CHECK_EQ(errno, ENOENT);
+}
+
 static void text_targets_numbers(void)
 {
     uint8_t yx;
@@ -812,6 +848,7 @@ int main(void)
     RUN(submit_wrap_reap);
     RUN(transport_closed);
     RUN(status_table_agrees);
+    RUN(read_file_whole);
     RUN(text_targets_numbers);
     RUN(text_program);
     RUN(text_steps);
