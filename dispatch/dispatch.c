@@ -505,10 +505,10 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             /* Stage what the next kick needs while the running kick pushes and the units
              * work, into the least recently kicked region the running kick is not reading. */
             struct kdp_job *j = pick ? pick : need;
-            unsigned r;
-        stage:
-            r = kdp_find(c, j->prog, j->cursor);
+            unsigned r = kdp_find(c, j->prog, j->cursor);
             if (r == KDP_REGIONS) {
+        stage:
+                r = KDP_REGIONS;
                 for (unsigned q = 0; q < nreg; q++)
                     if (q != c->running && (r == KDP_REGIONS || c->reg[q].stamp < c->reg[r].stamp))
                         r = q;
@@ -530,7 +530,8 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 g->stamp = c->clock;
                 rr = pi + 1 == n ? 0 : pi + 1;
                 t = kdp_now();
-                /* The stream stages its next region at once, while this kick pushes. */
+                /* The stream stages its next region at once, while this kick pushes (it
+                 * cannot be staged yet: the stream's chunks follow each other). */
                 if (stream && j->cursor != j->prog->n) {
                     pick = 0;
                     run = true;
