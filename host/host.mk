@@ -61,7 +61,7 @@ $(KADEMO): host/kademo.c $(HOST_LIB) $(HOST_HDRS) $(KMV_PURE)
 HOST_TEST_BIN := $(O)/tests/host/host/test_host
 HOST_TEST_SRCS := tests/host/host/test_host.c tests/host/host/model_transport.c mover/validate.c
 
-$(HOST_TEST_BIN): $(HOST_TEST_SRCS) tests/host/host/model_transport.h host/demo/softmax.prog $(wildcard host/demo/*.txt) $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(HOST_HDRS)
+$(HOST_TEST_BIN): $(HOST_TEST_SRCS) tests/host/host/model_transport.h tests/host/host/ht.h host/demo/softmax.prog $(wildcard host/demo/*.txt) $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(HOST_HDRS)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS:-O2=-O1) $(HOST_SAN) -Imodel/include -Itests/host/host \
 	  -DKH_TOP='"$(TOP)"' $(HOST_TEST_SRCS) $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(MODEL_LDLIBS) -o $@

@@ -103,7 +103,7 @@ test-suite-fuzz-smoke-reliability:
 
 # ---- libkohaku's fault injection against the model in-process (native, ASan + UBSan) ----
 REL_UNIT_BIN := $(O)/tests/e2e/test_inject
-$(REL_UNIT_BIN): tests/e2e/test_inject.c tests/host/host/model_transport.c tests/host/host/model_transport.h $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(HOST_HDRS)
+$(REL_UNIT_BIN): tests/e2e/test_inject.c tests/host/host/model_transport.c tests/host/host/model_transport.h tests/host/host/ht.h $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(HOST_HDRS)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS:-O2=-O1) $(HOST_SAN) -Imodel/include -Itests/host/host \
 	  tests/e2e/test_inject.c tests/host/host/model_transport.c $(HOST_LIB_ASAN) $(MODEL_ASAN_LIB) $(MODEL_LDLIBS) -o $@

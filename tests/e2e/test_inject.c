@@ -13,14 +13,8 @@
 #include "libkohaku.h"
 #include "model_transport.h"
 
-static int failed, failures;
-static const char *tname;
-
-#define CHECK_EQ(g, w) do { uint64_t g_ = (uint64_t)(g), w_ = (uint64_t)(w); if (g_ != w_ && !failed) { \
-    printf("FAIL: reliability-unit/%s %s:%d %s got=0x%" PRIx64 " want=0x%" PRIx64 "\n", tname, __FILE__, \
-           __LINE__, #g, g_, w_); failed = 1; } } while (0)
-#define RUN(fn) do { tname = #fn; failed = 0; fn(); \
-    if (!failed) printf("PASS: reliability-unit/%s\n", #fn); else failures++; } while (0)
+#define HT_SUITE "reliability-unit"
+#include "ht.h"
 
 static void parse_every_form(void)
 {
@@ -106,5 +100,5 @@ int main(void)
 {
     RUN(parse_every_form);
     RUN(inject_writes_the_registers);
-    return failures ? 1 : 0;
+    return ht_failures ? 1 : 0;
 }

@@ -16,27 +16,8 @@
 #include "kmv.h"
 #include "model_transport.h"
 
-static int failed, failures;
-static const char *tname;
-
-static void fail(const char *file, int line, const char *what, uint64_t got, uint64_t want)
-{
-    if (!failed)
-        printf("FAIL: host-lib/%s %s:%d %s got=0x%" PRIx64 " want=0x%" PRIx64 "\n", tname, file,
-               line, what, got, want);
-    failed = 1;
-}
-#define CHECK(c) do { if (!(c)) fail(__FILE__, __LINE__, #c, 0, 1); } while (0)
-#define CHECK_EQ(g, w) do { uint64_t g_ = (uint64_t)(g), w_ = (uint64_t)(w); \
-    if (g_ != w_) fail(__FILE__, __LINE__, #g " == " #w, g_, w_); } while (0)
-#define CHECK_STR(g, w) do { const char *g_ = (g), *w_ = (w); \
-    if (!g_ || strcmp(g_, w_)) { if (!failed) printf("FAIL: host-lib/%s %s:%d %s: got \"%s\" want \"%s\"\n", \
-        tname, __FILE__, __LINE__, #g, g_ ? g_ : "(null)", w_); failed = 1; } } while (0)
-#define CHECK_HAS(g, w) do { const char *g_ = (g), *w_ = (w); \
-    if (!strstr(g_, w_)) { if (!failed) printf("FAIL: host-lib/%s %s:%d \"%s\" lacks \"%s\"\n", \
-        tname, __FILE__, __LINE__, g_, w_); failed = 1; } } while (0)
-#define RUN(fn) do { tname = #fn; failed = 0; fn(); \
-    if (!failed) printf("PASS: host-lib/%s\n", #fn); else failures++; } while (0)
+#define HT_SUITE "host-lib"
+#include "ht.h"
 
 /* ---- a node on the model ---- */
 
@@ -855,5 +836,5 @@ int main(void)
     RUN(text_desc_list_reused);
     RUN(demo_program_is_npu_example);
     RUN(demo_lists_reach);
-    return failures ? 1 : 0;
+    return ht_failures ? 1 : 0;
 }
