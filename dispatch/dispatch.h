@@ -98,7 +98,8 @@ const struct kx_unit_entry *kdp_unit(const struct kdp_ctx *c, uint8_t yx);
  * endpoints sit one step outside the router grid), clipped to 0..15. */
 void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx);
 
-/* Enumerates every coordinate of the rectangle lo..hi (the agent's own, and positions
+/* Enumerates every coordinate of the rectangle lo..hi (lo <= hi in each axis, as
+ * kdp_scan_range gives them; the agent's own, and positions
  * outside the CAPS router grid in both axes, skipped) with CU_CTRL reads of CU_CAPS through the mailbox, one request
  * in flight, KDP_ENUM_TRIES attempts of coord_cycles each; silence means absent. Only with no
  * program running. Replaces the table on success; RX is empty on return. Returns KS_OK,

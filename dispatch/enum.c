@@ -33,6 +33,7 @@ static unsigned kdp_ask(struct kdp_ctx *c, uint8_t yx, uint32_t coord_cycles,
      * is byte-enabled memory: every half of every word is written. Payload words 0..3 of a
      * read of CU_CAPS are all zero (op READ 0, index CU_CAPS 0: flit-format.md §4.8). */
     volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_TX_FLIT(0));
+#pragma GCC unroll 1
     for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
         d[i] = 0;
     _Static_assert(KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) == 0 &&
@@ -80,12 +81,13 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
     uint32_t g = kdp_grid();
     for (unsigned yx = lo_yx; yx <= hi_yx; yx++) {
         unsigned x = KDP_X(yx), y = KDP_Y(yx);
-        bool out_x = x < KDP_X(g) || x > KDP_X(g >> 8);
-        bool out_y = y < KDP_Y(g) || y > KDP_Y(g >> 8);
+        /* Each range test as one unsigned compare: v in [a, b] <=> v - a <= b - a. */
+        bool out_x = x - KDP_X(g) > KDP_X(g >> 8) - KDP_X(g);
+        bool out_y = y - KDP_Y(g) > KDP_Y(g >> 8) - KDP_Y(g);
         /* Outside the rectangle's columns; the agent itself; positions outside the router
          * grid in both axes (a corner touches no router: flit-format.md §4.7): no unit. */
-        if (x < KDP_X(lo_yx) || x > KDP_X(hi_yx) || yx == c->agent_yx || (out_x && out_y) ||
-            nf == KX_BOOT_MAX_UNITS)
+        if (x - KDP_X(lo_yx) > KDP_X(hi_yx) - KDP_X(lo_yx) || yx == c->agent_yx ||
+            (out_x && out_y) || nf == KX_BOOT_MAX_UNITS)
             continue;
         unsigned got = 0;
         for (unsigned t = 0; t < KDP_ENUM_TRIES && got == 0; t++)
