@@ -132,32 +132,16 @@ static void integ_reset_mid_program(void)
 
 /* ---- through the host port (hostport.h): the way kactl drives the node ---- */
 
-static uint8_t hp_out[16 + 4096];
+static const uint8_t *hp_data;     /* the last reply's data */
 
 static uint64_t hp(uint8_t op, uint8_t width, uint64_t addr, const void *data, uint32_t len)
 {
-    uint8_t in[16 + 4096];
-    in[0] = op;
-    in[1] = width;
-    in[2] = 0x5A;
-    in[3] = 0;
-    for (unsigned i = 0; i < 4; i++)
-        in[4 + i] = (uint8_t)(len >> (8 * i));
-    for (unsigned i = 0; i < 8; i++)
-        in[8 + i] = (uint8_t)(addr >> (8 * i));
-    if (op == KHP_OP_WRITE)
-        memcpy(in + 16, data, len);
-    struct khp_req req;
-    const uint8_t *d;
-    size_t used = km_hp_parse(in, 16 + (op == KHP_OP_WRITE ? len : 0), &req, &d);
-    KT_EXPECT(used > 0);
-    size_t n = km_hp_execute(M, &req, d, hp_out, sizeof hp_out);
-    KT_EXPECT(n >= 16);
-    KT_EXPECT_EQ(hp_out[1], KHP_OK);
-    uint64_t v = 0;
-    for (unsigned i = 0; i < 8; i++)
-        v |= (uint64_t)hp_out[8 + i] << (8 * i);
-    return v;
+    struct kt_rep r = kt_hp(M, op, width, 0x5A, len, addr, data, op == KHP_OP_WRITE ? len : 0);
+    KT_EXPECT(r.status != 0xEE);
+    KT_EXPECT(r.total >= 16);
+    KT_EXPECT_EQ(r.status, KHP_OK);
+    hp_data = r.data;
+    return r.value;
 }
 
 static void hp_w(uint32_t off, uint64_t v) { hp(KHP_OP_WRITE, 8, KHP_AGENT_BASE + off, &v, 8); }
@@ -200,7 +184,7 @@ static void integ_hostport_tu_and_np(void)
     run(20000);
     KT_EXPECT_EQ(hp_r(0x1000 + 0x12 * 8), (0x01ull << 56) | (0x90ull << 24) | (4ull << 8) | 1u);
     hp(KHP_OP_READ, 0, KHP_MEM(0, 0x102000), NULL, sizeof back);
-    memcpy(back, hp_out + 16, sizeof back);
+    memcpy(back, hp_data, sizeof back);
     KT_EXPECT(memcmp(back, pat, sizeof back) == 0);
 
     /* TU at (2,2): WRITE 1 beat (len 0) of seed 0xC0DE00 at 0x200000, then NOP last. */
@@ -212,7 +196,7 @@ static void integ_hostport_tu_and_np(void)
     KT_EXPECT_EQ(hp_r(0x0070), 6);     /* SIG_DONE: 4 from the NP, 2 from the TU */
     hp(KHP_OP_READ, 0, KHP_MEM(0, 0x200000), NULL, 32);
     uint64_t w[4];
-    memcpy(w, hp_out + 16, sizeof w);
+    memcpy(w, hp_data, sizeof w);
     KT_EXPECT_EQ(w[0], 0xC0DE00u);
     KT_EXPECT_EQ(w[1], 0xC0DE01u);
     KT_EXPECT_EQ(w[2], 0xC0DE02u);

@@ -57,27 +57,17 @@ static void tu_one(unsigned yx, unsigned op, uint32_t field, unsigned txn)
 static uint64_t node_status(unsigned yx) { return rd(0x1000 + 8 * yx); }
 #define NS(code, arg, count) (((uint64_t)(code) << 56) | ((uint64_t)(arg) << 24) | ((uint64_t)(count) << 8) | 1u)
 
-/* The host port, one 8-byte register access at KHP_MODEL_BASE + off. */
-static uint8_t hp_out[32];
+/* The host port, one 8-byte register access at KHP_MODEL_BASE + off (tag 1, length 8). */
 static unsigned hp_status;
 static uint64_t hpm(bool write, uint32_t off, uint64_t v)
 {
-    uint8_t in[24] = { write ? KHP_OP_WRITE : KHP_OP_READ, 8, 1, 0, 8, 0, 0, 0 };
-    uint64_t a = KHP_MODEL_BASE + off;
-    for (unsigned i = 0; i < 8; i++) {
-        in[8 + i] = (uint8_t)(a >> (8 * i));
-        in[16 + i] = (uint8_t)(v >> (8 * i));
-    }
-    struct khp_req req;
-    const uint8_t *d;
-    size_t used = km_hp_parse(in, write ? 24 : 16, &req, &d);
-    KT_EXPECT(used > 0);
-    km_hp_execute(M, &req, d, hp_out, sizeof hp_out);
-    hp_status = hp_out[1];
-    uint64_t r = 0;
-    for (unsigned i = 0; i < 8; i++)
-        r |= (uint64_t)hp_out[8 + i] << (8 * i);
-    return r;
+    uint8_t b[8];
+    kt_le(b, 8, v);
+    struct kt_rep r = kt_hp(M, write ? KHP_OP_WRITE : KHP_OP_READ, 8, 1, 8, KHP_MODEL_BASE + off, b,
+                            write ? 8 : 0);
+    KT_EXPECT(r.status != 0xEE);
+    hp_status = r.status;
+    return r.value;
 }
 
 static unsigned arm(unsigned kind, unsigned x, unsigned y, uint32_t n, uint32_t arg)

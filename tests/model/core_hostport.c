@@ -11,68 +11,16 @@
 static struct kt_plat P;
 static uint8_t out[16 + (1u << 20)];
 
-struct rep {
-    unsigned op, status, tag;
-    uint32_t len;
-    uint64_t value;
-    const uint8_t *data;
-    size_t total;
-};
-
-static void le(uint8_t *p, unsigned n, uint64_t v)
+static struct kt_rep reg_rd(struct km_model *m, uint64_t addr)
 {
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
+    return kt_hp(m, 2, 8, 0x77, 0, addr, NULL, 0);
 }
 
-static uint64_t gle(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-/* Frame one request from wire bytes, execute it, decode the reply. */
-static struct rep hp(struct km_model *m, unsigned op, unsigned width, unsigned tag, uint32_t len,
-                     uint64_t addr, const void *data, uint32_t ndata)
-{
-    static uint8_t in[16 + 4096];
-    le(in, 1, op);
-    le(in + 1, 1, width);
-    le(in + 2, 2, tag);
-    le(in + 4, 4, len);
-    le(in + 8, 8, addr);
-    if (ndata)
-        memcpy(in + 16, data, ndata);
-    struct khp_req req;
-    const uint8_t *d;
-    size_t used = km_hp_parse(in, 16 + ndata, &req, &d);
-    struct rep r = { 0 };
-    if (!used) {
-        r.status = 0xEE;            /* "need more": not a reply */
-        return r;
-    }
-    r.total = km_hp_execute(m, &req, d, out, sizeof(out));
-    r.op = out[0];
-    r.status = out[1];
-    r.tag = (unsigned)gle(out + 2, 2);
-    r.len = (uint32_t)gle(out + 4, 4);
-    r.value = gle(out + 8, 8);
-    r.data = out + 16;
-    return r;
-}
-
-static struct rep reg_rd(struct km_model *m, uint64_t addr)
-{
-    return hp(m, 2, 8, 0x77, 0, addr, NULL, 0);
-}
-
-static struct rep reg_wr(struct km_model *m, uint64_t addr, uint64_t v)
+static struct kt_rep reg_wr(struct km_model *m, uint64_t addr, uint64_t v)
 {
     uint8_t b[8];
-    le(b, 8, v);
-    return hp(m, 3, 8, 0x78, 8, addr, b, 8);
+    kt_le(b, 8, v);
+    return kt_hp(m, 3, 8, 0x78, 8, addr, b, 8);
 }
 
 static void parse_needs_a_whole_request(void)
@@ -94,14 +42,14 @@ static void parse_needs_a_whole_request(void)
 static void hello_answers_magic_and_version(void)
 {
     struct km_model *m = kt_model(&P, KM_VARIANT_RV32, false);
-    struct rep r = hp(m, 1, 0, 0xBEEF, 0, 0, NULL, 0);
+    struct kt_rep r = kt_hp(m, 1, 0, 0xBEEF, 0, 0, NULL, 0);
     KT_EXPECT_EQ(r.op, 1);
     KT_EXPECT_EQ(r.status, 0);
     KT_EXPECT_EQ(r.tag, 0xBEEF);
     KT_EXPECT_EQ(r.len, 0);
     KT_EXPECT_EQ(r.value, 0x000000014B485031ull);        /* "KHP1" | version 1 << 32 */
     KT_EXPECT_EQ(r.total, 16);
-    r = hp(m, 9, 0, 1, 0, 0, NULL, 0);
+    r = kt_hp(m, 9, 0, 1, 0, 0, NULL, 0);
     KT_EXPECT_EQ(r.status, 1);                            /* KHP_E_OP */
     KT_EXPECT_EQ(r.op, 9);
     km_free(m);
@@ -112,29 +60,29 @@ static void memory_is_reached_behind_the_caches(void)
     struct km_model *m = kt_model(&P, KM_VARIANT_RV32, false);
     const uint64_t mesh0 = 1ull << 40;
     KT_EXPECT_EQ(kt_rd(m, 0x80000400, 4), 0);            /* the core caches the line */
-    struct rep r = hp(m, 3, 0, 1, 4, mesh0 | 0x400, "\x11\x22\x33\x44", 4);
+    struct kt_rep r = kt_hp(m, 3, 0, 1, 4, mesh0 | 0x400, "\x11\x22\x33\x44", 4);
     KT_EXPECT_EQ(r.status, 0);
     KT_EXPECT_EQ(r.len, 0);
-    r = hp(m, 2, 0, 2, 4, mesh0 | 0x400, NULL, 0);
+    r = kt_hp(m, 2, 0, 2, 4, mesh0 | 0x400, NULL, 0);
     KT_EXPECT_EQ(r.status, 0);
     KT_EXPECT_EQ(r.len, 4);
     KT_EXPECT_EQ(r.total, 20);
-    KT_EXPECT_EQ(gle(r.data, 4), 0x44332211);
+    KT_EXPECT_EQ(kt_gle(r.data, 4), 0x44332211);
     KT_EXPECT_EQ(kt_rd(m, 0x80000400, 4), 0);            /* stale until INVAL */
     km_cpu_write(m, 0x20000008, 4, 1);
     KT_EXPECT_EQ(kt_rd(m, 0x80000400, 4), 0x44332211);
     /* a dirty line is invisible to the host until FLUSH */
     km_cpu_write(m, 0x80000400, 4, 0x55);
-    r = hp(m, 2, 0, 3, 4, mesh0 | 0x400, NULL, 0);
-    KT_EXPECT_EQ(gle(r.data, 4), 0x44332211);
+    r = kt_hp(m, 2, 0, 3, 4, mesh0 | 0x400, NULL, 0);
+    KT_EXPECT_EQ(kt_gle(r.data, 4), 0x44332211);
     km_cpu_write(m, 0x20000004, 4, 1);
-    r = hp(m, 2, 0, 3, 4, mesh0 | 0x400, NULL, 0);
-    KT_EXPECT_EQ(gle(r.data, 4), 0x55);
+    r = kt_hp(m, 2, 0, 3, 4, mesh0 | 0x400, NULL, 0);
+    KT_EXPECT_EQ(kt_gle(r.data, 4), 0x55);
     /* staging through the host port */
-    r = hp(m, 3, 0, 4, 2, mesh0 | 0x8000000020ull, "\xAB\xCD", 2);
+    r = kt_hp(m, 3, 0, 4, 2, mesh0 | 0x8000000020ull, "\xAB\xCD", 2);
     KT_EXPECT_EQ(r.status, 0);
-    r = hp(m, 2, 0, 4, 2, mesh0 | 0x8000000020ull, NULL, 0);
-    KT_EXPECT_EQ(gle(r.data, 2), 0xCDAB);
+    r = kt_hp(m, 2, 0, 4, 2, mesh0 | 0x8000000020ull, NULL, 0);
+    KT_EXPECT_EQ(kt_gle(r.data, 2), 0xCDAB);
     km_free(m);
 }
 
@@ -142,17 +90,17 @@ static void memory_errors(void)
 {
     struct km_model *m = kt_model(&P, KM_VARIANT_RV32, false);
     const uint64_t mesh0 = 1ull << 40;
-    KT_EXPECT_EQ(hp(m, 2, 0, 1, 4, 2ull << 40, NULL, 0).status, 2);          /* mesh 1: E_ADDR */
-    KT_EXPECT_EQ(hp(m, 2, 8, 1, 8, mesh0, NULL, 0).status, 5);               /* width: E_WIDTH */
-    KT_EXPECT_EQ(hp(m, 2, 0, 1, 0, mesh0, NULL, 0).status, 3);               /* len 0: E_LEN */
-    KT_EXPECT_EQ(hp(m, 2, 0, 1, (1u << 20) + 1, mesh0, NULL, 0).status, 3);  /* too long */
-    KT_EXPECT_EQ(hp(m, 2, 0, 1, 16, mesh0 | 0xFFFFFFFFF8ull, NULL, 0).status, 3); /* past 40 bits */
-    KT_EXPECT_EQ(hp(m, 2, 0, 1, 4, mesh0 | 0x8100000000ull, NULL, 0).status, 2);  /* aperture 1 */
-    KT_EXPECT_EQ(hp(m, 3, 0, 1, 1, mesh0 | 0x9000000000ull, "\1", 1).status, 2);  /* mesh 1 staging */
+    KT_EXPECT_EQ(kt_hp(m, 2, 0, 1, 4, 2ull << 40, NULL, 0).status, 2);          /* mesh 1: E_ADDR */
+    KT_EXPECT_EQ(kt_hp(m, 2, 8, 1, 8, mesh0, NULL, 0).status, 5);               /* width: E_WIDTH */
+    KT_EXPECT_EQ(kt_hp(m, 2, 0, 1, 0, mesh0, NULL, 0).status, 3);               /* len 0: E_LEN */
+    KT_EXPECT_EQ(kt_hp(m, 2, 0, 1, (1u << 20) + 1, mesh0, NULL, 0).status, 3);  /* too long */
+    KT_EXPECT_EQ(kt_hp(m, 2, 0, 1, 16, mesh0 | 0xFFFFFFFFF8ull, NULL, 0).status, 3); /* past 40 bits */
+    KT_EXPECT_EQ(kt_hp(m, 2, 0, 1, 4, mesh0 | 0x8100000000ull, NULL, 0).status, 2);  /* aperture 1 */
+    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 1, mesh0 | 0x9000000000ull, "\1", 1).status, 2);  /* mesh 1 staging */
     /* a WRITE longer than the maximum is framed as its header and refused */
     uint8_t hdr[16] = { 3, 0, 1, 0 };
-    le(hdr + 4, 4, (1u << 20) + 1);
-    le(hdr + 8, 8, mesh0);
+    kt_le(hdr + 4, 4, (1u << 20) + 1);
+    kt_le(hdr + 8, 8, mesh0);
     struct khp_req req;
     const uint8_t *d;
     KT_EXPECT_EQ(km_hp_parse(hdr, 16, &req, &d), 16);
@@ -165,8 +113,8 @@ static void memory_errors(void)
     KT_EXPECT_EQ(km_hp_execute(m, &req, NULL, out, 8), 0);
     /* nothing at these outside addresses */
     KT_EXPECT_EQ(reg_rd(m, 0x00010100).status, 2);
-    KT_EXPECT_EQ(hp(m, 2, 0, 1, 4, 0x00400000, NULL, 0).status, 2);
-    KT_EXPECT_EQ(hp(m, 2, 0, 1, 4, 0x00100000 + 8192, NULL, 0).status, 2);
+    KT_EXPECT_EQ(kt_hp(m, 2, 0, 1, 4, 0x00400000, NULL, 0).status, 2);
+    KT_EXPECT_EQ(kt_hp(m, 2, 0, 1, 4, 0x00100000 + 8192, NULL, 0).status, 2);
     km_free(m);
 }
 
@@ -176,27 +124,27 @@ static void load_paths_only_while_held(void)
     size_t ib, sb;
     uint8_t *imem = km_imem(m, &ib);
     uint8_t *spad = km_spad(m, &sb);
-    KT_EXPECT_EQ(hp(m, 3, 0, 1, 4, 0x00100000, "\x13\0\0\0", 4).status, 6);   /* E_RUNNING */
-    KT_EXPECT_EQ(hp(m, 3, 0, 1, 1, 0x00200000, "\x01", 1).status, 6);
+    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 4, 0x00100000, "\x13\0\0\0", 4).status, 6);   /* E_RUNNING */
+    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 1, 0x00200000, "\x01", 1).status, 6);
     KT_EXPECT_EQ(reg_wr(m, 0x00010000, 1).status, 0);                          /* hold */
     KT_EXPECT_EQ(P.holds, 1);
     KT_EXPECT_EQ(reg_rd(m, 0x00010008).value & 3, 0);                          /* HELD */
     KT_EXPECT_EQ(reg_rd(m, 0x00010000).value, 1);
-    KT_EXPECT_EQ(hp(m, 3, 0, 1, 8, 0x00100000, "\x13\0\0\0\x6f\0\0\0", 8).status, 0);
+    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 8, 0x00100000, "\x13\0\0\0\x6f\0\0\0", 8).status, 0);
     KT_EXPECT_EQ(imem[0], 0x13);
     KT_EXPECT_EQ(imem[4], 0x6F);
-    KT_EXPECT_EQ(hp(m, 3, 0, 1, 4, 0x00100002, "abcd", 4).status, 4);         /* E_ALIGN */
-    KT_EXPECT_EQ(hp(m, 3, 0, 1, 6, 0x00100000, "abcdef", 6).status, 4);
-    KT_EXPECT_EQ(hp(m, 3, 0, 1, 8, 0x00100000 + 8188, "abcdefgh", 8).status, 3); /* past 8 KB */
-    KT_EXPECT_EQ(hp(m, 3, 0, 1, 3, 0x00200000 + 8189, "xyz", 3).status, 0);   /* spad: bytes */
+    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 4, 0x00100002, "abcd", 4).status, 4);         /* E_ALIGN */
+    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 6, 0x00100000, "abcdef", 6).status, 4);
+    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 8, 0x00100000 + 8188, "abcdefgh", 8).status, 3); /* past 8 KB */
+    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 3, 0x00200000 + 8189, "xyz", 3).status, 0);   /* spad: bytes */
     KT_EXPECT_EQ(spad[8191], 'z');
-    KT_EXPECT_EQ(hp(m, 3, 4, 1, 4, 0x00200000, "abcd", 4).status, 5);         /* E_WIDTH */
+    KT_EXPECT_EQ(kt_hp(m, 3, 4, 1, 4, 0x00200000, "abcd", 4).status, 5);         /* E_WIDTH */
     KT_EXPECT_EQ(reg_wr(m, 0x00010000, 0).status, 0);                          /* release */
     KT_EXPECT_EQ(P.releases, 1);
     KT_EXPECT_EQ(reg_rd(m, 0x00010008).value & 3, 1);                          /* RUNNING */
-    struct rep r = hp(m, 2, 0, 1, 8, 0x00100000, NULL, 0);                    /* reads any time */
+    struct kt_rep r = kt_hp(m, 2, 0, 1, 8, 0x00100000, NULL, 0);                    /* reads any time */
     KT_EXPECT_EQ(r.status, 0);
-    KT_EXPECT_EQ(gle(r.data, 8), 0x0000006F00000013ull);
+    KT_EXPECT_EQ(kt_gle(r.data, 8), 0x0000006F00000013ull);
     km_free(m);
 }
 
@@ -215,16 +163,16 @@ static void processor_host_registers(void)
     KT_EXPECT_EQ(reg_rd(m, 0x00010028).value, 480);                /* INSTRET */
     km_cpu_trap(m, 2, 0x1230, 0xBAD0, 0);
     km_advance(m, 1700);
-    struct rep r = reg_rd(m, 0x00010008);
+    struct kt_rep r = reg_rd(m, 0x00010008);
     KT_EXPECT_EQ(r.value, 2 | 2 << 8);                             /* HALTED, cause 2 */
     KT_EXPECT_EQ(reg_rd(m, 0x00010010).value, 0xBAD0);             /* EXIT_WORD = mtval */
     KT_EXPECT_EQ(reg_rd(m, 0x00010018).value, 0x1230);             /* HALT_PC */
     KT_EXPECT_EQ(reg_rd(m, 0x00010020).value, 500);                /* frozen at the stop */
     KT_EXPECT_EQ(reg_wr(m, 0x00010008, 1).status, 2);              /* read-only: E_ADDR */
-    KT_EXPECT_EQ(hp(m, 2, 4, 1, 0, 0x00010008, NULL, 0).status, 5);/* width 4: E_WIDTH */
+    KT_EXPECT_EQ(kt_hp(m, 2, 4, 1, 0, 0x00010008, NULL, 0).status, 5);/* width 4: E_WIDTH */
     KT_EXPECT_EQ(reg_rd(m, 0x00010004).status, 4);                 /* E_ALIGN */
     KT_EXPECT_EQ(reg_rd(m, 0x00010040).status, 2);                 /* no register there */
-    KT_EXPECT_EQ(hp(m, 3, 8, 1, 4, 0x00010000, "\0\0\0\0", 4).status, 3);  /* value is 8 bytes */
+    KT_EXPECT_EQ(kt_hp(m, 3, 8, 1, 4, 0x00010000, "\0\0\0\0", 4).status, 3);  /* value is 8 bytes */
     /* hold then release restarts the stopped core */
     reg_wr(m, 0x00010000, 1);
     reg_wr(m, 0x00010000, 0);
@@ -250,13 +198,13 @@ static void model_registers_are_the_referee(void)
 static void agent_registers_through_the_host(void)
 {
     struct km_model *m = kt_model(&P, KM_VARIANT_RV32, false);
-    struct rep r = reg_rd(m, 0x10);                        /* CAPS */
+    struct kt_rep r = reg_rd(m, 0x10);                        /* CAPS */
     KT_EXPECT_EQ(r.status, 0);
     KT_EXPECT_EQ(r.value & 0xFFFF, 288);                   /* FLIT_WIDTH */
     KT_EXPECT_EQ((r.value >> 16) & 0xFF, 4);               /* POS_WIDTH */
     KT_EXPECT_EQ(reg_wr(m, 0x0, 0x1122334455667788ull).status, 0);   /* CTRL: stored */
     KT_EXPECT_EQ(reg_rd(m, 0x0).value, 0x1122334455667788ull);
-    KT_EXPECT_EQ(hp(m, 2, 8, 1, 0, 0x4, NULL, 0).status, 4);
+    KT_EXPECT_EQ(kt_hp(m, 2, 8, 1, 0, 0x4, NULL, 0).status, 4);
     km_free(m);
 }
 
@@ -300,8 +248,8 @@ static void random_bytes_never_crash(void)
         static const uint64_t bases[] = { 0x0, 0x10000, 0x100000, 0x200000, 0x300000,
                                           1ull << 40, (1ull << 40) | 0x8000000000ull, 2ull << 40 };
         if (in[15] & 1) {
-            uint64_t a = bases[in[14] % 8] + (gle(in + 8, 2) & 0x3FF8u);
-            le(in + 8, 8, a);
+            uint64_t a = bases[in[14] % 8] + (kt_gle(in + 8, 2) & 0x3FF8u);
+            kt_le(in + 8, 8, a);
         }
         struct khp_req req;
         const uint8_t *d;

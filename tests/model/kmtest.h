@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kmodel.h"
+#include "kohaku/hostport.h"
 
 static char kt_why[256];
 static int kt_failures;
@@ -104,6 +105,64 @@ static inline uint64_t kt_rd(struct km_model *m, uint64_t a, unsigned size)
     if (km_cpu_read(m, a, size, &v) != 0)
         return 0xFA17FA17FA17ull;
     return v;
+}
+
+/* ---- the host port from wire bytes (hostport.h: 16-byte request and reply headers, every
+ * field little-endian), built here by hand rather than by the model's own code ---- */
+
+static inline void kt_le(uint8_t *p, unsigned n, uint64_t v)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t kt_gle(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* A decoded reply; data points into a buffer the next kt_hp call reuses. */
+struct kt_rep {
+    unsigned op, status, tag;
+    uint32_t len;
+    uint64_t value;
+    const uint8_t *data;
+    size_t total;
+};
+
+/* Frame one request from wire bytes, execute it, decode the reply. Status 0xEE: the framer
+ * wanted more bytes, so there is no reply. */
+static inline struct kt_rep kt_hp(struct km_model *m, unsigned op, unsigned width, unsigned tag,
+                                  uint32_t len, uint64_t addr, const void *data, uint32_t ndata)
+{
+    static uint8_t in[16 + 4096];
+    static uint8_t out[16 + (1u << 20)];
+    kt_le(in, 1, op);
+    kt_le(in + 1, 1, width);
+    kt_le(in + 2, 2, tag);
+    kt_le(in + 4, 4, len);
+    kt_le(in + 8, 8, addr);
+    if (ndata)
+        memcpy(in + 16, data, ndata);
+    struct khp_req req;
+    const uint8_t *d;
+    size_t used = km_hp_parse(in, 16 + ndata, &req, &d);
+    struct kt_rep r = { 0 };
+    if (!used) {
+        r.status = 0xEE;
+        return r;
+    }
+    r.total = km_hp_execute(m, &req, d, out, sizeof(out));
+    r.op = out[0];
+    r.status = out[1];
+    r.tag = (unsigned)kt_gle(out + 2, 2);
+    r.len = (uint32_t)kt_gle(out + 4, 4);
+    r.value = kt_gle(out + 8, 8);
+    r.data = out + 16;
+    return r;
 }
 
 #endif
