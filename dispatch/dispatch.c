@@ -375,9 +375,10 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
                 if (kdp_poll(c, j))
                     t = kdp_now();
                 if (j->state == KDP_J_STOP || kdp_expired(c, t)) {
+                    /* the timeout's value counts what reached the unit: after the abort */
+                    kdp_abort(c, j);
                     if (j->state != KDP_J_STOP)
                         kdp_timeout(c, KDP_AWAIT_CREDIT, j);
-                    kdp_abort(c, j);
                     return;
                 }
             } while (kdp_running());
@@ -494,9 +495,9 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         /* RV32's one-target stream (below): a kick that streams on returned credit ends
          * early at a FAULT or when the unit stops returning credit. */
         if (run && stream && (jobs->state == KDP_J_STOP || kdp_expired(c, t))) {
+            kdp_abort(c, jobs);         /* first: the timeout's value counts what reached the unit */
             if (jobs->state != KDP_J_STOP)
                 kdp_timeout(c, KDP_AWAIT_CREDIT, jobs);
-            kdp_abort(c, jobs);
             run = false;
         }
         if (!run)
@@ -547,20 +548,29 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             break;
         }
     }
-    kdp_wait_idle(c);
+    kdp_quiesce(c);
     c->running = KDP_REGIONS;
 
     /* Remember what each unit still owes, so the next run neither overfills it nor takes
-     * its late signals for its own. */
+     * its late signals for its own. A unit that reads idle (CU_STATUS, through the mailbox,
+     * quiet now) owes nothing: what it was sent retired and its missing signals were lost,
+     * not late — its signals reach the agent before its reply, on one path in order
+     * (docs/reliability.md: a dropped completion must not lose the unit for good). The read
+     * is one bounded wait (a slowed unit answers on its own clock). */
     for (unsigned i = 0; i < n; i++) {
         struct kdp_job *j = &jobs[i];
         unsigned ui = j->ui;
-        c->owed[ui] = (uint16_t)(j->skip + kdp_out(j));
+        uint32_t owed = j->skip + kdp_out(j);
+        uint64_t st;
+        if (owed && kdp_ctrl_read(c, j->yx, KF_CTRL_CU_STATUS, c->wait_cycles, &st) == 1 &&
+            !(st >> 63))                                        /* CU_STATUS [63] busy */
+            owed = 0;
+        c->owed[ui] = (uint16_t)owed;
         c->owed_count[ui] = j->last_count;
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
             j->rep.status = c->status == KS_OK ? KS_TIMEOUT : c->status;
     }
-    kdp_quiesce(c);
+    kdp_quiesce(c);         /* a reply to a read above that came after its wait */
     return c->status;
 refuse:
     c->status = st;

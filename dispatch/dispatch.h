@@ -123,6 +123,14 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
 /* One program to one target: kdp_run of the single job j (j->prog, j->yx filled). */
 unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j);
 
+/* One CU_CTRL read of register `index` (KF_CTRL_CU_*) of the unit at yx through the mailbox
+ * (BOARD.md §1 "Enumeration"): one request in flight, a reply accepted only from yx with the txn
+ * and index asked, others popped; KDP_ENUM_TRIES requests of `cycles` each (a lost TX_KICK).
+ * Only with no program running. Returns 1 with *v = the value's bits [63:16] in place ([15:0]
+ * read as 0), 0 when no reply came, or KS_TIMEOUT (recorded, detail MAILBOX_TX) when TX stays
+ * full. */
+unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cycles, uint64_t *v);
+
 /* Internal (dispatch.c, enum.c): waits, bounded by wait_cycles, until (agent register `off` &
  * bit) == want, popping RX while it waits on RX_STATUS. KS_OK, or KS_TIMEOUT recorded with
  * `detail` (KDP_DETAIL) and value = the register. */

@@ -20,42 +20,42 @@ void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx)
     *hi_yx = (uint8_t)(hi + ((hi & 0x0Fu) != 0x0Fu) + (((hi & 0xF0u) != 0xF0u) << 4));
 }
 
-/* One CU_CTRL read of CU_CAPS at yx. Returns 1 found (*u filled), 0 silent, or KS_TIMEOUT
- * (recorded) when the mailbox itself stalls. */
-static unsigned kdp_ask(struct kdp_ctx *c, uint8_t yx, uint32_t coord_cycles,
-                        struct kx_unit_entry *u)
+unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cycles, uint64_t *v)
 {
-    uint8_t txn = c->txn_seq++;     /* a late reply to an earlier request never matches */
-    if (kdp_wait_reg(c, KA_TX_STATUS, KA_TX_STATUS_FULL, 0,
-                     KDP_DETAIL(KDP_AWAIT_MAILBOX_TX, yx)) != KS_OK)
-        return KS_TIMEOUT;
-    /* The mailbox sends TX_FLIT's header verbatim (no src stamp, BOARD.md §1.1), and TX_FLIT
-     * is byte-enabled memory: every half of every word is written. Payload words 0..3 of a
-     * read of CU_CAPS are all zero (op READ 0, index CU_CAPS 0: flit-format.md §4.8). */
-    volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_TX_FLIT(0));
+    for (unsigned t = 0; t < KDP_ENUM_TRIES; t++) {
+        uint8_t txn = c->txn_seq++;     /* a late reply to an earlier request never matches */
+        if (kdp_wait_reg(c, KA_TX_STATUS, KA_TX_STATUS_FULL, 0,
+                         KDP_DETAIL(KDP_AWAIT_MAILBOX_TX, yx)) != KS_OK)
+            return KS_TIMEOUT;
+        /* The mailbox sends TX_FLIT's header verbatim (no src stamp, BOARD.md §1.1), and
+         * TX_FLIT is byte-enabled memory: every half of every word is written. Payload words
+         * 0..2 of a read are zero; word 3 holds op READ (0) and the index in [55:48]
+         * (flit-format.md §4.8): the last native word of word 3 on both variants. */
+        volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_TX_FLIT(0));
 #pragma GCC unroll 1
-    for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
-        d[i] = 0;
-    _Static_assert(KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) == 0 &&
-                   KH_FIELD_PREP(KF_W3_CTRL_INDEX, KF_CTRL_CU_CAPS) == 0, "CU_CAPS read is word 3 = 0");
-    d[KF_HDR_WORD * 8u / sizeof(uintptr_t)] = kdp_ctrl_hdr(yx, c->agent_yx, txn);
-    hal_fence();                    /* the flit is complete before the kick reads it */
-    hal_agent_wr32(KA_TX_KICK, 1);
+        for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
+            d[i] = 0;
+        _Static_assert(KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) == 0, "a read is op 0");
+        d[4u * 8u / sizeof(uintptr_t) - 1u] =
+            (uintptr_t)(KH_FIELD_PREP(KF_W3_CTRL_INDEX, index) >> (64u - 8u * sizeof(uintptr_t)));
+        d[KF_HDR_WORD * 8u / sizeof(uintptr_t)] = kdp_ctrl_hdr(yx, c->agent_yx, txn);
+        hal_fence();                    /* the flit is complete before the kick reads it */
+        hal_agent_wr32(KA_TX_KICK, 1);
 
-    uint32_t t0 = (uint32_t)hal_cycles();
-    while ((uint32_t)hal_cycles() - t0 <= coord_cycles) {
-        if (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
-            continue;
-        uint32_t h = hal_agent_rd32(KA_RX_FLIT(KF_HDR_WORD));
-        uint64_t w3 = hal_agent_rd(KA_RX_FLIT(3));
-        hal_agent_wr32(KA_RX_POP, 1);
-        /* A clamped out-of-grid request is answered by the nearest unit with its own src:
-         * refused here, so that unit is never counted twice. CU_CAPS lies wholly in word 3
-         * (value [63:16] = word 3 [47:0]; the fields start at value bit 20). */
-        if (((h ^ kdp_ctrl_hdr(0, yx, txn)) & KDP_REPLY_MASK) == 0 &&
-            (w3 >> 48) == KDP_REPLY_OP_INDEX(KF_CTRL_CU_CAPS)) {
-            kdp_caps_unit(yx, w3 << 16, u);
-            return 1;
+        uint32_t t0 = (uint32_t)hal_cycles();
+        while ((uint32_t)hal_cycles() - t0 <= cycles) {
+            if (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
+                continue;
+            uint32_t h = hal_agent_rd32(KA_RX_FLIT(KF_HDR_WORD));
+            uint64_t w3 = hal_agent_rd(KA_RX_FLIT(3));
+            hal_agent_wr32(KA_RX_POP, 1);
+            /* A clamped out-of-grid request is answered by the nearest unit with its own src:
+             * refused here, so that unit is never counted twice. */
+            if (((h ^ kdp_ctrl_hdr(0, yx, txn)) & KDP_REPLY_MASK) == 0 &&
+                (w3 >> 48) == KDP_REPLY_OP_INDEX(index)) {
+                *v = w3 << 16;
+                return 1;
+            }
         }
     }
     return 0;
@@ -89,12 +89,13 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
         if (x - KDP_X(lo_yx) > KDP_X(hi_yx) - KDP_X(lo_yx) || yx == c->agent_yx ||
             (out_x && out_y) || nf == KX_BOOT_MAX_UNITS)
             continue;
-        unsigned got = 0;
-        for (unsigned t = 0; t < KDP_ENUM_TRIES && got == 0; t++)
-            got = kdp_ask(c, (uint8_t)yx, coord_cycles, &found[nf]);
+        /* CU_CAPS lies wholly in word 3 (value [63:16]; the fields start at value bit 20). */
+        uint64_t caps;
+        unsigned got = kdp_ctrl_read(c, (uint8_t)yx, KF_CTRL_CU_CAPS, coord_cycles, &caps);
         if (got == KS_TIMEOUT)
             return c->status;
-        nf += got;
+        if (got)
+            kdp_caps_unit((uint8_t)yx, caps, &found[nf++]);
     }
     if (kdp_quiesce(c) != KS_OK)
         return c->status;
