@@ -39,8 +39,7 @@ T="" why="" OUT="" RC=0 dead=""
 begin() { T=$1; why=""; "$helper" "$HP_SOCK" guard fill $GUARD $GLEN > /dev/null || why=" guard fill failed;"; }
 k() { if [ -n "$dead" ]; then OUT="(not run)"; RC=99; return; fi
   OUT=$("$kactl" "$@" 2>&1); RC=$?; { echo "\$ kactl $* -> $RC"; echo "$OUT"; } >> "$work/transcript.txt"; }
-want_rc() { [ "$RC" -eq "$1" ] || why="$why [kactl ${*:2}] exit $RC want $1: $(tail -n2 <<< "$OUT" | tr '\n' '|');"; }
-want_out() { grep -qE -- "$1" <<< "$OUT" || why="$why output lacks /$1/: $(head -c 300 <<< "$OUT" | tr '\n' '|');"; }
+. tests/e2e/checks.sh
 # Nothing written, nothing broken, still serving.
 untouched() {
   local g; g=$("$helper" "$HP_SOCK" guard check $GUARD $GLEN) || why="$why $g;"

@@ -30,11 +30,7 @@ dead="" dead_test=""   # set when this QEMU run's boot failed: later tests say s
 begin() { T=$1; why=""; }
 k() { if [ -n "$dead" ] && ! [[ " boot status referee " == *" $1 "* ]]; then OUT="(not run)"; RC=99; return; fi
   OUT=$("$kactl" "$@" 2>&1); RC=$?; echo "\$ kactl $* -> $RC" >> "$work/transcript.txt"; echo "$OUT" >> "$work/transcript.txt"; }
-want_rc() { [ "$RC" -eq "$1" ] || why="$why [kactl ${*:2}] exit $RC want $1: $(tail -n2 <<< "$OUT" | tr '\n' '|');"; }
-want_out() { grep -qE -- "$1" <<< "$OUT" || why="$why output lacks /$1/: $(head -c 300 <<< "$OUT" | tr '\n' '|');"; }
-no_out() { grep -qE -- "$1" <<< "$OUT" && why="$why output has /$1/;"; }
-# The node still serves: one NOP completes OK.
-still_serves() { k nop; [ "$RC" -eq 0 ] && grep -q 'nop: 1 completed, 0 not OK' <<< "$OUT" || why="$why NOP afterwards: $(tr '\n' '|' <<< "$OUT");"; }
+. tests/e2e/checks.sh
 end() {
   if [ -z "$why" ]; then echo "PASS: e2e-$board/$T"; return; fi
   [ -n "$dead" ] && [ "$T" != "$dead_test" ] && why=" not run: the firmware did not boot in this QEMU run ($dead)"

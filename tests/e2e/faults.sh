@@ -29,9 +29,7 @@ T="" why="" OUT="" RC=0 dead="" run=0
 begin() { T=$1; why=""; }
 k() { if [ -n "$dead" ]; then OUT="(not run)"; RC=99; return; fi
   OUT=$("$kactl" "$@" 2>&1); RC=$?; { echo "\$ kactl $* -> $RC"; echo "$OUT"; } >> "$work/transcript.txt"; }
-want_rc() { [ "$RC" -eq "$1" ] || why="$why [kactl ${*:2}] exit $RC want $1: $(tail -n2 <<< "$OUT" | tr '\n' '|');"; }
-want_out() { grep -qE -- "$1" <<< "$OUT" || why="$why output lacks /$1/: $(head -c 300 <<< "$OUT" | tr '\n' '|');"; }
-no_out() { grep -qE -- "$1" <<< "$OUT" && why="$why output has /$1/;"; }
+. tests/e2e/checks.sh
 end() {
   if [ -z "$why" ]; then echo "PASS: e2e-faults-$board/$T"; return; fi
   [ -n "$dead" ] && why=" not run: the firmware did not boot in this QEMU run ($dead)"
@@ -44,7 +42,6 @@ quiet() {
   want_out "^agent: .* quiet$"
   want_out "^referee: credit_violations=0 bad_reg_writes=0 busy_go=0 cpu_aux_cfg_writes=0 "
 }
-still_serves() { k nop; [ "$RC" -eq 0 ] && grep -q 'nop: 1 completed, 0 not OK' <<< "$OUT" || why="$why NOP afterwards: $(tr '\n' '|' <<< "$OUT");"; }
 # A dispatch of PROG to TARGET and its exact completion line.
 dispatch_is() { # PROG TARGET RC STATUS DETAIL VALUE
   k dispatch "$1" --target "$2"
