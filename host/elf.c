@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kohaku/cpu_map.h"
+#include "kh_util.h"
 #include "libkohaku.h"
 
 static const struct kh_map map32 = {
@@ -27,14 +28,6 @@ const struct kh_map *kh_map_for(unsigned variant)
 #define EM_RISCV      243
 #define PT_LOAD       1
 
-static uint64_t rd(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return KH_E_INPUT; } while (0)
 
 int kh_elf_parse(const uint8_t *img, size_t len, struct kh_elf *out, char *err, size_t errlen)
@@ -51,15 +44,15 @@ int kh_elf_parse(const uint8_t *img, size_t len, struct kh_elf *out, char *err, 
     size_t ehsz = is64 ? 64 : 52;
     if (len < ehsz)
         FAIL("ELF header truncated (%zu bytes, want %zu)", len, ehsz);
-    unsigned type = (unsigned)rd(img + 16, 2), mach = (unsigned)rd(img + 18, 2);
+    unsigned type = (unsigned)kh_le_get(img + 16, 2), mach = (unsigned)kh_le_get(img + 18, 2);
     if (type != ET_EXEC)
         FAIL("ELF type %u is not an executable (ET_EXEC); link the firmware first", type);
     if (mach != EM_RISCV)
         FAIL("ELF machine %u is not RISC-V (%u)", mach, EM_RISCV);
-    uint64_t entry = is64 ? rd(img + 24, 8) : rd(img + 24, 4);
-    uint64_t phoff = is64 ? rd(img + 32, 8) : rd(img + 28, 4);
-    unsigned phentsize = (unsigned)rd(img + (is64 ? 54 : 42), 2);
-    unsigned phnum = (unsigned)rd(img + (is64 ? 56 : 44), 2);
+    uint64_t entry = is64 ? kh_le_get(img + 24, 8) : kh_le_get(img + 24, 4);
+    uint64_t phoff = is64 ? kh_le_get(img + 32, 8) : kh_le_get(img + 28, 4);
+    unsigned phentsize = (unsigned)kh_le_get(img + (is64 ? 54 : 42), 2);
+    unsigned phnum = (unsigned)kh_le_get(img + (is64 ? 56 : 44), 2);
     size_t want_ph = is64 ? 56 : 32;
     if (phnum == 0)
         FAIL("ELF has no program headers");
@@ -77,18 +70,18 @@ int kh_elf_parse(const uint8_t *img, size_t len, struct kh_elf *out, char *err, 
 
     for (unsigned i = 0; i < phnum; i++) {
         const uint8_t *ph = img + phoff + (size_t)i * phentsize;
-        unsigned pt = (unsigned)rd(ph, 4);
+        unsigned pt = (unsigned)kh_le_get(ph, 4);
         uint64_t off, paddr, filesz, memsz;
         if (is64) {
-            off = rd(ph + 8, 8);
-            paddr = rd(ph + 24, 8);
-            filesz = rd(ph + 32, 8);
-            memsz = rd(ph + 40, 8);
+            off = kh_le_get(ph + 8, 8);
+            paddr = kh_le_get(ph + 24, 8);
+            filesz = kh_le_get(ph + 32, 8);
+            memsz = kh_le_get(ph + 40, 8);
         } else {
-            off = rd(ph + 4, 4);
-            paddr = rd(ph + 12, 4);
-            filesz = rd(ph + 16, 4);
-            memsz = rd(ph + 20, 4);
+            off = kh_le_get(ph + 4, 4);
+            paddr = kh_le_get(ph + 12, 4);
+            filesz = kh_le_get(ph + 16, 4);
+            memsz = kh_le_get(ph + 20, 4);
         }
         if (pt != PT_LOAD || memsz == 0)
             continue;       /* attributes, GNU_STACK and empty segments load nothing */

@@ -10,7 +10,7 @@ HOST_SRCS   := host/node.c host/elf.c host/queue.c host/explain.c host/text.c ho
                host/file.c
 # The descriptor list's text form is mover/'s parser, built unchanged.
 HOST_SHARED := mover/desc_text.c
-HOST_HDRS   := host/libkohaku.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h
+HOST_HDRS   := host/libkohaku.h host/kh_util.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h
 HOST_GEN    := $(O)/host/gen/status_table.inc
 HOST_INC    := -Iinclude -Ihost -Idispatch -Imover -I$(O)/host/gen
 HOST_WARN   := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes

@@ -2,21 +2,12 @@
  * the firmware lives by", §1.1, §2): what a host without the control processor would do, so
  * `make bench` can compare it with the firmware doing the same work. Every access is a
  * host-port request the model charges its latency for. */
-#define _POSIX_C_SOURCE 200809L
-#include <time.h>
-
 #include "kdp_flit.h"
 #include "kohaku/agent_regs.h"
 #include "kohaku/flit.h"
 #include "kohaku/status.h"
+#include "kh_util.h"
 #include "libkohaku.h"
-
-static uint64_t ms_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 int kh_hd_dispatch(struct kh_node *n, uint8_t yx, uint8_t txn, const uint64_t (*p)[4], uint32_t count,
                    uint16_t credit, unsigned timeout_ms, struct kh_hd_result *r)
@@ -32,7 +23,7 @@ int kh_hd_dispatch(struct kh_node *n, uint8_t yx, uint8_t txn, const uint64_t (*
         return rc;
     /* Completions are counted as differences modulo 2^16 from this snapshot (BOARD.md §1.1). */
     uint16_t snap = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, ns);
-    uint64_t deadline = ms_now() + timeout_ms;
+    uint64_t deadline = kh_ms_now() + timeout_ms;
     for (uint32_t start = 0; start < count; start += KH_HD_CHUNK) {
         uint32_t k = count - start < KH_HD_CHUNK ? count - start : KH_HD_CHUNK;
         for (uint32_t j = 0; j < k; j++) {
@@ -63,7 +54,7 @@ int kh_hd_dispatch(struct kh_node *n, uint8_t yx, uint8_t txn, const uint64_t (*
             }
             if (seen >= start + k)
                 break;
-            if (ms_now() > deadline) {
+            if (kh_ms_now() > deadline) {
                 r->status = KS_TIMEOUT;
                 r->value = seen;
                 goto out;

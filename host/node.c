@@ -12,6 +12,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "kh_util.h"
 #include "libkohaku.h"
 
 /* ---- Unix socket transport ---- */
@@ -141,20 +142,6 @@ const char *kh_port_status_name(unsigned st)
 
 /* ---- Requests ---- */
 
-static void put_le(uint8_t *p, unsigned n, uint64_t v)
-{
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* One request and its reply. data/dlen: WRITE data; rbuf/rlen: READ data expected. */
 static int request(struct kh_node *n, uint8_t op, uint8_t width, uint64_t addr, uint32_t len,
                    const void *data, void *rbuf, uint64_t *value)
@@ -163,18 +150,18 @@ static int request(struct kh_node *n, uint8_t op, uint8_t width, uint64_t addr, 
     uint16_t tag = n->tag++;
     h[0] = op;
     h[1] = width;
-    put_le(h + 2, 2, tag);
-    put_le(h + 4, 4, len);
-    put_le(h + 8, 8, addr);
+    kh_le_put(h + 2, 2, tag);
+    kh_le_put(h + 4, 4, len);
+    kh_le_put(h + 8, 8, addr);
     n->requests++;
     if (n->t.write(n->t.ctx, h, sizeof h) != 0 || (data && n->t.write(n->t.ctx, data, len) != 0))
         return kh_fail(n, KH_E_IO, "host port: sending a request failed (QEMU gone?)");
     if (n->t.read(n->t.ctx, r, sizeof r) != 0)
         return kh_fail(n, KH_E_IO, "host port: the node closed the connection (QEMU gone?)");
-    uint32_t rl = (uint32_t)get_le(r + 4, 4);
-    if (r[0] != op || get_le(r + 2, 2) != tag)
+    uint32_t rl = (uint32_t)kh_le_get(r + 4, 4);
+    if (r[0] != op || kh_le_get(r + 2, 2) != tag)
         return kh_fail(n, KH_E_PROTO, "host port: reply op %u tag %u to request op %u tag %u",
-                       r[0], (unsigned)get_le(r + 2, 2), op, tag);
+                       r[0], (unsigned)kh_le_get(r + 2, 2), op, tag);
     if (r[1] != KHP_OK) {
         n->port_status = r[1];
         if (rl)
@@ -189,7 +176,7 @@ static int request(struct kh_node *n, uint8_t op, uint8_t width, uint64_t addr, 
     if (want && n->t.read(n->t.ctx, rbuf, want) != 0)
         return kh_fail(n, KH_E_IO, "host port: connection closed inside a reply");
     if (value)
-        *value = get_le(r + 8, 8);
+        *value = kh_le_get(r + 8, 8);
     return KH_OK;
 }
 
@@ -233,7 +220,7 @@ int kh_reg_read(struct kh_node *n, uint64_t addr, uint64_t *v)
 int kh_reg_write(struct kh_node *n, uint64_t addr, uint64_t v)
 {
     uint8_t b[8];
-    put_le(b, 8, v);
+    kh_le_put(b, 8, v);
     return request(n, KHP_OP_WRITE, 8, addr, 8, b, NULL, NULL);
 }
 

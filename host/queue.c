@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kh_util.h"
 #include "libkohaku.h"
 
 /* ---- Boot block ---- */
@@ -176,7 +177,7 @@ const char *kh_fw_state_name(unsigned state)
     }
 }
 
-static uint64_t ms_now(void)
+uint64_t kh_ms_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -209,7 +210,7 @@ static int core_stopped(struct kh_node *n, const char *what)
 
 int kh_wait_ready(struct kh_node *n, struct kh_queue *q)
 {
-    uint64_t t0 = ms_now();
+    uint64_t t0 = kh_ms_now();
     for (unsigned polls = 0;; polls++) {
         struct kq_fw_state fw;
         int rc = kh_mem_read(n, q->addr + OFF(fw), &fw, sizeof fw);
@@ -223,7 +224,7 @@ int kh_wait_ready(struct kh_node *n, struct kh_queue *q)
                            (unsigned long long)fw.tval);
         if ((polls & 15) == 15 && (rc = core_stopped(n, "the firmware to report READY")))
             return rc;
-        if (ms_now() - t0 > q->timeout_ms) {
+        if (kh_ms_now() - t0 > q->timeout_ms) {
             if ((rc = core_stopped(n, "the firmware to report READY")))
                 return rc;
             return kh_fail(n, KH_E_TIMEOUT, "timed out after %u ms waiting for the firmware to report "
@@ -272,11 +273,11 @@ int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, 
         int rc = read_index(n, q, OFF(sq_head), &head);
         if (rc)
             return rc;
-        uint64_t t0 = ms_now();
+        uint64_t t0 = kh_ms_now();
         for (unsigned polls = 0; kh_ring_free(q->sq_tail, head, q->sq_entries) == 0; polls++) {
             if ((polls & 15) == 15 && (rc = core_stopped(n, "room in the submission ring")))
                 return rc;
-            if (ms_now() - t0 > q->timeout_ms)
+            if (kh_ms_now() - t0 > q->timeout_ms)
                 return kh_fail(n, KH_E_TIMEOUT, "timed out after %u ms waiting for room in the submission "
                                "ring (tail %llu, firmware head %llu, %u entries)", q->timeout_ms,
                                (unsigned long long)q->sq_tail, (unsigned long long)head, q->sq_entries);
@@ -303,7 +304,7 @@ int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, 
 
 int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char *what)
 {
-    uint64_t t0 = ms_now(), tail;
+    uint64_t t0 = kh_ms_now(), tail;
     for (unsigned polls = 0;; polls++) {
         int rc = read_index(n, q, OFF(cq_tail), &tail);
         if (rc)
@@ -312,7 +313,7 @@ int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char 
             return KH_OK;
         if ((polls & 15) == 15 && (rc = core_stopped(n, what)))
             return rc;
-        if (ms_now() - t0 > q->timeout_ms) {
+        if (kh_ms_now() - t0 > q->timeout_ms) {
             struct kh_queue_view v;
             if ((rc = core_stopped(n, what)) || (rc = kh_queue_view(n, q, &v)))
                 return rc;
