@@ -46,7 +46,7 @@ struct np_dma {
     uint32_t l2;              /* L2 line of row 0 */
     uint32_t rows, lpr, stride;
     uint32_t issued, total, finished;   /* lines */
-    uint64_t start, last_progress;
+    uint64_t last_progress;   /* the watchdog measures NP_DMA_TIMEOUT from here */
     uint32_t gen;             /* invalidates a stale watchdog */
     uint8_t next_txn;
     unsigned inflight;
@@ -613,7 +613,7 @@ static void dma_start(struct km_cu *cu, struct np_state *st, const struct np_mc 
     d->stride = mc->stride;
     d->issued = d->finished = 0;
     d->total = mc->rows * mc->lpr;
-    d->start = d->last_progress = km_cu_now(cu);
+    d->last_progress = km_cu_now(cu);
     d->gen++;
     d->inflight = 0;
     memset(d->slot, 0, sizeof d->slot);
