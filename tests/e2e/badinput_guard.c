@@ -62,15 +62,13 @@ static int guard(const char *how, uint64_t addr, size_t len)
 
 static int boot(const char *elf, const char *field, uint64_t v)
 {
-    FILE *f = fopen(elf, "rb");
-    static uint8_t img[1 << 20];
-    size_t len = f ? fread(img, 1, sizeof img, f) : 0;
-    if (f)
-        fclose(f);
+    size_t len = 0;
+    /* Kept to the end of the process: the parsed segments point into it. */
+    const uint8_t *img = (const uint8_t *)kh_read_file(elf, &len);
     struct kh_elf e;
     char err[KH_ERR_LEN];
-    if (!len || kh_elf_parse(img, len, &e, err, sizeof err)) {
-        printf("error: %s: %s\n", elf, len ? err : "unreadable");
+    if (!img || !len || kh_elf_parse(img, len, &e, err, sizeof err)) {
+        printf("error: %s: %s\n", elf, img && len ? err : "unreadable");
         return 3;
     }
     /* A good default-map table, for the rows that break one entry of it. */
