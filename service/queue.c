@@ -63,7 +63,7 @@ static void kq_copy(volatile kq_word *d, const volatile kq_word *s, unsigned n)
         d[i] = s[i];
 }
 
-static void kq_set_state(uint32_t state)
+static __attribute__((noinline)) void kq_set_state(uint32_t state)
 {
     kq_hdr->fw.state = state;
     hal_shared_release();
