@@ -44,7 +44,7 @@ SECTIONS
     } > SPAD
 
     /* gp-relative addressing reaches +-2 KB around __global_pointer$; crt0 sets gp. */
-    __global_pointer$ = MIN(__kx_data_start + 0x800, __kx_spad_end);
+    __global_pointer$ = MIN(__kx_rodata_start + 0x800, __kx_spad_end);
 
     .bss (NOLOAD) : ALIGN(8) {
         __kx_bss_start = .;
