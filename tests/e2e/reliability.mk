@@ -53,7 +53,7 @@ TEST_SUITES += $(addprefix soak-,$(REL_BOARDS))
 $(addprefix test-suite-soak-,$(REL_BOARDS)): test-suite-soak-%: rel-images-% $(SOAK_BIN)
 	@mkdir -p $(O)/tests
 	$(Q)timeout 900 tests/e2e/soak.sh $* $(O) $(SOAK_SHORT_COMMANDS) > $(O)/tests/soak-$*.out 2> $(O)/tests/soak-$*.stderr; rc=$$?; \
-	grep -E '^(PASS|FAIL|HANG): ' $(O)/tests/soak-$*.out > $(O)/tests/soak-$*.log; \
+	grep -E '^(PASS|FAIL|HANG|SKIP): ' $(O)/tests/soak-$*.out > $(O)/tests/soak-$*.log; \
 	if [ $$rc -eq 124 ]; then echo "HANG: soak-$*/suite (900 s)" >> $(O)/tests/soak-$*.log; \
 	elif [ $$rc -ne 0 ]; then echo "FAIL: soak-$*/suite exit $$rc" >> $(O)/tests/soak-$*.log; fi
 
