@@ -46,17 +46,20 @@ int kh_hd_dispatch(struct kh_node *n, uint8_t yx, uint8_t txn, const uint64_t (*
         for (;;) {
             if ((rc = kh_agent_read(n, KA_NODE_STATUS(yx), &ns)))
                 return rc;
-            uint16_t seen = (uint16_t)(KH_FIELD_GET(KA_NS_COUNT, ns) - snap);
-            if (KH_FIELD_GET(KA_NS_CODE, ns) == KF_SIG_FAULT && seen > start) {
+            /* Signals of this chunk, modulo 2^16: every earlier chunk signalled exactly its
+             * size, so the chunk's count is the difference past snap + start (k <= 128, no
+             * ambiguity; a 16-bit "seen" compared with a 32-bit start broke past 65,535). */
+            uint16_t done = (uint16_t)(KH_FIELD_GET(KA_NS_COUNT, ns) - snap - start);
+            if (KH_FIELD_GET(KA_NS_CODE, ns) == KF_SIG_FAULT && done > 0) {
                 r->status = KS_UNIT_FAULT;
                 r->value = KH_FIELD_GET(KA_NS_ARG, ns);
                 goto out;
             }
-            if (seen >= start + k)
+            if (done >= k)
                 break;
             if (kh_ms_now() > deadline) {
                 r->status = KS_TIMEOUT;
-                r->value = seen;
+                r->value = start + done;
                 goto out;
             }
         }
