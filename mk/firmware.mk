@@ -114,7 +114,7 @@ $(FW_O)/$(1)/libfw.a: $$(FW_LIBOBJ_$(1))
 
 # The linker script: the board's map as plain numbers (linker/layout.c), then the variant's
 # script preprocessed with them.
-$(FW_O)/$(1)/layout.h: linker/layout.c board/$(1)/board.h include/kohaku/cpu_map.h include/kohaku/bootblock.h | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/layout.h: linker/layout.c board/$(1)/board.h $(wildcard board/common/*.h) include/kohaku/cpu_map.h include/kohaku/bootblock.h | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -S -o $$@.s $$<
 	$(Q)sed -n 's/^->\([A-Z_0-9]*\) \(.*\)$$$$/#define \1 \2/p' $$@.s > $$@ && rm -f $$@.s

@@ -28,7 +28,7 @@ trap 'hp_stop' EXIT
 echo "qemu pid $HP_PID, socket $HP_SOCK"
 
 step "flash and boot: hold the core, load $fw through the load paths, boot block + queue, release"
-if grep -Eq '^#define BOARD_SERVICE_QUEUE +0' "board/$board/board.h"; then
+if ! scripts/board-serves-queue.sh "$board"; then
   # Known gap (docs/service.md "Size"): this board's image does not serve the command queue yet,
   # because with the queue it exceeds the 8 KB instruction window. Show that plainly — the image
   # boots, checks its boot block, prints its banner and stops — then run the demonstration on

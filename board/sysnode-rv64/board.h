@@ -1,43 +1,12 @@
 /* board.h — sysnode-rv64: the RV64 control processor of the real system node.
- * Every board difference lives here (SYSTEM.md §3); maps from BOARD.md §5 via cpu_map.h. */
+ * Every board difference lives here (SYSTEM.md §3); what both RV64 boards share is in
+ * board/common/rv64.h. */
 #ifndef KOHAKU_BOARD_H
 #define KOHAKU_BOARD_H
 
-#include "kohaku/cpu_map.h"
+#include "../common/rv64.h"
 
 #define BOARD_NAME            "sysnode-rv64"
-#define BOARD_VARIANT_RV64    1
 #define BOARD_IS_QEMU         0
-
-#define BOARD_IMEM_BASE       RV64_IMEM_BASE
-#define BOARD_IMEM_BYTES      RV64_IMEM_BYTES
-#define BOARD_SPAD_BASE       RV64_SPAD_BASE
-#define BOARD_SPAD_BYTES      RV64_SPAD_BYTES
-/* Stack at the top of the scratchpad. 4 KB: the trap handler runs on it too (every trap
- * is fatal, so it never nests more than once). */
-#define BOARD_STACK_BYTES     0x1000u
-
-#define BOARD_AGENT_BASE      RV64_AGENT_BASE
-#define BOARD_CTL_BASE        RV64_CTL_BASE
-/* Hardware console/exit: the control-region registers (BOARD.md §5). */
-#define BOARD_CONSOLE_ADDR    (RV64_CTL_BASE + RV64_CTL_CONSOLE)
-#define BOARD_EXIT_ADDR       (RV64_CTL_BASE + RV64_CTL_EXIT)
-
-/* Default per-wait timeout in processor cycles when the boot block gives none; the boot
- * block's wait_cycles (non-zero, checked) overrides it. */
-/* Memory of this mesh the processor reaches (BOARD.md §7 defaults): DRAM 4 GB (addresses 4-64 GB
- * decode but hit nothing), staging 2 MB. The command queue refuses data outside them. */
-#define BOARD_DRAM_BYTES      0x100000000ull
-#define BOARD_STAGING_BYTES   0x200000u
-
-/* The control agent's own mesh coordinate {y,x}: the src of every CU_CTRL request (BOARD.md
- * §1.1). The agent has no register that reports it; 0x10 is x 0, y 1 of the default map
- * (docs/model-mesh.md). */
-#define BOARD_AGENT_YX        0x10u
-
-/* The command queue (service/queue.c) serves the host on this board. */
-#define BOARD_SERVICE_QUEUE   1
-
-#define BOARD_DEFAULT_WAIT_CYCLES 1000000u
 
 #endif

@@ -18,7 +18,7 @@ export KACTL_SOCKET=$HP_SOCK
 if ! o=$("$kactl" boot "$out/$board/fw.elf" 2>&1); then
   # The same rule as tests/e2e/checks.sh: an image that does not serve the queue yet is a SKIP
   # with its reason; any other boot failure fails.
-  if grep -Eq '^#define BOARD_SERVICE_QUEUE +0' "board/$board/board.h" && grep -q 'exited with word 0x0' <<< "$o"; then
+  if ! scripts/board-serves-queue.sh "$board" && grep -q 'exited with word 0x0' <<< "$o"; then
     echo "SKIP: soak-$board/soak_${n}_commands (the $board firmware does not serve the command queue yet: BOARD_SERVICE_QUEUE 0, the image with the queue exceeds the 8 KB window (docs/service.md Size))"; exit 0
   fi
   echo "FAIL: soak-$board/soak_${n}_commands not run: boot: $(tail -n1 <<< "$o" | head -c 300)"; exit 0

@@ -1,0 +1,41 @@
+/* rv32.h — what every board with the RV32 control processor shares: the processor's maps
+ * (BOARD.md §4 via cpu_map.h), stack, agent coordinate, queue service switch and default
+ * wait. Included by board/qemu-rv32/board.h and board/sysnode-rv32/board.h, which add only what
+ * differs between QEMU and the real node. */
+#ifndef KOHAKU_BOARD_COMMON_RV32_H
+#define KOHAKU_BOARD_COMMON_RV32_H
+
+#include "kohaku/cpu_map.h"
+
+#define BOARD_VARIANT_RV32    1
+
+#define BOARD_IMEM_BASE       RV32_IMEM_BASE
+#define BOARD_IMEM_BYTES      RV32_IMEM_BYTES
+#define BOARD_SPAD_BASE       RV32_SPAD_BASE
+#define BOARD_SPAD_BYTES      RV32_SPAD_BYTES
+/* Stack at the top of the scratchpad. 1 KB: the firmware has no recursion and no large
+ * locals (tables go to .noinit); the size report shows what is left. */
+#define BOARD_STACK_BYTES     0x400u
+
+#define BOARD_AGENT_BASE      RV32_AGENT_BASE
+/* Console and exit: on QEMU our machine serves them; on the node its debug block does (same
+ * registers). */
+#define BOARD_CONSOLE_ADDR    (RV32_LCTL_BASE + RV32_LCTL_CONSOLE)
+#define BOARD_EXIT_ADDR       (RV32_LCTL_BASE + RV32_LCTL_EXIT)
+
+/* Default per-wait timeout in processor cycles when the boot block gives none; the boot
+ * block's wait_cycles (non-zero, checked) overrides it. */
+/* The control agent's own mesh coordinate {y,x}: the src of every CU_CTRL request (BOARD.md
+ * §1.1). The agent has no register that reports it; 0x10 is x 0, y 1 of the default map
+ * (docs/model-mesh.md). */
+#define BOARD_AGENT_YX        0x10u
+
+/* The command queue (service/queue.c) does not fit the 8 KB instruction window yet (with
+ * dispatch/ and mover/ the image links to 11,460 bytes, `make size-rv32-queue`; issue 8
+ * budget 7,168): this board's image reports ready and stops. docs/host-interface.md
+ * "Status", docs/service.md "Size". */
+#define BOARD_SERVICE_QUEUE   0
+
+#define BOARD_DEFAULT_WAIT_CYCLES 1000000u
+
+#endif
