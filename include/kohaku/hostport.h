@@ -1,6 +1,6 @@
 /* hostport.h — the host port: the wire protocol between a host (kactl, tests) and the
  * kohaku-sysnode machine, standing in for the PCIe/JTAG window of BOARD.md §6. Ours;
- * docs/hostport.md describes it. Little-endian throughout. Version 1. */
+ * docs/model.md §6 describes it. Little-endian throughout. Version 1. */
 #ifndef KOHAKU_HOSTPORT_H
 #define KOHAKU_HOSTPORT_H
 
