@@ -1,16 +1,20 @@
 /* soak.c — the soak of issue 7 item 6 (docs/reliability.md "Soak"): against a node booted by
  * `kactl boot` (default unit map, enumerated), submits N mixed commands through libkohaku —
  * NOPs, UNITS, descriptor-list replays, dispatches of TU writes (each its own seed and place) to
- * one or two TUs, NPU programs rotating over the four NPs, step lists, malformed submissions —
- * and every FAULT_EVERY commands a fault armed through the host port (a unit fault, a mover
- * AXI error, a slow unit) met by one command. Checks that every submission completes exactly
+ * one or two TUs, NPU programs rotating over the NPs in use, step lists, malformed submissions —
+ * and every FAULT_EVERY commands a fault armed through the host port (a unit fault, a dropped
+ * completion of a TU or of an NP program's last instruction, a mover AXI error, a slow unit;
+ * twice a hung NP, which the soak then stops using: only a reset frees a hang, docs/model.md §8)
+ * met by one command, a dropped completion or a hang followed by a command on the same unit or
+ * (hang) another NP that must succeed. Checks that every submission completes exactly
  * once, in order, with the status, detail and value status.h and the command say; that every
- * TU write put its own pattern in DRAM and a faulted one wrote nothing; the replayed copy; the
+ * TU write put its own pattern in DRAM and a unit-faulted one wrote nothing; the replayed copy; the
  * progress line of the last step list; the queue indices; and the referee counters zero every
  * 1,000 commands and at the end. Prints its figures (commands, seconds, per-status counts).
  * Usage: soak SOCKET VARIANT N DEMO_DIR      exit 0 and a "PASS:" line only when all held.
  * Expected values are literals: statuses and their detail/value from include/kohaku/status.h
- * and docs/host-interface.md; the TU WRITE pattern (64-bit lane j of beat b = seed + 4b + j)
+ * and docs/host-interface.md, TIMEOUT's detail and value from docs/reliability.md's fault matrix;
+ * the TU WRITE pattern (64-bit lane j of beat b = seed + 4b + j)
  * and encodings from docs/model-mesh.md §5; the default map of docs/model-mesh.md §1. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -34,6 +38,11 @@
 #define S_OUT_SLOTS 4096u
 #define BATCH_MAX   64u
 #define FAULT_EVERY 300u
+/* The fault slots (every FAULT_EVERY commands, counted from 0) that hang an NP instead of the
+ * rotation: the 6th and the 12th, so the 2,000-command form in `make test` meets one. Each
+ * hangs the last NP still in use (4,1, then 3,1); 1,1 and 2,1 serve the rest of the run. */
+static const unsigned hang_slot[] = { 5, 11 };
+#define NHANG (sizeof hang_slot / sizeof hang_slot[0])
 /* The demo's copy list moves X 0x180000 -> 0x100000 (32 bytes) and W 0x181000 -> 0x101000. */
 #define X_SRC       UINT64_C(0x180000)
 #define X_DST       UINT64_C(0x100000)
@@ -41,12 +50,17 @@
 
 enum kind {
     K_NOP, K_UNITS, K_REPLAY, K_TU_WRITE, K_TU_PAIR, K_NPU, K_RUN, K_BAD_OP, K_BAD_ALIGN,
-    K_BAD_TARGET, K_BAD_LEN, K_F_UNIT, K_F_AXI, K_F_SLOW, K_KINDS
+    K_BAD_TARGET, K_BAD_LEN, K_F_UNIT, K_F_AXI, K_F_SLOW, K_F_DROP_TU, K_F_DROP_NP, K_F_HANG,
+    K_AFTER_DROP_TU, K_AFTER_DROP_NP, K_AFTER_HANG, K_KINDS
 };
 static const char *const kind_name[K_KINDS] = {
     "nop", "units", "replay", "tu-write", "tu-pair", "npu", "run", "bad-op", "bad-align",
-    "bad-target", "bad-len", "fault-unit", "fault-axi", "fault-slow",
+    "bad-target", "bad-len", "fault-unit", "fault-axi", "fault-slow", "drop-tu", "drop-np", "hang",
+    "after-drop-tu", "after-drop-np", "after-hang",
 };
+/* The rotation of the fault slots that are not hang slots. */
+static const enum kind fault_rot[] = { K_F_UNIT, K_F_DROP_TU, K_F_AXI, K_F_DROP_NP, K_F_SLOW };
+#define NROT (sizeof fault_rot / sizeof fault_rot[0])
 /* A NOP-heavy mix, every kind present; faults come on their own schedule. */
 static const unsigned weight[] = { 30, 4, 8, 20, 6, 4, 10, 3, 3, 3, 3 };
 
@@ -68,6 +82,15 @@ static uint64_t softmax[64][4];
 static uint32_t nsoftmax, ncopy;
 static uint64_t status_count[256];
 static unsigned kind_count[K_KINDS];
+/* The NPs (x of x,1) the soak still uses; a hung one is taken off the end. */
+static unsigned np_x[4] = { 1, 2, 3, 4 }, n_np = 4;
+
+/* TIMEOUT's detail (docs/reliability.md "Fault matrix"): (what << 8) | {y,x}, what 2 = the
+ * wait for credit, 3 = the wait for the program's last completion. */
+static uint32_t timeout_detail(unsigned what, uint8_t yx)
+{
+    return (what << 8) | yx;
+}
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)
@@ -158,6 +181,7 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t rng = 0x50AC;
     unsigned done = 0, faults = 0, next_fault = FAULT_EVERY, next_referee = 1000, npu_rr = 0;
+    unsigned hangs = 0, drops = 0, tu_drops = 0;
     uint64_t want_progress = 0;
     int replayed = 0;
     while (done < total) {
@@ -167,8 +191,18 @@ int main(int argc, char **argv)
         static struct kq_step steps[BATCH_MAX][4];
         unsigned k = total - done < batch ? total - done : batch;
         int fault_batch = done >= next_fault;
-        if (fault_batch)
-            k = 1;               /* an armed fault meets exactly one command */
+        enum kind fk = K_KINDS;
+        uint8_t fyx = 0;         /* the unit the fault is armed on */
+        if (fault_batch) {
+            /* An armed fault meets exactly one command; a dropped completion or a hang is
+             * followed in the same batch by one command that must succeed: on the same unit
+             * (drop: the firmware forgives a unit that reads idle, 1b3a596) or on another NP
+             * (hang: the hung unit keeps its instructions and is not used again). */
+            fk = hangs < NHANG && faults == hang_slot[hangs] ? K_F_HANG : fault_rot[(faults - hangs) % NROT];
+            k = fk == K_F_DROP_TU || fk == K_F_DROP_NP || fk == K_F_HANG ? 2 : 1;
+            if (total - done < k)
+                k = total - done;
+        }
         memset(subs, 0, sizeof subs);
         for (unsigned i = 0; i < k; i++) {
             unsigned n = done + i;
@@ -178,7 +212,8 @@ int main(int argc, char **argv)
             e->out_slot = -1;
             enum kind kd;
             if (fault_batch) {
-                kd = (enum kind)(K_F_UNIT + faults % 3);
+                kd = i == 0 ? fk
+                   : fk == K_F_DROP_TU ? K_AFTER_DROP_TU : fk == K_F_DROP_NP ? K_AFTER_DROP_NP : K_AFTER_HANG;
             } else {
                 rng = rng * 1103515245u + 12345u;
                 unsigned r = (rng >> 8) % wsum, j = 0;
@@ -209,6 +244,8 @@ int main(int argc, char **argv)
             case K_TU_WRITE:
             case K_TU_PAIR:
             case K_F_UNIT:
+            case K_F_DROP_TU:
+            case K_AFTER_DROP_TU:
                 tu_write(progs[i], S_OUT + 32u * slot, seed);
                 s->op = KQ_OP_DISPATCH;
                 s->addr = S_PROGS + 32u * i;
@@ -216,6 +253,10 @@ int main(int argc, char **argv)
                 s->txn = (uint8_t)(n & 0xFF);
                 s->ntargets = kd == K_TU_PAIR ? 2 : 1;
                 s->targets[0] = kd == K_F_UNIT ? 0x21 : (n & 1 ? 0x22 : 0x21);
+                if (kd == K_F_DROP_TU)   /* alternate the two TUs, 1,2 first */
+                    fyx = s->targets[0] = tu_drops % 2 ? 0x22 : 0x21;
+                if (kd == K_AFTER_DROP_TU)
+                    s->targets[0] = fyx;
                 s->targets[1] = s->targets[0] == 0x21 ? 0x22 : 0x21;
                 e->value = s->ntargets;     /* one flit to each target */
                 e->out_slot = (int)slot;
@@ -227,16 +268,48 @@ int main(int argc, char **argv)
                     e->value = 0xF0000u + faults;
                     e->written = 0;      /* the faulted instruction did not execute */
                 }
+                if (kd == K_F_DROP_TU) {
+                    /* The instruction retired (its write is in DRAM), its one signal never
+                     * came: the wait for the last completion times out, 0 signals of 1. */
+                    e->status = KS_TIMEOUT;
+                    e->detail = timeout_detail(3, fyx);
+                    e->value = 1;
+                }
                 break;
             case K_NPU:
             case K_F_SLOW:
+            case K_F_DROP_NP:
+            case K_AFTER_DROP_NP:
+            case K_F_HANG:
+            case K_AFTER_HANG:
                 s->op = KQ_OP_DISPATCH;
                 s->addr = S_SOFTMAX;
                 s->count = nsoftmax;
                 s->txn = 1;
                 s->ntargets = 1;
-                s->targets[0] = (uint8_t)(0x10 | (1 + npu_rr++ % 4));
+                /* A hang takes the last NP in use; the command after it goes to another. */
+                s->targets[0] = (uint8_t)(0x10 | (kd == K_F_HANG ? np_x[n_np - 1] : np_x[npu_rr++ % n_np]));
+                if (kd == K_AFTER_HANG && s->targets[0] == fyx)
+                    s->targets[0] = (uint8_t)(0x10 | np_x[npu_rr++ % n_np]);
+                if (kd == K_AFTER_DROP_NP)
+                    s->targets[0] = fyx;
+                if (kd == K_F_DROP_NP || kd == K_F_HANG)
+                    fyx = s->targets[0];
                 e->value = nsoftmax;
+                if (kd == K_F_DROP_NP) {
+                    /* The program's last completion (BATCH_COMPLETE) is lost: all of it
+                     * dispatched, one signal short. */
+                    e->status = KS_TIMEOUT;
+                    e->detail = timeout_detail(3, fyx);
+                    e->value = ((uint64_t)(nsoftmax - 1) << 32) | nsoftmax;
+                }
+                if (kd == K_F_HANG) {
+                    /* The first instruction never retires: 16 fill the unit's FIFO and the
+                     * wait for credit runs out with no signal seen. */
+                    e->status = KS_TIMEOUT;
+                    e->detail = timeout_detail(2, fyx);
+                    e->value = 16;
+                }
                 break;
             case K_RUN:
                 tu_write(progs[i], S_OUT + 32u * slot, seed);
@@ -312,6 +385,15 @@ int main(int argc, char **argv)
             case K_F_AXI:
                 snprintf(item, sizeof item, "axi@1");
                 break;
+            case K_F_DROP_TU:
+                snprintf(item, sizeof item, "drop@%u,%u:1", fyx & 0xFu, fyx >> 4);
+                break;
+            case K_F_DROP_NP:
+                snprintf(item, sizeof item, "drop@%u,%u:%u", fyx & 0xFu, fyx >> 4, nsoftmax);
+                break;
+            case K_F_HANG:
+                snprintf(item, sizeof item, "hang@%u,%u", fyx & 0xFu, fyx >> 4);
+                break;
             default:
                 snprintf(item, sizeof item, "slow@%u,1:8", subs[0].targets[0] & 0xFu);
                 break;
@@ -329,6 +411,14 @@ int main(int argc, char **argv)
         if (fault_batch) {
             if (kh_inject_clear(&node))
                 return fail("clearing faults: %s", kh_error(&node));
+            if (fk == K_F_HANG) {
+                hangs++;
+                n_np--;          /* it keeps its instructions for good: not used again */
+            }
+            if (fk == K_F_DROP_TU || fk == K_F_DROP_NP)
+                drops++;
+            if (fk == K_F_DROP_TU)
+                tu_drops++;
             faults++;
             next_fault += FAULT_EVERY;
         }
@@ -388,8 +478,8 @@ int main(int argc, char **argv)
             return fail("the replayed copy at 0x%llx differs from its source", (unsigned long long)X_DST);
     }
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-    printf("soak: RV%u %u commands in %.1f s (%.0f per s), %u injected faults\n", variant, done, secs,
-           secs > 0 ? done / secs : 0.0, faults);
+    printf("soak: RV%u %u commands in %.1f s (%.0f per s), %u injected faults (%u dropped completions, %u hung NPs)\n",
+           variant, done, secs, secs > 0 ? done / secs : 0.0, faults, drops, hangs);
     printf("soak: statuses");
     for (unsigned i = 0; i < 256; i++)
         if (status_count[i])
