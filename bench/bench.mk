@@ -15,7 +15,7 @@ KBENCH       := $(O)/bench/kbench
 
 # bench_image(board, name)
 define bench_image
-$(FW_O)/$(1)/bench/bench_$(2).o: bench/target/bench_$(2).c bench/target/kb.h tests/target/harness.h | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/bench/bench_$(2).o: bench/target/bench_$(2).c bench/target/kb.h tests/target/dispatch/kdt.h tests/target/harness.h | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $(1)/bench_$(2)")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -Itests/target -Ibench/target \

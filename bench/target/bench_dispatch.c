@@ -14,7 +14,7 @@ static void dispatch_n(uint32_t n, uint8_t txn, const char *insns_key, const cha
 {
     uint64_t (*pay)[4] = kb_prog(0);
     struct kdp_prog p = { .payload = pay, .n = n, .txn = txn };
-    struct kdp_job job = { .prog = &p, .yx = KB_TU1 };
+    struct kdp_job job = { .prog = &p, .yx = KDT_TU1 };
     uint64_t c0 = hal_cycles(), i0 = hal_instret();
     unsigned st = kdp_dispatch(&ctx, &job);
     uint64_t insns = hal_instret() - i0, cycles = hal_cycles() - c0;
@@ -29,13 +29,13 @@ static void dispatch_n(uint32_t n, uint8_t txn, const char *insns_key, const cha
 
 int main(void)
 {
-    kb_setup(&ctx);
+    kdt_setup(&ctx);
     uint64_t (*pay)[4] = kb_prog(0);
     for (unsigned i = 0; i < 4096; i++)
-        kb_tu(pay[i], KB_TU_NOP, i);
+        kdt_tu(pay[i], TU_OP_NOP, i);
     /* A short warm-up run, so both measured runs start from the same state. */
     struct kdp_prog w = { .payload = pay, .n = 16, .txn = 0x01 };
-    struct kdp_job wj = { .prog = &w, .yx = KB_TU1 };
+    struct kdp_job wj = { .prog = &w, .yx = KDT_TU1 };
     EXPECT_EQ(kdp_dispatch(&ctx, &wj), KS_OK);
     dispatch_n(4096, 0x09, "dispatch4096_insns", "dispatch4096_cycles");
     dispatch_n(2048, 0x0A, "dispatch2048_insns", "dispatch2048_cycles");

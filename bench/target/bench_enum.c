@@ -12,7 +12,7 @@ static struct kdp_ctx ctx;
 int main(void)
 {
     uint8_t lo, hi;
-    kdp_init(&ctx, KB_AGENT, KB_WAIT, KA_STAGE_FLITS_DEFAULT);
+    kdp_init(&ctx, KDT_AGENT, KDT_WAIT, KA_STAGE_FLITS_DEFAULT);
     uint64_t c0 = hal_cycles(), i0 = hal_instret();
     kdp_scan_range(&lo, &hi);
     unsigned st = kdp_enumerate(&ctx, lo, hi, KB_ENUM_COORD_CYCLES);

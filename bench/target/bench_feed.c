@@ -19,7 +19,7 @@ static const char *const span_key[4] = { "feed_span_1", "feed_span_2", "feed_spa
 
 int main(void)
 {
-    kb_setup(&ctx);
+    kdt_setup(&ctx);
     struct kdp_prog p[4];
     struct kdp_job jobs[4];
     uint32_t busy0[4];
@@ -34,14 +34,14 @@ int main(void)
         p[u].txn = (uint8_t)(0x40 + u);
         p[u].cap = 0;
         jobs[u].prog = &p[u];
-        jobs[u].yx = KB_NP(u + 1);
-        busy0[u] = (uint32_t)kb_counters(&ctx, KB_NP(u + 1), (uint8_t)(0x80 + u));
+        jobs[u].yx = KDT_NP(u + 1);
+        busy0[u] = (uint32_t)kb_counters(&ctx, KDT_NP(u + 1), (uint8_t)(0x80 + u));
     }
     uint64_t t_call = hal_cycles();
     EXPECT_EQ(kdp_run(&ctx, jobs, 4), KS_OK);
     /* Checks kept few: the RV32 window holds the whole multi-target dispatch path besides. */
     for (unsigned u = 0; u < 4; u++) {
-        uint64_t cnt = kb_counters(&ctx, KB_NP(u + 1), (uint8_t)(0x90 + u));
+        uint64_t cnt = kb_counters(&ctx, KDT_NP(u + 1), (uint8_t)(0x90 + u));
         uint32_t busy = (uint32_t)cnt - busy0[u];
         /* Every instruction retired, and busy as docs/npu.md §5 says: MEMSET 4 cycles, GEMV
          * K = N = 256 2,096 cycles with all lanes. */

@@ -52,7 +52,7 @@ static uint64_t replay_insns(replay_fn f, const struct kd_write *l, uint32_t n)
 {
     struct kmv_result r;
     uint64_t i0 = hal_instret();
-    unsigned st = f(l, n, KB_WAIT, &r);
+    unsigned st = f(l, n, KDT_WAIT, &r);
     uint64_t d = hal_instret() - i0;
     EXPECT_EQ(st, KS_OK);
     EXPECT_EQ(r.moves, 1);
@@ -90,7 +90,7 @@ int main(void)
     uint32_t nc = copy_list(a, KB_UG_SRC, KB_UG_DST, (1u << 20) / 32u, 0);
     EXPECT_EQ(kmv_validate(a, nc, kmv_caps_self(), &r), KS_OK);
     uint64_t c0 = hal_cycles(), i0 = hal_instret();
-    EXPECT_EQ(kmv_replay_validated(a, nc, KB_WAIT, &r), KS_OK);
+    EXPECT_EQ(kmv_replay_validated(a, nc, KDT_WAIT, &r), KS_OK);
     uint64_t mc = hal_cycles() - c0, mi = hal_instret() - i0;
     EXPECT_EQ(r.moves, 1);
     EXPECT_EQ(d[0], 0xC0FFEE01u);

@@ -1,5 +1,6 @@
 /* kb.h — shared set-up of the bench images (bench/target/bench_*.c, issue 8 "make bench"): the
- * model's default unit map as a host-given table, a DRAM area for programs and lists, the
+ * on-target dispatch tests' set-up (tests/target/dispatch/kdt.h: the default unit map as a
+ * host-given table, TU payloads, the agent's coordinate), a DRAM area for programs and lists, the
  * figure lines, and a CU_CTRL read of CU_COUNTERS through the agent's mailbox (BOARD.md §1,
  * §1.1). Header-only: bench.mk builds each image from one source. Images print raw counts
  * ("note: <key> 0x<hex>", the harness's form) and never divide (RV32 has no divide); the host
@@ -7,18 +8,8 @@
 #ifndef KOHAKU_KB_H
 #define KOHAKU_KB_H
 
-#include "harness.h"
-#include "dispatch.h"
-#include "hal/hal.h"
+#include "../../tests/target/dispatch/kdt.h"
 #include "kohaku/agent_regs.h"
-#include "kohaku/cpu_map.h"
-
-#define KB_AGENT    0x10u               /* agent@0,1 of the default map: {y,x} = 0x10 */
-#define KB_NP(x)    KDP_YX(x, 1)        /* NP@1,1 .. NP@4,1 */
-#define KB_TU1      KDP_YX(1, 2)        /* TU@1,2 */
-#define KB_WAIT     1000000u            /* the boot block's default wait_cycles */
-/* TU opcodes (docs/model-mesh.md §5, model/tu.h): payload word 3 [63:60]. */
-#define KB_TU_NOP   0x0u
 
 /* The CPU's pointer to a unit-global DRAM offset (RV32: the cached window at 0x8000_0000;
  * RV64: unit-global addresses from 0x1000_0000 are the cached map itself, BOARD.md §5). */
@@ -39,28 +30,6 @@ static inline void *kb_dram(uint32_t ug)
 static inline uint64_t (*kb_prog(unsigned k))[4]
 {
     return (uint64_t (*)[4])kb_dram(KB_UG_PROG + k * 0x40000u);
-}
-
-static inline void kb_tu(uint64_t p[4], unsigned op, uint32_t imm)
-{
-    p[0] = p[1] = p[2] = 0;
-    p[3] = ((uint64_t)op << 60) | imm;
-}
-
-/* The default map (docs/model-mesh.md §1) as the host would give it: NP 0x4E50 and TU 0x5455,
- * version 1, depth 16 (their CU_CAPS). */
-static inline void kb_setup(struct kdp_ctx *c)
-{
-    static const struct kx_unit_entry map[] = {
-        { .yx = 0x11, .type = 0x4E50, .version = 1, .inst_depth = 16 },
-        { .yx = 0x12, .type = 0x4E50, .version = 1, .inst_depth = 16 },
-        { .yx = 0x13, .type = 0x4E50, .version = 1, .inst_depth = 16 },
-        { .yx = 0x14, .type = 0x4E50, .version = 1, .inst_depth = 16 },
-        { .yx = 0x21, .type = 0x5455, .version = 1, .inst_depth = 16 },
-        { .yx = 0x22, .type = 0x5455, .version = 1, .inst_depth = 16 },
-    };
-    kdp_init(c, KB_AGENT, KB_WAIT, KA_STAGE_FLITS_DEFAULT);
-    ASSERT_EQ(kdp_units_set(c, map, 6), KS_OK);
 }
 
 /* A figure for bench.sh: "note: <key> 0x<hex>". */
