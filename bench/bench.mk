@@ -30,6 +30,9 @@ BENCH_ELFS += $(FW_O)/$(1)/bench/bench_$(2).elf
 endef
 BENCH_ELFS :=
 $(foreach b,$(BENCH_BOARDS),$(foreach i,$(BENCH_IMAGES),$(eval $(call bench_image,$(b),$(i)))))
+# The compiler writes each object's header dependencies (-MMD in FW_CFLAGS): a changed
+# dispatch.h or kmv.h must rebuild the bench images, not leave a stale struct layout in them.
+-include $(BENCH_ELFS:.elf=.d)
 
 $(KBENCH): bench/kbench.c $(HOST_LIB) $(HOST_HDRS)
 	@mkdir -p $(@D)
