@@ -4,6 +4,7 @@
  * explains the strategy. Variant-free: every access goes through hal/. Time is kept in 32 bits
  * (wait_cycles is 32-bit; differences are exact modulo 2^32), which keeps RV32 code small. */
 #include "dispatch.h"
+#include <stddef.h>
 #include "hal/hal.h"
 
 /* The staging copy moves native words: 32-bit stores on RV32 (the agent window's halves),
@@ -96,26 +97,28 @@ static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_
                                                 uint32_t start, uint32_t len)
 {
     volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_STAGE_SLOT(slot));
+    volatile uintptr_t *const end = d + len * KDP_SLOT_WORDS;
     const uintptr_t *s = (const uintptr_t *)p->payload + start * KDP_PAY_WORDS;
-    const uintptr_t *end = s + len * KDP_PAY_WORDS;
-    const uintptr_t *endu = s + (len & ~(KDP_UNROLL - 1u)) * KDP_PAY_WORDS;
     const uintptr_t hdr = kdp_inst_hdr(p->txn, false);
 
-    if (s != endu) {
-        do {
+    /* The flits the unrolled loop does not take (fewer than KDP_UNROLL) first, so that the
+     * loop ends at the chunk's end (no second copy of the loop after it). The loop counts
+     * slots: the last one's address is then known without recomputing. */
+    for (uint32_t k = len % KDP_UNROLL; k; k--, s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)
+        kdp_put(d, s, hdr);
+    if (len >= KDP_UNROLL) {
+        do {                    /* the test at the bottom: one branch per KDP_UNROLL flits */
 #pragma GCC unroll 16
             for (unsigned f = 0; f < KDP_UNROLL; f++)
                 kdp_put(d + f * KDP_SLOT_WORDS, s + f * KDP_PAY_WORDS, hdr);
             s += KDP_UNROLL * KDP_PAY_WORDS;
             d += KDP_UNROLL * KDP_SLOT_WORDS;
-        } while (s != endu);
+        } while (d != end);
     }
-    for (; s != end; s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)   /* fewer than KDP_UNROLL */
-        kdp_put(d, s, hdr);
     /* seed §3: `last` on instruction n-1 only. Its header word is written again rather than
      * the loops above testing for it (one store a program, and no second copy of the loop). */
     if (start + len == p->n)
-        (d - KDP_SLOT_WORDS)[KDP_PAY_WORDS] = hdr | (uintptr_t)KF_HDR_LAST;
+        (end - KDP_SLOT_WORDS)[KDP_PAY_WORDS] = hdr | (uintptr_t)KF_HDR_LAST;
 }
 
 static bool kdp_running(void)
@@ -178,13 +181,8 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
     }
     uint32_t got = kdp_count_since(now, j->last_count);
     j->last_count = now;
-    if (j->skip) {
-        uint32_t k = got < j->skip ? got : j->skip;
-        j->skip = (uint16_t)(j->skip - k);
-        got -= k;
-        if (!got)
-            return true;
-    }
+    if (j->skip && !(got = kdp_pay_owed(j, got)))     /* recover.c */
+        return true;
     j->rep.completions += got;
     j->rep.last_code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
     j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
@@ -227,12 +225,12 @@ static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kd
     uint32_t len = p->n - cursor;   /* = kdp_plan_chunk: regions end on or before the last slot */
     if (len > rs)
         len = rs;
-    kdp_stage(r * rs, p, cursor, len);
-    c->staged_flits += len;
     struct kdp_region *g = &c->reg[r];
-    g->prog = p;
+    g->prog = p;            /* recorded first: nothing needs keeping across the call */
     g->start = cursor;
     g->len = len;
+    c->staged_flits += len;
+    kdp_stage(r * rs, p, cursor, len);
 }
 
 /* Writes the PROG_* registers of one top-up kick (len = credit) and starts it (only while run
@@ -328,24 +326,25 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * failing check (EMPTY, BAD_PROG, BAD_TARGET in order). A refusal leaves the agent and the
      * context's unit state as they were. */
     uint32_t seen = 0;          /* table indices: two jobs on one unit would share its room */
-    if (n - 1u >= KDP_MAX_JOBS)
+    if (n - 1u >= KDP_MAX_JOBS || c->stage_flits < KDP_REGIONS)
         return kdp_refuse(c, jobs, n);
     for (struct kdp_job *j = jobs; j != end; j++) {
         const struct kdp_prog *p = j->prog;
         unsigned ui;
         if (!p || p->n == 0 || ((uintptr_t)p->payload & 7u) != 0 ||
-            (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u) ||
-            c->stage_flits < KDP_REGIONS)
+            (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u))
             return kdp_refuse(c, jobs, n);
         seen |= UINT32_C(1) << ui;
+        /* The report and the private state from 0 in native words (as kdp_init: fewer
+         * instructions than a store a field); then what does not start at 0. */
+        typedef uintptr_t __attribute__((may_alias)) kdp_word;
+        _Static_assert(offsetof(struct kdp_job, rep) % sizeof(kdp_word) == 0 &&
+                       sizeof(struct kdp_job) % sizeof(kdp_word) == 0, "job state in words");
+        for (kdp_word *w = (kdp_word *)&j->rep; w != (kdp_word *)(j + 1); w++)
+            *w = 0;
         j->ui = (uint8_t)ui;
-        j->rep.dispatched = j->rep.completions = j->rep.last_arg = j->rep.status = 0;
-        j->rep.last_code = 0;
-        j->rep.cycles = 0;
-        j->cursor = 0;
-        j->skip = 0;
-        uint16_t d = c->units[ui].inst_depth;
-        j->depth = p->cap && p->cap < d ? p->cap : d;
+        uint32_t d = c->units[ui].inst_depth, cap = p->cap;
+        j->depth = (uint16_t)(cap - 1u < d ? cap : d);     /* cap 0 (none) wraps: d */
         j->state = KDP_J_RUN;
         j->ns_off = KA_NODE_STATUS(j->yx);
         j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(j->ns_off));
@@ -383,6 +382,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     for (;;) {
         bool moved = false;
         struct kdp_job *pick = 0, *need = 0, *pend = 0, *j = rr;
+        uint32_t proom = 0;
         do {
             moved |= kdp_poll(c, j);
             if (kdp_out(j) && !pend)
@@ -393,9 +393,11 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                     need = j;
                 /* Kick once half the FIFO (or the rest of the program) fits: fewer, longer
                  * kicks, and the unit still holds work while the next region is staged. */
-                uint32_t half = (j->depth + 1u) / 2u;
-                if (!pick && kdp_room(j) >= (want < half ? want : half))
+                uint32_t half = (j->depth + 1u) / 2u, room = kdp_room(j);
+                if (!pick && room >= (want < half ? want : half)) {
                     pick = j;
+                    proom = room;   /* the staging below reads nothing: room is still this */
+                }
             }
             if (++j == end)
                 j = jobs;
@@ -423,11 +425,10 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                             (r == KDP_REGIONS || c->reg[q].stamp < c->reg[r].stamp))
                             r = q;
                     kdp_fill(c, r, rs, j->prog, j->cursor);
-                    /* The staging took a while: the running kick has usually finished. */
-                    if (run && !kdp_running()) {
+                    /* The staging took a while: the running kick has usually finished
+                     * (c->running is let go at the next turn's check). */
+                    if (run && !kdp_running())
                         run = false;
-                        c->running = KDP_REGIONS;
-                    }
                 }
                 if (!pick || run)
                     break;
@@ -435,8 +436,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 uint32_t off = pick->cursor - g->start;
                 /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
                  * len = staged, on the unit's own returned credit */
-                uint32_t len = g->len - off, room = kdp_room(pick);
-                uint32_t cred = len < room ? len : room;
+                uint32_t len = g->len - off, cred = len < proom ? len : proom;
                 kdp_kick(c, pick, r * rs + off, stream ? len : cred, cred);
                 c->running = (uint8_t)r;
                 g->stamp = c->clock;
@@ -459,8 +459,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         }
     }
 out:
-    kdp_quiesce(c);
-    c->running = KDP_REGIONS;
+    kdp_quiesce(c);         /* (c->running is set again when the next run starts) */
     if (c->status == KS_OK)
         c->owing &= ~seen;      /* every job done: its unit owes nothing */
     else
