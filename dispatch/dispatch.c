@@ -4,6 +4,7 @@
  * explains the strategy. Variant-free: every access goes through hal/. Time is kept in 32 bits
  * (wait_cycles is 32-bit; differences are exact modulo 2^32), which keeps RV32 code small. */
 #include "dispatch.h"
+#include <stddef.h>
 #include "hal/hal.h"
 
 /* The staging copy moves native words: 32-bit stores on RV32 (the agent window's halves),
@@ -15,35 +16,16 @@
  * its 8 KB window the tighter budget: 4 costs 136 more bytes for 0.75 instruction a flit less,
  * docs/dispatch.md "Size"). A constant of the word size, not an #ifdef. */
 #define KDP_UNROLL      (KDP_W == 8 ? 16u : 2u)
-#define KDP_ABORT_BATCH 4u      /* flits released at a time while ending a kick early */
-
-enum kdp_state { KDP_J_RUN = 1, KDP_J_STOP, KDP_J_DONE };
 
 static uint32_t kdp_now(void)
 {
     return (uint32_t)hal_cycles();
 }
 
-static void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value)
-{
-    if (c->status == KS_OK) {       /* the first error wins (STYLE.md "Errors") */
-        c->status = status;
-        c->detail = detail;
-        c->value = value;
-    }
-}
-
 /* Has a wait that last saw progress at t run out? */
 static bool kdp_expired(const struct kdp_ctx *c, uint32_t t)
 {
     return kdp_now() - t > c->wait_cycles;
-}
-
-/* KS_TIMEOUT naming what job j was waiting for; value = (signals seen << 32) | dispatched. */
-static __attribute__((noinline)) void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j)
-{
-    kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(what, j->yx),
-             ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
 }
 
 void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint32_t wait_cycles, uint32_t stage_flits)
@@ -75,9 +57,9 @@ unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigne
         d->rsvd = 0;
         d->type = u[i].type;
         d->inst_depth = u[i].inst_depth;
-        c->owed[i] = 0;
     }
     c->n_units = (uint8_t)n;
+    c->owing = 0;           /* indices change meaning: nothing owed */
     return KS_OK;
 }
 
@@ -115,36 +97,33 @@ static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_
                                                 uint32_t start, uint32_t len)
 {
     volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_STAGE_SLOT(slot));
+    volatile uintptr_t *const end = d + len * KDP_SLOT_WORDS;
     const uintptr_t *s = (const uintptr_t *)p->payload + start * KDP_PAY_WORDS;
-    const uintptr_t *end = s + len * KDP_PAY_WORDS;
-    const uintptr_t *endu = s + (len & ~(KDP_UNROLL - 1u)) * KDP_PAY_WORDS;
     const uintptr_t hdr = kdp_inst_hdr(p->txn, false);
 
-    if (s != endu) {
-        do {
+    /* The flits the unrolled loop does not take (fewer than KDP_UNROLL) first, so that the
+     * loop ends at the chunk's end (no second copy of the loop after it). The loop counts
+     * slots: the last one's address is then known without recomputing. */
+    for (uint32_t k = len % KDP_UNROLL; k; k--, s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)
+        kdp_put(d, s, hdr);
+    if (len >= KDP_UNROLL) {
+        do {                    /* the test at the bottom: one branch per KDP_UNROLL flits */
 #pragma GCC unroll 16
             for (unsigned f = 0; f < KDP_UNROLL; f++)
                 kdp_put(d + f * KDP_SLOT_WORDS, s + f * KDP_PAY_WORDS, hdr);
             s += KDP_UNROLL * KDP_PAY_WORDS;
             d += KDP_UNROLL * KDP_SLOT_WORDS;
-        } while (s != endu);
+        } while (d != end);
     }
-    for (; s != end; s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)   /* fewer than KDP_UNROLL */
-        kdp_put(d, s, hdr);
     /* seed §3: `last` on instruction n-1 only. Its header word is written again rather than
      * the loops above testing for it (one store a program, and no second copy of the loop). */
     if (start + len == p->n)
-        (d - KDP_SLOT_WORDS)[KDP_PAY_WORDS] = hdr | (uintptr_t)KF_HDR_LAST;
+        (end - KDP_SLOT_WORDS)[KDP_PAY_WORDS] = hdr | (uintptr_t)KF_HDR_LAST;
 }
 
 static bool kdp_running(void)
 {
     return (hal_agent_rd32(KA_PROG_STAT) & KA_PROG_STAT_RUN) != 0;
-}
-
-static bool kdp_rx_empty(void)
-{
-    return (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY) != 0;
 }
 
 /* Waits, bounded, until (register `off` & bit) == want: PROG_STAT.run to fall (run alone
@@ -160,7 +139,7 @@ __attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off,
         if (off == KA_RX_STATUS)
             hal_agent_wr32(KA_RX_POP, 1);
         if (kdp_expired(c, t)) {
-            kdp_fail(c, KS_TIMEOUT, detail, hal_agent_rd(off));
+            kdp_fail(c, KS_TIMEOUT, detail, hal_agent_rd(off));     /* recover.c */
             return KS_TIMEOUT;
         }
     }
@@ -202,23 +181,13 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
     }
     uint32_t got = kdp_count_since(now, j->last_count);
     j->last_count = now;
-    if (j->skip) {
-        uint32_t k = got < j->skip ? got : j->skip;
-        j->skip = (uint16_t)(j->skip - k);
-        got -= k;
-        if (!got)
-            return true;
-    }
+    if (j->skip && !(got = kdp_pay_owed(j, got)))     /* recover.c */
+        return true;
     j->rep.completions += got;
     j->rep.last_code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
     j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
-    /* A FAULT ends the program (a faulting last instruction reports FAULT, never
-     * BATCH_COMPLETE: BOARD.md §1.1). What is already in flight still retires. */
-    if (j->rep.last_code == KF_SIG_FAULT && j->rep.status == KS_OK) {
-        j->rep.status = KS_UNIT_FAULT;
-        j->state = KDP_J_STOP;
-        kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
-    }
+    if (j->rep.last_code == KF_SIG_FAULT && j->rep.status == KS_OK)
+        kdp_fault(c, j);            /* recover.c: the program ends, in-flight work retires */
     if (j->rep.completions >= j->rep.dispatched && (j->cursor == j->prog->n || j->state == KDP_J_STOP))
         kdp_done(j);
     return true;
@@ -256,51 +225,12 @@ static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kd
     uint32_t len = p->n - cursor;   /* = kdp_plan_chunk: regions end on or before the last slot */
     if (len > rs)
         len = rs;
-    kdp_stage(r * rs, p, cursor, len);
-    c->staged_flits += len;
     struct kdp_region *g = &c->reg[r];
-    g->prog = p;
+    g->prog = p;            /* recorded first: nothing needs keeping across the call */
     g->start = cursor;
     g->len = len;
-}
-
-/* Ends job j's running kick early, after its FAULT or when it stalls past the timeout. There
- * is no abort register, but PROG_DST is read live at every flit pushed (BOARD.md §1.1): with
- * the agent's own coordinate there, the rest of the program lands in the agent's RX and is
- * dropped here; none of it reaches the unit. These are the only PROG_* writes made while run
- * is 1: credit set to 0 first (a PROG_CRED write wins its cycle), then PROG_DST, then credit
- * released KDP_ABORT_BATCH at a time so RX never holds more than it can take. */
-static void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
-{
-    hal_agent_wr32(KA_PROG_CRED, 0);
-    hal_agent_wr32(KA_PROG_DST, c->agent_yx);
-    uint32_t st = hal_agent_rd32(KA_PROG_STAT);
-    uint32_t left = (st & KA_PROG_STAT_RUN) ? (uint32_t)KH_FIELD_GET(KA_PROG_STAT_LEFT, st) : 0;
-    uint32_t back = 0, released = 0, t = kdp_now();
-    for (;;) {
-        if (!kdp_rx_empty()) {
-            hal_agent_wr32(KA_RX_POP, 1);
-            back++;
-            t = kdp_now();
-            continue;
-        }
-        st = hal_agent_rd32(KA_PROG_STAT);
-        if (!(st & KA_PROG_STAT_RUN) && back >= left) {
-            if (kdp_now() - t > 64u)    /* a flit pushed between the writes may still come */
-                break;
-            continue;
-        }
-        /* Credit [32:17] stays small here, so the low half holds it. Release more only once
-         * RX has taken what was released (the unit's own returns push flits too). */
-        if ((st & KA_PROG_STAT_RUN) && !(st & (uint32_t)KH_GENMASK(31, 17)) && released <= back) {
-            hal_agent_wr32(KA_PROG_CRED, KDP_ABORT_BATCH);
-            released += KDP_ABORT_BATCH;
-        }
-        if (kdp_expired(c, t))
-            break;
-    }
-    j->rep.dispatched -= back < j->rep.dispatched ? back : j->rep.dispatched;
-    c->running = KDP_REGIONS;
+    c->staged_flits += len;
+    kdp_stage(r * rs, p, cursor, len);
 }
 
 /* Writes the PROG_* registers of one top-up kick (len = credit) and starts it (only while run
@@ -375,10 +305,7 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
                 if (kdp_poll(c, j))
                     t = kdp_now();
                 if (j->state == KDP_J_STOP || kdp_expired(c, t)) {
-                    /* the timeout's value counts what reached the unit: after the abort */
-                    kdp_abort(c, j);
-                    if (j->state != KDP_J_STOP)
-                        kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+                    kdp_abort(c, j);    /* recover.c; records the stall's timeout */
                     return;
                 }
             } while (kdp_running());
@@ -394,43 +321,33 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     c->status = KS_OK;
     c->detail = 0;
     c->value = 0;
-    /* Every job checked (in order: EMPTY, BAD_PROG, BAD_TARGET) and set up in one pass; a
-     * refusal leaves the agent and the context's unit state as they were. */
-    unsigned st = KS_DISPATCH_BAD_PROG;
+    struct kdp_job *const end = jobs + n;
+    /* Every job checked and set up in one pass; anything wrong and recover.c names the first
+     * failing check (EMPTY, BAD_PROG, BAD_TARGET in order). A refusal leaves the agent and the
+     * context's unit state as they were. */
     uint32_t seen = 0;          /* table indices: two jobs on one unit would share its room */
-    if (n - 1u >= KDP_MAX_JOBS)
-        goto refuse;
-    for (unsigned i = 0; i < n; i++) {
-        struct kdp_job *j = &jobs[i];
+    if (n - 1u >= KDP_MAX_JOBS || c->stage_flits < KDP_REGIONS)
+        return kdp_refuse(c, jobs, n);
+    for (struct kdp_job *j = jobs; j != end; j++) {
         const struct kdp_prog *p = j->prog;
-        st = KS_DISPATCH_EMPTY;
-        if (!p || p->n == 0)
-            goto refuse;
-        st = KS_DISPATCH_BAD_PROG;
-        if (((uintptr_t)p->payload & 7u) != 0)
-            goto refuse;
-        unsigned ui = kdp_index(c, j->yx);          /* < n_units <= 32 when found */
-        st = KS_DISPATCH_BAD_TARGET;
-        if (ui == c->n_units || ((seen >> ui) & 1u) || c->stage_flits < KDP_REGIONS) {
-            c->detail = j->yx;
-            goto refuse;
-        }
+        unsigned ui;
+        if (!p || p->n == 0 || ((uintptr_t)p->payload & 7u) != 0 ||
+            (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u))
+            return kdp_refuse(c, jobs, n);
         seen |= UINT32_C(1) << ui;
+        /* The report and the private state from 0 in native words (as kdp_init: fewer
+         * instructions than a store a field); then what does not start at 0. */
+        typedef uintptr_t __attribute__((may_alias)) kdp_word;
+        _Static_assert(offsetof(struct kdp_job, rep) % sizeof(kdp_word) == 0 &&
+                       sizeof(struct kdp_job) % sizeof(kdp_word) == 0, "job state in words");
+        for (kdp_word *w = (kdp_word *)&j->rep; w != (kdp_word *)(j + 1); w++)
+            *w = 0;
         j->ui = (uint8_t)ui;
-        j->rep.dispatched = j->rep.completions = j->rep.last_arg = j->rep.status = 0;
-        j->rep.last_code = 0;
-        j->rep.cycles = 0;
-        j->cursor = 0;
-        j->depth = c->units[ui].inst_depth;
-        if (p->cap && p->cap < j->depth)
-            j->depth = p->cap;
+        uint32_t d = c->units[ui].inst_depth, cap = p->cap;
+        j->depth = (uint16_t)(cap - 1u < d ? cap : d);     /* cap 0 (none) wraps: d */
         j->state = KDP_J_RUN;
         j->ns_off = KA_NODE_STATUS(j->yx);
         j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(j->ns_off));
-        /* Instructions an earlier failed run left in this unit that have not retired yet
-         * (c->owed[ui] is rewritten when this run ends). */
-        uint16_t paid = kdp_count_since(j->last_count, c->owed_count[ui]);
-        j->skip = paid >= c->owed[ui] ? 0 : (uint16_t)(c->owed[ui] - paid);
     }
     if (kdp_wait_idle(c) != KS_OK)
         return c->status;
@@ -438,66 +355,60 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         c->reg[r].prog = 0;
     c->running = KDP_REGIONS;
 
-    /* A unit outside this run that still owes instructions may still return credit (credit
-     * is one counter): then no kick streams on returned credit. */
-    bool elsewhere = false;
-    for (unsigned u = 0; u < c->n_units; u++)
-        if (c->owed[u] && !((seen >> u) & 1u)) {
-            uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(c->units[u].yx)));
-            elsewhere |= kdp_count_since(now, c->owed_count[u]) < c->owed[u];
-        }
-
-    bool stream = n == 1 && !elsewhere;
-    if (KDP_W == 8 && stream)
+    /* An earlier failed run left instructions in some unit: recover.c takes them off this
+     * run's counts, and says whether a unit outside the run may still return credit (then
+     * nothing streams on returned credit, credit being one counter). */
+    bool stream = n == 1 && !(c->owing && kdp_owed_start(c, jobs, n, seen));
+    if (KDP_W == 8 && stream) {
         kdp_stream(c, jobs);
+        if (KS_IS_TIMEOUT(c->status))   /* one bounded wait was enough */
+            goto out;
+    }
 
-    /* Several targets (or the stream's tail): poll every target; kick the first, round robin,
-     * with room for its next top-up once the previous kick finished, its region staged
-     * meanwhile (PROG_BASE double buffering); one staged program serves every job sharing
-     * it. Kicks here are top-ups (len = credit <= room): none waits for a returned credit, so
-     * another unit's completion cannot overfill a target and run always falls by itself.
-     * After a failure, nothing more is kicked and what was pushed retires. Every wait is
-     * bounded from the last progress (a signal or a kick). */
+    /* Several targets (or the stream's tail; RV32's one-target stream too): poll every
+     * target; kick the first, round robin, with room for its next kick once the previous one
+     * finished, its region staged meanwhile (PROG_BASE double buffering); one staged program
+     * serves every job sharing it. Several targets kick top-ups (len = credit <= room): none
+     * waits for a returned credit, so another unit's completion cannot overfill a target and
+     * run always falls by itself. RV32's one target streams (len = staged, credit = room,
+     * two regions, the next staged right after each kick) and ends its kick early at a FAULT
+     * or a stall (recover.c kdp_abort). After a failure nothing more is kicked and what was
+     * pushed retires. Every wait is bounded from the last progress (a signal or a kick). */
     _Static_assert(KDP_REGIONS == 4u, "regions by a shift: RV32 has no divide");
     const unsigned nreg = stream ? 2u : KDP_REGIONS;
     const uint32_t rs = c->stage_flits >> (stream ? 1 : 2);
-    unsigned rr = 0;
+    struct kdp_job *rr = jobs;
     uint32_t t = kdp_now();
     for (;;) {
         bool moved = false;
-        struct kdp_job *pick = 0, *need = 0, *pend = 0;
-        unsigned pi = 0;
-        for (unsigned k = 0, i = rr; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
-            struct kdp_job *j = &jobs[i];
+        struct kdp_job *pick = 0, *need = 0, *pend = 0, *j = rr;
+        uint32_t proom = 0;
+        do {
             moved |= kdp_poll(c, j);
             if (kdp_out(j) && !pend)
                 pend = j;
-            if (j->state != KDP_J_RUN || j->cursor == j->prog->n)
-                continue;
-            if (!need)
-                need = j;
-            /* Top up once half the FIFO (or the rest of the program) fits: fewer, longer
-             * kicks, and the unit still holds work while the next region is staged. */
-            uint32_t want = j->prog->n - j->cursor, half = (j->depth + 1u) / 2u;
-            if (!pick && kdp_room(j) >= (want < half ? want : half)) {
-                pick = j;
-                pi = i;
+            uint32_t want = j->prog->n - j->cursor;
+            if (j->state == KDP_J_RUN && want && c->status == KS_OK) {
+                if (!need)
+                    need = j;
+                /* Kick once half the FIFO (or the rest of the program) fits: fewer, longer
+                 * kicks, and the unit still holds work while the next region is staged. */
+                uint32_t half = (j->depth + 1u) / 2u, room = kdp_room(j);
+                if (!pick && room >= (want < half ? want : half)) {
+                    pick = j;
+                    proom = room;   /* the staging below reads nothing: room is still this */
+                }
             }
-        }
+            if (++j == end)
+                j = jobs;
+        } while (j != rr);
         if (moved)
             t = kdp_now();
-        if (c->status != KS_OK) {
-            if (KS_IS_TIMEOUT(c->status))   /* one bounded wait was enough */
-                break;
-            need = pick = 0;
-        }
         bool run = c->running != KDP_REGIONS && kdp_running();
-        /* RV32's one-target stream (below): a kick that streams on returned credit ends
-         * early at a FAULT or when the unit stops returning credit. */
         if (run && stream && (jobs->state == KDP_J_STOP || kdp_expired(c, t))) {
-            kdp_abort(c, jobs);         /* first: the timeout's value counts what reached the unit */
+            kdp_abort(c, jobs);         /* recover.c: a stall's timeout recorded there */
             if (jobs->state != KDP_J_STOP)
-                kdp_timeout(c, KDP_AWAIT_CREDIT, jobs);
+                break;
             run = false;
         }
         if (!run)
@@ -505,40 +416,39 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         if (need) {
             /* Stage what the next kick needs while the running kick pushes and the units
              * work, into the least recently kicked region the running kick is not reading. */
-            struct kdp_job *j = pick ? pick : need;
+            j = pick ? pick : need;
             unsigned r = kdp_find(c, j->prog, j->cursor);
-            if (r == KDP_REGIONS) {
-        stage:
-                r = KDP_REGIONS;
-                for (unsigned q = 0; q < nreg; q++)
-                    if (q != c->running && (r == KDP_REGIONS || c->reg[q].stamp < c->reg[r].stamp))
-                        r = q;
-                kdp_fill(c, r, rs, j->prog, j->cursor);
-                /* The staging took a while: the running kick has usually finished. */
-                if (run && !kdp_running()) {
-                    run = false;
-                    c->running = KDP_REGIONS;
+            for (;;) {
+                if (r == KDP_REGIONS) {
+                    for (unsigned q = 0; q < nreg; q++)
+                        if (q != c->running &&
+                            (r == KDP_REGIONS || c->reg[q].stamp < c->reg[r].stamp))
+                            r = q;
+                    kdp_fill(c, r, rs, j->prog, j->cursor);
+                    /* The staging took a while: the running kick has usually finished
+                     * (c->running is let go at the next turn's check). */
+                    if (run && !kdp_running())
+                        run = false;
                 }
-            }
-            if (pick && !run) {
+                if (!pick || run)
+                    break;
                 struct kdp_region *g = &c->reg[r];
                 uint32_t off = pick->cursor - g->start;
-                /* kdp_plan_kick(staged, room, others) for a top-up: len = credit = min(staged, room) */
-                uint32_t len = g->len - off, room = kdp_room(pick);
-                uint32_t cred = len < room ? len : room;
+                /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
+                 * len = staged, on the unit's own returned credit */
+                uint32_t len = g->len - off, cred = len < proom ? len : proom;
                 kdp_kick(c, pick, r * rs + off, stream ? len : cred, cred);
                 c->running = (uint8_t)r;
                 g->stamp = c->clock;
-                rr = pi + 1 == n ? 0 : pi + 1;
+                rr = pick + 1 == end ? jobs : pick + 1;
                 t = kdp_now();
+                run = true;
                 /* The stream stages its next region at once, while this kick pushes (it
-                 * cannot be staged yet: the stream's chunks follow each other). */
-                if (stream && j->cursor != j->prog->n) {
-                    pick = 0;
-                    run = true;
-                    goto stage;
-                }
-                continue;
+                 * cannot be staged earlier: the stream's chunks follow each other). */
+                if (!stream || j->cursor == j->prog->n)
+                    break;
+                pick = 0;
+                r = KDP_REGIONS;
             }
         }
         if (!run && !need && !pend)
@@ -548,33 +458,13 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             break;
         }
     }
-    kdp_quiesce(c);
-    c->running = KDP_REGIONS;
-
-    /* Remember what each unit still owes, so the next run neither overfills it nor takes
-     * its late signals for its own. A unit that reads idle (CU_STATUS, through the mailbox,
-     * quiet now) owes nothing: what it was sent retired and its missing signals were lost,
-     * not late — its signals reach the agent before its reply, on one path in order
-     * (docs/reliability.md: a dropped completion must not lose the unit for good). The read
-     * is one bounded wait (a slowed unit answers on its own clock). */
-    for (unsigned i = 0; i < n; i++) {
-        struct kdp_job *j = &jobs[i];
-        unsigned ui = j->ui;
-        uint32_t owed = j->skip + kdp_out(j);
-        uint64_t st;
-        if (owed && kdp_ctrl_read(c, j->yx, KF_CTRL_CU_STATUS, c->wait_cycles, &st) == 1 &&
-            !(st >> 63))                                        /* CU_STATUS [63] busy */
-            owed = 0;
-        c->owed[ui] = (uint16_t)owed;
-        c->owed_count[ui] = j->last_count;
-        if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
-            j->rep.status = c->status == KS_OK ? KS_TIMEOUT : c->status;
-    }
-    kdp_quiesce(c);         /* a reply to a read above that came after its wait */
+out:
+    kdp_quiesce(c);         /* (c->running is set again when the next run starts) */
+    if (c->status == KS_OK)
+        c->owing &= ~seen;      /* every job done: its unit owes nothing */
+    else
+        kdp_settle(c, jobs, n); /* recover.c: what each unit still owes, each job's status */
     return c->status;
-refuse:
-    c->status = st;
-    return st;
 }
 
 unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j)

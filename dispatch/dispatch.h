@@ -45,15 +45,17 @@ struct kdp_job {
     uint8_t yx;
     struct kdp_report rep;
     /* private */
+    uint64_t t0;            /* hal_cycles() at the first kick */
     uint32_t cursor;        /* next instruction to kick */
-    uint16_t depth;
     uint32_t ns_off;        /* KA_NODE_STATUS(yx) */
+    uint16_t depth;         /* inst_depth, or the program's credit cap when lower */
     uint16_t last_count;    /* NODE_STATUS count at the last read */
     uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
-    uint64_t t0;            /* hal_cycles() at the first kick */
-    uint8_t state;
+    uint8_t state;          /* KDP_J_* */
     uint8_t ui;             /* the target's unit-table index */
 };
+
+enum kdp_state { KDP_J_RUN = 1, KDP_J_STOP, KDP_J_DONE };
 
 struct kdp_region {          /* what a staging region holds */
     const struct kdp_prog *prog;
@@ -77,7 +79,9 @@ struct kdp_ctx {
     uint64_t value;
     struct kdp_region reg[KDP_REGIONS];
     struct kx_unit_entry units[KX_BOOT_MAX_UNITS];
-    /* per unit: instructions an earlier run left unretired, and its count at that time */
+    /* per unit: instructions an earlier run left unretired, and its count at that time;
+     * owing: bit i set when owed[i] != 0 (owed[i] is meaningless while the bit is clear) */
+    uint32_t owing;
     uint16_t owed[KX_BOOT_MAX_UNITS];
     uint16_t owed_count[KX_BOOT_MAX_UNITS];
 };
@@ -138,5 +142,27 @@ unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t wa
 
 /* Waits (bounded) for no program running and drains RX. KS_OK or KS_TIMEOUT. */
 unsigned kdp_quiesce(struct kdp_ctx *c);
+
+/* Internal, the failure-only paths of recover.c (cold code on RV32: only exported functions
+ * are called from there, and each is called from dispatch.c only when something went wrong). */
+/* Records an error unless one is recorded already (the first error wins). */
+void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value);
+/* KS_TIMEOUT naming what job j was waiting for; value = (signals seen << 32) | dispatched. */
+void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j);
+/* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops. */
+void kdp_fault(struct kdp_ctx *c, struct kdp_job *j);
+/* A kdp_run refused: records and returns the first failing check's status (and detail). */
+unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *jobs, unsigned n);
+/* With c->owing set: each job's skip (its unit's signals still owed from an earlier run);
+ * returns whether a unit outside `seen` (this run's table indices) may still return credit. */
+bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen);
+/* j->skip != 0: `got` new signals of j's unit pay what it owes first; returns the rest. */
+uint32_t kdp_pay_owed(struct kdp_job *j, uint32_t got);
+/* Ends job j's running kick early (after its FAULT, or a stall: then the CREDIT timeout is
+ * recorded once what came back is counted). Leaves no kick running. */
+void kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
+/* After a failed run, quiet already: what each job's unit still owes (CU_STATUS read when
+ * something is unaccounted for), each unfinished job's status, and RX drained again. */
+void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
 
 #endif

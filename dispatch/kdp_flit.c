@@ -53,16 +53,6 @@ bool kdp_ctrl_reply_match(const struct kf_flit *f, uint8_t want_yx, uint8_t inde
     return true;
 }
 
-void kdp_caps_unit(uint8_t yx, uint64_t caps, struct kx_unit_entry *u)
-{
-    u->yx = yx;
-    u->version = (uint8_t)KH_FIELD_GET(KF_CAPS_VERSION, caps);
-    u->buffers = (uint8_t)KH_FIELD_GET(KF_CAPS_BUFFERS, caps);
-    u->rsvd = 0;
-    u->type = (uint16_t)KH_FIELD_GET(KF_CAPS_TYPE, caps);
-    u->inst_depth = (uint16_t)KH_FIELD_GET(KF_CAPS_INST_DEPTH, caps);
-}
-
 void kdp_ns_unpack(uint64_t w, struct kdp_ns *ns)
 {
     ns->code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);

@@ -66,8 +66,17 @@ bool kdp_ctrl_reply_match(const struct kf_flit *f, uint8_t want_yx, uint8_t inde
                          uint64_t *value);
 
 /* A unit table entry from a CU_CAPS value (BOARD.md §1: [63:48] type, [47:40] version,
- * [39:36] buffers, [35:20] inst_depth). */
-void kdp_caps_unit(uint8_t yx, uint64_t caps, struct kx_unit_entry *u);
+ * [39:36] buffers, [35:20] inst_depth). Inline: enumeration (enum.c) is its one firmware user,
+ * so it goes wherever enum.c goes (cold code on RV32, docs/dispatch.md "Size"). */
+static inline void kdp_caps_unit(uint8_t yx, uint64_t caps, struct kx_unit_entry *u)
+{
+    u->yx = yx;
+    u->version = (uint8_t)KH_FIELD_GET(KF_CAPS_VERSION, caps);
+    u->buffers = (uint8_t)KH_FIELD_GET(KF_CAPS_BUFFERS, caps);
+    u->rsvd = 0;
+    u->type = (uint16_t)KH_FIELD_GET(KF_CAPS_TYPE, caps);
+    u->inst_depth = (uint16_t)KH_FIELD_GET(KF_CAPS_INST_DEPTH, caps);
+}
 
 /* A NODE_STATUS word (BOARD.md §1: [63:56] code, [55:24] arg, [23:8] count, [0] valid). */
 struct kdp_ns {

@@ -1,0 +1,174 @@
+/* recover.c — the dispatch layer's failure-only paths (docs/dispatch.md "Failures", "What a
+ * unit still owes"): recording an error, a refused run's status, a unit's FAULT, a timeout,
+ * ending a streaming kick early, and the after-failure accounting of what each unit still owes.
+ * Nothing here runs on a run that succeeds with no unit owing from an earlier one, so none of
+ * it is on a speed budget: on RV32 this file is meant to run as cold code (interpreted, about
+ * 40x slower; docs/rv32-fit-plan.md §3). Hence its shape: entry functions of at most six
+ * scalar or pointer arguments, no function pointers, calls to exported functions only (never
+ * to dispatch.c's static ones), and every wait measured in processor cycles from hal_cycles(),
+ * never in loop turns, so an interpreted wait is as long as a native one. */
+#include "dispatch.h"
+#include "hal/hal.h"
+
+#define KDP_ABORT_BATCH 4u      /* flits released at a time while ending a kick early */
+#define KDP_ABORT_QUIET 64u     /* cycles without RX traffic after run fell: the abort is over */
+
+static uint32_t kdp_rnow(void)
+{
+    return (uint32_t)hal_cycles();
+}
+
+void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value)
+{
+    if (c->status == KS_OK) {       /* the first error wins (STYLE.md "Errors") */
+        c->status = status;
+        c->detail = detail;
+        c->value = value;
+    }
+}
+
+void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j)
+{
+    kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(what, j->yx),
+             ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
+}
+
+void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
+{
+    /* A FAULT ends the program (a faulting last instruction reports FAULT, never
+     * BATCH_COMPLETE: BOARD.md §1.1); what is already in flight still retires. */
+    j->rep.status = KS_UNIT_FAULT;
+    j->state = KDP_J_STOP;
+    kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
+}
+
+unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *jobs, unsigned n)
+{
+    /* kdp_run found something wrong in one pass; the status is the first failing check in the
+     * documented order (per job: EMPTY, BAD_PROG, BAD_TARGET). Nothing else changes. */
+    unsigned st = KS_DISPATCH_BAD_PROG;
+    uint32_t seen = 0;
+    for (unsigned i = 0; n - 1u < KDP_MAX_JOBS && i < n; i++) {
+        const struct kdp_job *j = &jobs[i];
+        const struct kdp_prog *p = j->prog;
+        st = KS_DISPATCH_EMPTY;
+        if (!p || p->n == 0)
+            break;
+        st = KS_DISPATCH_BAD_PROG;
+        if (((uintptr_t)p->payload & 7u) != 0)
+            break;
+        unsigned ui = 0;        /* the table index (its own walk: kdp_unit is host-only) */
+        while (ui < c->n_units && c->units[ui].yx != j->yx)
+            ui++;
+        st = KS_DISPATCH_BAD_TARGET;
+        if (ui == c->n_units || ((seen >> ui) & 1u) || c->stage_flits < KDP_REGIONS) {
+            c->detail = j->yx;
+            break;
+        }
+        seen |= UINT32_C(1) << ui;
+        st = KS_OK;
+    }
+    c->status = st;
+    return st;
+}
+
+bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen)
+{
+    /* Instructions an earlier failed run left in this run's units that have not retired yet:
+     * their first signals are those (a unit retires in order), taken off the count. */
+    for (unsigned i = 0; i < n; i++) {
+        struct kdp_job *j = &jobs[i];
+        unsigned ui = j->ui;
+        if ((c->owing >> ui) & 1u) {
+            uint16_t paid = kdp_count_since(j->last_count, c->owed_count[ui]);
+            j->skip = paid >= c->owed[ui] ? 0 : (uint16_t)(c->owed[ui] - paid);
+        }
+    }
+    /* A unit outside this run that still owes instructions may still return credit (credit is
+     * one counter): then no kick of this run streams on returned credit. */
+    bool elsewhere = false;
+    for (unsigned u = 0; u < c->n_units; u++)
+        if (((c->owing & ~seen) >> u) & 1u) {
+            uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT,
+                                                  hal_agent_rd32(KA_NODE_STATUS(c->units[u].yx)));
+            elsewhere |= kdp_count_since(now, c->owed_count[u]) < c->owed[u];
+        }
+    return elsewhere;
+}
+
+uint32_t kdp_pay_owed(struct kdp_job *j, uint32_t got)
+{
+    uint32_t k = got < j->skip ? got : j->skip;
+    j->skip = (uint16_t)(j->skip - k);
+    return got - k;
+}
+
+void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
+{
+    /* There is no abort register, but PROG_DST is read live at every flit pushed (BOARD.md
+     * §1.1): with the agent's own coordinate there, the rest of the program lands in the
+     * agent's RX and is dropped here; none of it reaches the unit. These are the only PROG_*
+     * writes made while run is 1: credit 0 first (a PROG_CRED write wins its cycle), then
+     * PROG_DST, then credit released KDP_ABORT_BATCH at a time so RX never holds more than it
+     * can take. */
+    hal_agent_wr32(KA_PROG_CRED, 0);
+    hal_agent_wr32(KA_PROG_DST, c->agent_yx);
+    uint32_t st = hal_agent_rd32(KA_PROG_STAT);
+    uint32_t left = (st & KA_PROG_STAT_RUN) ? (uint32_t)KH_FIELD_GET(KA_PROG_STAT_LEFT, st) : 0;
+    uint32_t back = 0, released = 0, t = kdp_rnow();
+    for (;;) {
+        if (!(hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)) {
+            hal_agent_wr32(KA_RX_POP, 1);
+            back++;
+            t = kdp_rnow();
+            continue;
+        }
+        st = hal_agent_rd32(KA_PROG_STAT);
+        if (!(st & KA_PROG_STAT_RUN) && back >= left) {
+            if (kdp_rnow() - t > KDP_ABORT_QUIET)   /* a flit pushed between the writes may still come */
+                break;
+            continue;
+        }
+        /* Credit [32:17] stays small here, so the low half holds it. Release more only once
+         * RX has taken what was released (the unit's own returns push flits too). */
+        if ((st & KA_PROG_STAT_RUN) && !(st & (uint32_t)KH_GENMASK(31, 17)) && released <= back) {
+            hal_agent_wr32(KA_PROG_CRED, KDP_ABORT_BATCH);
+            released += KDP_ABORT_BATCH;
+        }
+        if (kdp_rnow() - t > c->wait_cycles)
+            break;
+    }
+    j->rep.dispatched -= back < j->rep.dispatched ? back : j->rep.dispatched;
+    c->running = KDP_REGIONS;
+    /* Ended for a stall, not a FAULT: the timeout, recorded after the abort so that its value
+     * counts what reached the unit (the kick's len less what came back to RX). */
+    if (j->state != KDP_J_STOP)
+        kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+}
+
+void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
+{
+    /* Remember what each unit still owes, so the next run neither overfills it nor takes its
+     * late signals for its own. A unit that reads idle (CU_STATUS, through the mailbox, quiet
+     * now) owes nothing: what it was sent retired and its missing signals were lost, not late —
+     * its signals reach the agent before its reply, on one path in order (docs/reliability.md:
+     * a dropped completion must not lose the unit for good). The read is one bounded wait (a
+     * slowed unit answers on its own clock). */
+    for (unsigned i = 0; i < n; i++) {
+        struct kdp_job *j = &jobs[i];
+        unsigned ui = j->ui;
+        uint32_t out = j->rep.dispatched > j->rep.completions ?
+                       j->rep.dispatched - j->rep.completions : 0;
+        uint32_t owed = j->skip + out;
+        uint64_t st;
+        if (owed && kdp_ctrl_read(c, j->yx, KF_CTRL_CU_STATUS, c->wait_cycles, &st) == 1 &&
+            !(st >> 63))                                        /* CU_STATUS [63] busy */
+            owed = 0;
+        c->owed[ui] = (uint16_t)owed;
+        c->owed_count[ui] = j->last_count;
+        c->owing = owed ? c->owing | (UINT32_C(1) << ui) : c->owing & ~(UINT32_C(1) << ui);
+        if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
+            j->rep.status = c->status == KS_OK ? KS_TIMEOUT : c->status;
+    }
+    kdp_quiesce(c);         /* a reply to a read above that came after its wait */
+}
