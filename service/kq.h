@@ -17,8 +17,9 @@
 
 /* What the processor reaches of its mesh's memory (hal/include/hal/shared.h). */
 struct kq_reach {
-    uint64_t dram_end;      /* first DRAM local offset not reachable (at most 2^32) */
-    uint64_t staging_end;   /* staging bytes reachable from offset 0 (0: none; at most 2^32) */
+    /* [0] DRAM: first local offset not reachable (at most 2^32); [1] staging: bytes reachable
+     * from offset 0 (0: none; at most 2^32). Indexed by the address's region (kq_range). */
+    uint64_t end[2];
 };
 
 /* The outcome of a check or a command: laid out as the completion it becomes (struct kq_cpl),
@@ -76,8 +77,8 @@ static inline uint32_t kq_slot(uint64_t index, uint32_t entries)
 /* ---- Address ranges ---- */
 
 /* Checks [ug, ug + bytes) for the processor: aligned to `align` (a power of two, at most 32),
- * bits [63:40], 38 and the mesh field [37:36] zero, DRAM below r->dram_end or staging (bit 39,
- * aperture [35:32] 0) below r->staging_end, not wrapping. bytes >= 1 (every caller's bytes
+ * bits [63:40], 38 and the mesh field [37:36] zero, DRAM below r->end[0] or staging (bit 39,
+ * aperture [35:32] 0) below r->end[1], not wrapping. bytes >= 1 (every caller's bytes
  * are bounded by its record maxima: at most 2 MB).
  * Returns KS_OK, KS_BAD_ALIGN or KS_BAD_ADDR; fills e (detail/value per status.h). */
 unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_t align,
@@ -130,43 +131,5 @@ int kq_unit_index(const struct kq_env *env, uint8_t yx);
 
 /* Serves the queue the boot block names until STOP; never returns. */
 void kq_serve(void) __attribute__((noreturn));
-
-/* The header once accepted (queue.c); NULL before, so the fatal hook never writes through
- * garbage. Exported for kq_cold.c. */
-extern volatile struct kq_header *kq_hdr;
-
-/* Service internals shared with kq_cold.c (queue.c). */
-unsigned kq_publish_units(void);                /* the unit table into the header; its count */
-void kq_add_job(unsigned i, const struct kq_step *s, uint32_t step);   /* job i of a group */
-unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run);     /* runs the group: e */
-
-/* ---- Cold paths (kq_cold.c: run once at boot or only on failure; docs/service.md "Cold
- * code") ---- */
-
-/* The queue the boot block names broke setup rule `rule` (KQ_SETUP_*): says so on the
- * console and stops the core with KX_BOOT_BAD_QUEUE. */
-void kq_cold_refuse(unsigned rule) __attribute__((noreturn));
-
-/* No unit table in the boot block: enumerates the default scan range into dp (per-coordinate
- * reply wait min(wait_cycles, 4000)); finding none is not fatal. */
-struct kdp_ctx;
-void kq_cold_enumerate(struct kdp_ctx *dp, uint32_t wait_cycles);
-
-/* A restart found a submission taken and never completed: e becomes its KS_ABORTED
- * completion (the tag kept on the sq_head line, detail, value and cycles 0). */
-void kq_cold_aborted(struct kq_err *e);
-
-/* The commands no issue 8 figure measures, once kq_sub_check accepted s: REPLAY (kmv_replay
- * validates, then runs: each move is native), DISPATCH (one group of ntargets jobs through
- * kq_run_jobs), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
- * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
-void kq_cold_exec(const struct kq_sub *s, struct kq_err *e, uint32_t wait_cycles);
-
-/* e from a replay's outcome st and r: OK with the moves done; else r's detail and value = the
- * write concerned in [63:32], the mover status word's low half in [31:0]. */
-void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r);
-
-/* STOP was completed: marks the state line STOPPED and stops the core. */
-void kq_cold_stop(void) __attribute__((noreturn));
 
 #endif

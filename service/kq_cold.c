@@ -9,12 +9,9 @@
  *     scalar, and are called only from queue.c or boot/fatal.c;
  *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/) with
  *     at most 6 argument registers, and no static function of another file;
- *   - data of the service is reached through kq_hdr (exported for this file) or arguments.
+ *   - the service's data is reached through kq and kq_hdr (kq_svc.h) or arguments.
  * Until the interpreter is in the image they are compiled and run natively like the rest. */
-#include "kq.h"
-#include "boot.h"
-#include "dispatch.h"
-#include "hal/shared.h"
+#include "kq_svc.h"
 
 /* Enumeration (no table in the boot block): cycles to wait for one coordinate's CU_CTRL reply
  * before calling it absent. A unit answers within a few hundred cycles; the boot block's
@@ -29,13 +26,13 @@ void kq_cold_refuse(unsigned rule)
     hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
 }
 
-void kq_cold_enumerate(struct kdp_ctx *dp, uint32_t wait_cycles)
+void kq_cold_enumerate(uint32_t wait_cycles)
 {
     uint8_t lo, hi;
     kdp_scan_range(&lo, &hi);
     uint32_t coord = wait_cycles < KQ_ENUM_COORD_CYCLES ? wait_cycles : KQ_ENUM_COORD_CYCLES;
     /* No unit found is not fatal: REPLAY still works, DISPATCH says KS_BAD_TARGET. */
-    (void)kdp_enumerate(dp, lo, hi, coord);
+    (void)kdp_enumerate(&kq.dp, lo, hi, coord);
 }
 
 void kq_cold_aborted(struct kq_err *e)
@@ -78,13 +75,13 @@ void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_resul
     e->value = st == KS_OK ? r->moves : ((uint64_t)r->index << 32 | (uint32_t)r->value);
 }
 
-void kq_cold_exec(const struct kq_sub *s, struct kq_err *e, uint32_t wait_cycles)
+void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
     if (s->op == KQ_OP_REPLAY) {
         /* validates, then runs: a REPLAY command's list was not read at acceptance */
         struct kmv_result r;
         unsigned st = kmv_replay((const struct kd_write *)(uintptr_t)hal_ug_ptr(s->addr), s->count,
-                                 wait_cycles, &r);
+                                 kq.wait_cycles, &r);
         kq_cold_replay_result(e, st, &r);
     } else if (s->op == KQ_OP_DISPATCH) {
         /* One job per target (distinct, checked): one group, like RUN's. */
@@ -97,7 +94,14 @@ void kq_cold_exec(const struct kq_sub *s, struct kq_err *e, uint32_t wait_cycles
             t.target = s->targets[i];
             kq_add_job(i, &t, 0);
         }
-        kq_run_jobs(s->ntargets, e, 0);
+        if (kq_run_jobs(s->ntargets, e, 0) == KS_OK) {
+            uint32_t sent = 0;
+            for (unsigned i = 0; i < s->ntargets; i++)
+                sent += kq.job[i].rep.dispatched;
+            e->status = KS_OK;
+            e->detail = 0;
+            e->value = sent;          /* instructions sent, all targets */
+        }
     } else if (s->op == KQ_OP_UNITS) {
         e->value = kq_publish_units();
     }
@@ -109,4 +113,15 @@ void kq_cold_stop(void)
     kq_hdr->fw.state = KQ_STATE_STOPPED;
     hal_shared_release();
     hal_exit(KX_EXIT_OK);
+}
+
+void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, int in_run)
+{
+    unsigned failed = 0;
+    for (unsigned i = n; i-- > 0;)          /* downwards: the first failed job is kept */
+        if (kq.job[i].rep.status != KS_OK)
+            failed = i;
+    e->status = (uint16_t)st;
+    e->detail = kq.dp.detail;
+    e->value = in_run ? kq_step_value(kq.step_of[failed], kq.dp.value) : kq.dp.value;
 }

@@ -4,40 +4,15 @@
  * dispatch/, and post one completion each. Shared memory only through hal/shared.h. Written
  * for the RV32 window (docs/service.md "Size"): shared lines move as word copies, a command's
  * outcome is its completion (struct kq_err). */
-#include "kq.h"
-#include "boot.h"
-#include "dispatch.h"
-#include "hal/shared.h"
+#include "kq_svc.h"
 
 /* kq_range works on 32-bit offsets: exact only while no reach passes 4 GB. */
 _Static_assert(HAL_UG_DRAM_END <= (1ull << 32) && HAL_UG_STAGING_BYTES <= (1ull << 32),
                "reach within 2^32 (service/kq_check.c)");
 
-/* A 32-bit word that may alias anything: the word copies below move structs of other types. */
-typedef uint32_t __attribute__((may_alias)) kq_word;
-
-struct kq_svc {
-    volatile struct kq_sub *sq;
-    volatile struct kq_cpl *cq;
-    uint32_t sq_entries, cq_entries;
-    uint64_t sq_head;           /* taken, ever (mirrors header line 2) */
-    uint64_t cq_tail;           /* posted, ever (mirrors header line 3) */
-    /* The host's indices as last read, low words only: each was checked to be within
-     * [0, entries] <= 4096 of the firmware's own index (modulo 2^64) when read, so the low
-     * words' difference modulo 2^32 is the whole difference, and 32-bit compares are exact. */
-    uint32_t sq_tail_seen;      /* the host's sq_tail */
-    uint32_t cq_head_seen;      /* the host's cq_head: room is at least this */
-    uint32_t wait_cycles;
-    struct kdp_ctx dp;
-    /* RUN's group of DISPATCH steps (and a DISPATCH command's targets) */
-    struct kdp_prog prog[KDP_MAX_JOBS];
-    struct kdp_job job[KDP_MAX_JOBS];
-    uint32_t step_of[KDP_MAX_JOBS];
-};
-
 /* Everything is set before use (kq_boot, kdp_init), so crt0 need not zero it: boot time
  * (issue 8: boot_insns) does not grow with these tables. */
-static struct kq_svc kq __attribute__((section(".noinit.kq")));
+struct kq_svc kq __attribute__((section(".noinit.kq")));
 /* The header once accepted; NULL before, so the fatal hook never writes through garbage. */
 volatile struct kq_header *kq_hdr;
 
@@ -49,7 +24,7 @@ static const void *kq_map(uint64_t ug)
 /* What the checks need: constant but for the mover caps and the unit count (kq_boot). In
  * .data, so it costs no instructions to set up. */
 static struct kq_env kq_env = {
-    .reach = { HAL_UG_DRAM_END, HAL_UG_STAGING_BYTES },
+    .reach = { { HAL_UG_DRAM_END, HAL_UG_STAGING_BYTES } },
     .units = kq.dp.units,
     .map = kq_map,
 };
@@ -63,22 +38,24 @@ static void kq_copy(volatile kq_word *d, const volatile kq_word *s, unsigned n)
 
 /* The host wrote an index that breaks the ring rules: nothing it says can be trusted, and
  * there is no completion to carry the news, so the state line does (KQ_FATAL_QUEUE). */
-static __attribute__((noinline, noreturn)) void kq_broken(uint32_t which, uint64_t host, uint64_t own)
+static __attribute__((noreturn)) void kq_broken(uint32_t which, uint64_t host, uint64_t own)
 {
     kx_fatal(KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN, "queue", which, host, own);
 }
 
-/* Checks a host-written index line (sq_tail or cq_head), read by the caller after an acquire,
- * against the firmware's own: the host's sq_tail 0..entries ahead of sq_head, its cq_head
- * 0..entries behind cq_tail (modulo 2^64); else the queue is broken. Returns its low word
- * (struct kq_svc: exact once checked). One copy for both lines; no call but the fatal one. */
-static __attribute__((noinline)) uint32_t kq_host_index(const volatile uint64_t *line, uint64_t own,
-                                                        uint32_t entries, uint32_t which)
+/* Reads a host-written index line (sq_tail or cq_head) after an acquire into the mirror and
+ * checks it against the firmware's own: the host's sq_tail 0..entries ahead of sq_head, its
+ * cq_head 0..entries behind cq_tail (modulo 2^64); else the queue is broken. One copy for both
+ * lines, the line named by which (KQ_BROKEN_*). */
+static __attribute__((noinline)) void kq_host_index(unsigned which)
 {
-    uint64_t host = *line;
-    if ((which == KQ_BROKEN_SQ_TAIL ? host - own : own - host) > entries)
+    int sq = which == KQ_BROKEN_SQ_TAIL;
+    hal_shared_acquire();
+    uint64_t host = sq ? kq_hdr->sq_tail.value : kq_hdr->cq_head.value;
+    uint64_t own = sq ? kq.m.sq_head.value : kq.m.cq_tail.value;
+    if ((sq ? host - own : own - host) > (sq ? kq.m.setup.sq_entries : kq.m.setup.cq_entries))
         kq_broken(which, host, own);
-    return (uint32_t)host;
+    *(sq ? &kq.m.sq_tail.value : &kq.m.cq_head.value) = host;
 }
 
 /* Counts one more in a firmware index (sq_head, cq_tail) and publishes it on its header line. */
@@ -109,19 +86,8 @@ unsigned kq_publish_units(void)
 unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run)
 {
     unsigned st = kdp_run(&kq.dp, kq.job, n);
-    uint32_t sent = 0, failed = 0;
-    for (unsigned i = n; i-- > 0;) {        /* downwards: the first failed job is kept */
-        sent += kq.job[i].rep.dispatched;
-        if (kq.job[i].rep.status != KS_OK)
-            failed = i;
-    }
-    e->status = (uint16_t)st;
-    e->detail = 0;
-    e->value = sent;
-    if (st != KS_OK) {
-        e->detail = kq.dp.detail;
-        e->value = in_run ? kq_step_value(kq.step_of[failed], kq.dp.value) : kq.dp.value;
-    }
+    if (st != KS_OK)
+        kq_cold_group_failed(e, st, n, in_run);
     return st;
 }
 
@@ -149,21 +115,24 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
 {
     unsigned nj = 0;
     uint32_t busy = 0;                  /* units in the group, bit = table index */
-    for (uint32_t i = 0; i <= n; i++) {
-        const struct kq_step *s = &st[i];
-        int disp = i < n && s->op == KQ_STEP_DISPATCH;
-        unsigned ui = disp ? (unsigned)kq_unit_index(&kq_env, s->target) : 0;
-        if (nj && (!disp || nj == KDP_MAX_JOBS || (busy >> ui & 1u))) {
+    for (uint32_t i = 0;; i++, st++) {
+        unsigned op = i < n ? st->op : 0;           /* 0: past the last step */
+        /* The group runs before this step unless it is a DISPATCH to a unit not in it and
+         * there is room: any other step sees busy & ~0, nonzero exactly when nj > 0. */
+        uint32_t bit = ~0u;
+        if (op == KQ_STEP_DISPATCH)
+            bit = 1u << kq_unit_index(&kq_env, st->target);    /* checked: known */
+        if ((busy & bit) || nj == KDP_MAX_JOBS) {
             if (kq_run_jobs(nj, e, 1) != KS_OK)
                 return;
             nj = 0, busy = 0;
         }
-        if (disp) {
-            kq_add_job(nj++, s, i);
-            busy |= 1u << ui;
-        } else if (i < n && s->op == KQ_STEP_REPLAY) {
+        if (op == KQ_STEP_DISPATCH) {
+            kq_add_job(nj++, st, i);
+            busy |= bit;
+        } else if (op == KQ_STEP_REPLAY) {
             struct kmv_result r;
-            unsigned rs = kmv_replay_validated((const struct kd_write *)kq_map(s->addr), s->n,
+            unsigned rs = kmv_replay_validated((const struct kd_write *)kq_map(st->addr), st->n,
                                                kq.wait_cycles, &r);
             if (rs != KS_OK) {
                 /* as a REPLAY command's (kq_cold.c), under the step index */
@@ -171,9 +140,11 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
                 e->value = kq_step_value(i, e->value);
                 return;
             }
-        } else if (i < n && s->op == KQ_STEP_SIGNAL) {
-            kq_hdr->info.progress = s->addr;
+        } else if (op == KQ_STEP_SIGNAL) {
+            kq_hdr->info.progress = st->addr;
             hal_shared_release();
+        } else if (!op) {
+            break;
         }
         /* WAIT and BARRIER: met, every program before them has completed. */
     }
@@ -196,14 +167,12 @@ static void kq_boot(void)
     if (rule)
         kq_cold_refuse(rule);
 
-    kq.sq = (volatile struct kq_sub *)hal_ug_ptr(h->setup.sq_addr);
-    kq.cq = (volatile struct kq_cpl *)hal_ug_ptr(h->setup.cq_addr);
-    kq.sq_entries = h->setup.sq_entries;
-    kq.cq_entries = h->setup.cq_entries;
-    /* A restart resumes from the indices in the header: the host's queue carries on. */
-    kq.sq_tail_seen = (uint32_t)(kq.sq_head = h->sq_head.value);
-    kq.cq_tail = h->cq_tail.value;
-    kq.cq_head_seen = (uint32_t)h->cq_head.value;
+    /* A restart resumes from the indices in the header: the host's queue carries on. The
+     * setup check accepted these lines as they are. */
+    kq_copy((kq_word *)&kq.m.setup, (const volatile kq_word *)&h->setup, KQ_LINE / 4);
+    kq.m.sq_tail.value = kq.m.sq_head.value = h->sq_head.value;     /* nothing seen yet */
+    kq.m.cq_tail.value = h->cq_tail.value;
+    kq.m.cq_head.value = h->cq_head.value;
     kq.wait_cycles = bb->wait_cycles;
     kq_hdr = h;
 
@@ -214,7 +183,7 @@ static void kq_boot(void)
         if (kdp_units_set(&kq.dp, bb->units, bb->unit_count) != KS_OK)
             hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
     } else {
-        kq_cold_enumerate(&kq.dp, bb->wait_cycles);
+        kq_cold_enumerate(bb->wait_cycles);
     }
     kq_env.n_units = kq_publish_units();
     /* code, cause, pc, tval: a FATAL of the last run is cleared */
@@ -238,7 +207,7 @@ void kq_serve(void)
     /* Taken before a restart and never completed: it may have run partly; say so once, as the
      * first completion this run posts. The setup check keeps sq_head - cq_tail in {0, 1}, so
      * the low words tell. */
-    int aborted = (uint32_t)kq.sq_head != (uint32_t)kq.cq_tail;
+    int aborted = (uint32_t)kq.m.sq_head.value != (uint32_t)kq.m.cq_tail.value;
     for (;;) {
         if (aborted) {
             aborted = 0;
@@ -247,18 +216,16 @@ void kq_serve(void)
         } else {
             /* One acquire covers every submission the tail read here publishes: the host
              * wrote them (and their data) before the tail, and no line of them is cached. */
-            while ((uint32_t)kq.sq_head == kq.sq_tail_seen) {
-                hal_shared_acquire();
-                kq.sq_tail_seen = kq_host_index(&h->sq_tail.value, kq.sq_head, kq.sq_entries,
-                                                KQ_BROKEN_SQ_TAIL);
-            }
+            while ((uint32_t)kq.m.sq_head.value == (uint32_t)kq.m.sq_tail.value)
+                kq_host_index(KQ_BROKEN_SQ_TAIL);
             uint64_t t0 = hal_cycles();
             /* Take: copy the submission out, then hand its slot back with the tag kept. */
             kq_copy((volatile kq_word *)&s,
-                    (const volatile kq_word *)&kq.sq[kq_slot(kq.sq_head, kq.sq_entries)],
+                    (const volatile kq_word *)&((volatile struct kq_sub *)hal_ug_ptr(
+                        kq.m.setup.sq_addr))[kq_slot(kq.m.sq_head.value, kq.m.setup.sq_entries)],
                     KQ_SUB_BYTES / 4);
             h->sq_head.tag = s.tag;
-            kq_bump(&h->sq_head.value, &kq.sq_head);
+            kq_bump(&h->sq_head.value, &kq.m.sq_head.value);
             /* The checks fill status, detail and value on every path. */
             e.tag = s.tag;
             if (kq_sub_check(&s, &kq_env, &e) == KS_OK) {
@@ -267,7 +234,7 @@ void kq_serve(void)
                     if (kq_steps_check(st, s.count, &kq_env, &e) == KS_OK)
                         kq_run(st, s.count, &e);
                 } else if (s.op != KQ_OP_NOP) {
-                    kq_cold_exec(&s, &e, kq.wait_cycles);
+                    kq_cold_exec(&s, &e);
                 }
             }
             e.cycles = hal_cycles() - t0;
@@ -275,16 +242,14 @@ void kq_serve(void)
         /* Post once the ring has room. Waiting for the host to consume is not a hardware wait
          * and is not bounded: the firmware has nothing else to do and the host sees a full
          * ring (docs/host-interface.md "Flow control"). */
-        while ((uint32_t)kq.cq_tail - kq.cq_head_seen >= kq.cq_entries) {
-            hal_shared_acquire();
-            kq.cq_head_seen = kq_host_index(&h->cq_head.value, kq.cq_tail, kq.cq_entries,
-                                            KQ_BROKEN_CQ_HEAD);
-        }
-        kq_copy((volatile kq_word *)&kq.cq[kq_slot(kq.cq_tail, kq.cq_entries)],
+        while ((uint32_t)kq.m.cq_tail.value - (uint32_t)kq.m.cq_head.value >= kq.m.setup.cq_entries)
+            kq_host_index(KQ_BROKEN_CQ_HEAD);
+        kq_copy((volatile kq_word *)&((volatile struct kq_cpl *)hal_ug_ptr(kq.m.setup.cq_addr))
+                    [kq_slot(kq.m.cq_tail.value, kq.m.setup.cq_entries)],
                 (const kq_word *)&e, KQ_CPL_BYTES / 4);
         /* The entry is in memory before the index that publishes it. */
         hal_shared_release();
-        kq_bump(&h->cq_tail.value, &kq.cq_tail);
+        kq_bump(&h->cq_tail.value, &kq.m.cq_tail.value);
         if (s.op == KQ_OP_STOP && e.status == KS_OK)
             kq_cold_stop();
     }
