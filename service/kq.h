@@ -111,7 +111,7 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
  * KS_BAD_LEN, KS_BAD_ALIGN, KS_BAD_ADDR, KS_BAD_NTARGETS, KS_BAD_TARGET, KS_DUP_TARGET. */
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e);
 
-/* Checks a RUN step list of n steps (n and its range already checked) before any step runs:
+/* Checks a RUN step list of n >= 1 steps (n and its range already checked) before any step runs:
  * each op known (KS_BAD_STEP), rsvd fields 0, n in range, data ranges, targets known, each
  * REPLAY step's whole descriptor list (kmv_validate: its statuses), each WAIT satisfiable by
  * the DISPATCH steps before it (KS_UNSATISFIABLE). value[63:48] = the failing step. */

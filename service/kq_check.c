@@ -62,7 +62,8 @@ enum kq_rule_kind {
                      * none twice (KS_DUP_TARGET), detail {y,x} */
     KQ_R_END,       /* the list is done: KS_OK */
     KQ_R_NEXT,      /* go on with the list kq_lists[lo + the value] (the op's own rows) */
-    KQ_R_TALLY,     /* RUN steps, target at off, value n: DISPATCH (rec 0) counts one more
+    KQ_R_TALLY,     /* RUN steps, after the TARGETS row of the one target at off, value n:
+                     * DISPATCH (rec 0) counts one more
                      * program for the unit; WAIT (rec 1) needs n <= that count, else
                      * KS_UNSATISFIABLE, detail {y,x}, value n */
     KQ_R_LIST,      /* a REPLAY step's descriptor list (u64 address at off, value n) through
@@ -215,6 +216,7 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
                          const struct kq_env *env, uint32_t *tally, struct kq_err *e)
 {
     const uint8_t *p = rec;
+    int ui = 0;                                     /* the last target's unit-table index */
     for (;;) {
         const uint8_t *f = p + r->off;
         uint32_t v = kq_get(p + r->voff, r->vwidth);
@@ -228,14 +230,14 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
                 return r->status ? r->status : e->status;   /* status: a KQ_SETUP_* rule */
         } else if (kind == KQ_R_TARGETS) {
             for (unsigned i = 0; i < v; i++) {
-                if (kq_unit_index(env, f[i]) < 0)
+                if ((ui = kq_unit_index(env, f[i])) < 0)
                     return kq_fail(e, KS_BAD_TARGET, f[i], 0);
                 for (unsigned k = 0; k < i; k++)
                     if (f[k] == f[i])
                         return kq_fail(e, KS_DUP_TARGET, f[i], 0);
             }
-        } else if (kind == KQ_R_TALLY) {            /* the TARGETS row before it: known */
-            uint32_t *t = &tally[kq_unit_index(env, *f)];
+        } else if (kind == KQ_R_TALLY) {    /* the TARGETS row before it: ui is *f's, known */
+            uint32_t *t = &tally[ui];
             if (!r->rec)
                 ++*t;
             else if (v > *t)
@@ -320,5 +322,5 @@ unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_en
             return e->status;
         }
     }
-    return kq_fail(e, KS_OK, 0, 0);
+    return KS_OK;                       /* e: the last step's END (n >= 1) */
 }

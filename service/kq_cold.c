@@ -84,17 +84,23 @@ void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
                                  kq.wait_cycles, &r);
         kq_cold_replay_result(e, st, &r);
     } else if (s->op == KQ_OP_DISPATCH) {
-        /* One job per target (distinct, checked): one group, like RUN's. */
-        struct kq_step t;
-        t.addr = s->addr;
-        t.n = s->count;
-        t.txn = s->txn;
-        t.credit_cap = s->credit_cap;
-        for (unsigned i = 0; i < s->ntargets; i++) {
-            t.target = s->targets[i];
-            kq_add_job(i, &t, 0);
+        /* One job per target (distinct, checked): one group, like RUN's (queue.c kq_add_job).
+         * Jobs that send the same program are staged once: dispatch/ matches staged regions
+         * by content. */
+        unsigned n = s->ntargets;
+        for (unsigned i = 0; i < n; i++) {
+            struct kdp_prog *p = &kq.prog[i];
+            p->payload = (const void *)(uintptr_t)hal_ug_ptr(s->addr);
+            p->n = s->count;
+            p->txn = s->txn;
+            p->cap = s->credit_cap;
+            kq.job[i].prog = p;
+            kq.job[i].yx = s->targets[i];
         }
-        if (kq_run_jobs(s->ntargets, e, 0) == KS_OK) {
+        unsigned st = kdp_run(&kq.dp, kq.job, n);
+        if (st != KS_OK) {
+            kq_cold_group_failed(e, st, n, KQ_NO_STEP);
+        } else {
             uint32_t sent = 0;
             for (unsigned i = 0; i < s->ntargets; i++)
                 sent += kq.job[i].rep.dispatched;
@@ -115,7 +121,7 @@ void kq_cold_stop(void)
     hal_exit(KX_EXIT_OK);
 }
 
-void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, int in_run)
+void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
 {
     unsigned failed = 0;
     for (unsigned i = n; i-- > 0;)          /* downwards: the first failed job is kept */
@@ -123,5 +129,5 @@ void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, int in_run)
             failed = i;
     e->status = (uint16_t)st;
     e->detail = kq.dp.detail;
-    e->value = in_run ? kq_step_value(kq.step_of[failed], kq.dp.value) : kq.dp.value;
+    e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;
 }

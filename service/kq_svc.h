@@ -33,7 +33,6 @@ struct kq_svc {
     /* RUN's group of DISPATCH steps (and a DISPATCH command's targets) */
     struct kdp_prog prog[KDP_MAX_JOBS];
     struct kdp_job job[KDP_MAX_JOBS];
-    uint32_t step_of[KDP_MAX_JOBS];
 };
 
 /* The service's state (queue.c; in .noinit: kq_boot and kdp_init set it before use). */
@@ -44,10 +43,8 @@ extern volatile struct kq_header *kq_hdr;
 
 /* ---- queue.c, for kq_cold.c ---- */
 unsigned kq_publish_units(void);                /* the unit table into the header; its count */
-void kq_add_job(unsigned i, const struct kq_step *s, uint32_t step);   /* job i of a group */
-/* Runs the group kq.job[0..n-1]; on failure e is dispatch/'s first error (in a RUN: the
- * failing job's step in value[63:48]). On KS_OK e is left as it is. */
-unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run);
+/* kq_cold_group_failed's `first` for a DISPATCH command's group (not a RUN's steps) */
+#define KQ_NO_STEP  0xFFFFFFFFu
 
 /* ---- Cold paths (kq_cold.c: run once at boot or only on failure; docs/service.md "Cold
  * code") ---- */
@@ -66,7 +63,7 @@ void kq_cold_aborted(struct kq_err *e);
 
 /* The commands no issue 8 figure measures, once kq_sub_check accepted s: REPLAY (kmv_replay
  * validates, then runs: each move is native), DISPATCH (one group of ntargets jobs through
- * kq_run_jobs), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
+ * kdp_run), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
  * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
 void kq_cold_exec(const struct kq_sub *s, struct kq_err *e);
 
@@ -75,8 +72,10 @@ void kq_cold_exec(const struct kq_sub *s, struct kq_err *e);
 void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r);
 
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
- * value), the value under the failing job's step (value[63:48]) in a RUN. */
-void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, int in_run);
+ * value), the value under the failing job's step in a RUN (the group is the consecutive
+ * DISPATCH steps first .. first + n - 1; value[63:48]), as it is for a DISPATCH command
+ * (first KQ_NO_STEP). */
+void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first);
 
 /* STOP was completed: marks the state line STOPPED and stops the core. */
 void kq_cold_stop(void) __attribute__((noreturn));

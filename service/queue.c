@@ -80,21 +80,11 @@ unsigned kq_publish_units(void)
     return n;
 }
 
-/* Runs the jobs gathered in kq.job[0..n-1] (each program with its credit cap) and fills e: OK
- * with the instructions sent, or dispatch/'s first error (in a RUN, with the failing job's
- * step in value[63:48]). */
-unsigned kq_run_jobs(unsigned n, struct kq_err *e, int in_run)
-{
-    unsigned st = kdp_run(&kq.dp, kq.job, n);
-    if (st != KS_OK)
-        kq_cold_group_failed(e, st, n, in_run);
-    return st;
-}
-
-/* Adds job i of the group: step s's program, with its credit cap, to s->target. Jobs that send
- * the same program (payloads, length, txn) are staged once for all of them: dispatch/ matches
- * staged regions by content (SYSTEM.md §2.3: the same program to several targets). */
-void kq_add_job(unsigned i, const struct kq_step *s, uint32_t step)
+/* Adds job i of a RUN's group: step s's program, with its credit cap, to s->target. Jobs that
+ * send the same program (payloads, length, txn) are staged once for all of them: dispatch/
+ * matches staged regions by content (SYSTEM.md §2.3: the same program to several targets).
+ * A DISPATCH command fills its jobs the same way (kq_cold.c). */
+static inline void kq_add_job(unsigned i, const struct kq_step *s)
 {
     struct kdp_prog *p = &kq.prog[i];
     p->payload = kq_map(s->addr);
@@ -103,7 +93,6 @@ void kq_add_job(unsigned i, const struct kq_step *s, uint32_t step)
     p->cap = s->credit_cap;
     kq.job[i].prog = p;
     kq.job[i].yx = s->target;
-    kq.step_of[i] = step;
 }
 
 /* RUN: the whole list is checked first; then consecutive DISPATCH steps are gathered (up to
@@ -123,12 +112,16 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
         if (op == KQ_STEP_DISPATCH)
             bit = 1u << kq_unit_index(&kq_env, st->target);    /* checked: known */
         if ((busy & bit) || nj == KDP_MAX_JOBS) {
-            if (kq_run_jobs(nj, e, 1) != KS_OK)
+            /* the group is steps i - nj .. i - 1 */
+            unsigned gs = kdp_run(&kq.dp, kq.job, nj);
+            if (gs != KS_OK) {
+                kq_cold_group_failed(e, gs, nj, i - nj);
                 return;
+            }
             nj = 0, busy = 0;
         }
         if (op == KQ_STEP_DISPATCH) {
-            kq_add_job(nj++, st, i);
+            kq_add_job(nj++, st);
             busy |= bit;
         } else if (op == KQ_STEP_REPLAY) {
             struct kmv_result r;
@@ -148,9 +141,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
         }
         /* WAIT and BARRIER: met, every program before them has completed. */
     }
-    e->status = KS_OK;
-    e->detail = 0;
-    e->value = n;
+    e->value = n;       /* status and detail: KS_OK and 0 from kq_steps_check, kept since */
 }
 
 /* ---- Boot and the loop ---- */
