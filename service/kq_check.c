@@ -30,15 +30,14 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
     unsigned st = KS_BAD_ALIGN;
     uint32_t detail = align;
     if (!(lo & (align - 1u))) {
-        /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the
-         * wire: both fall in "any other high word" and are refused rather than guessed at. */
-        uint64_t end = hi & ~KQ_UG_STAGING_HI ? 0 : r->end[hi / KQ_UG_STAGING_HI];
-        /* lo and bytes are below 2^32: the sum cannot wrap, and end 0 refuses everything. */
-        st = (uint64_t)lo + bytes <= end ? KS_OK : KS_BAD_ADDR;
+        st = KS_BAD_ADDR;
         detail = bytes;
+        /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the
+         * wire: both fall in "any other high word" and are refused rather than guessed at.
+         * lo and bytes are below 2^32: the sum cannot wrap. */
+        if (!(hi & ~KQ_UG_STAGING_HI) && (uint64_t)lo + bytes <= r->end[hi / KQ_UG_STAGING_HI])
+            st = KS_OK, detail = 0, ug = 0;
     }
-    if (st == KS_OK)
-        detail = 0, ug = 0;
     /* kq_fail's value is 32 bits: the address is not */
     e->status = (uint16_t)st;
     e->detail = detail;

@@ -20,6 +20,8 @@
 
 void kq_cold_refuse(unsigned rule)
 {
+    if (!rule)
+        hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
     hal_puts("kohaku-fw " BOARD_NAME ": queue refused, rule=");
     hal_put_hex(rule);
     hal_puts("\n");
@@ -68,11 +70,14 @@ void kx_fatal_hook(uint64_t word)
 
 /* ---- Commands no budget measures ---- */
 
-void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r)
+void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
+                           uint32_t step)
 {
     e->status = (uint16_t)st;
     e->detail = r->detail;
     e->value = st == KS_OK ? r->moves : ((uint64_t)r->index << 32 | (uint32_t)r->value);
+    if (step != KQ_NO_STEP)
+        e->value = kq_step_value(step, e->value);
 }
 
 void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
@@ -82,7 +87,7 @@ void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
         struct kmv_result r;
         unsigned st = kmv_replay((const struct kd_write *)(uintptr_t)hal_ug_ptr(s->addr), s->count,
                                  kq.wait_cycles, &r);
-        kq_cold_replay_result(e, st, &r);
+        kq_cold_replay_result(e, st, &r, KQ_NO_STEP);
     } else if (s->op == KQ_OP_DISPATCH) {
         /* One job per target (distinct, checked): one group, like RUN's (queue.c kq_add_job).
          * Jobs that send the same program are staged once: dispatch/ matches staged regions
@@ -114,8 +119,10 @@ void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
     /* STOP: completed as it is; kq_serve stops after posting it (kq_cold_stop) */
 }
 
-void kq_cold_stop(void)
+void kq_cold_stop(const struct kq_err *e)
 {
+    if (e->status != KS_OK)
+        return;                         /* refused: not a STOP */
     kq_hdr->fw.state = KQ_STATE_STOPPED;
     hal_shared_release();
     hal_exit(KX_EXIT_OK);

@@ -43,14 +43,16 @@ extern volatile struct kq_header *kq_hdr;
 
 /* ---- queue.c, for kq_cold.c ---- */
 unsigned kq_publish_units(void);                /* the unit table into the header; its count */
-/* kq_cold_group_failed's `first` for a DISPATCH command's group (not a RUN's steps) */
+/* `first` / `step` of kq_cold_group_failed / kq_cold_replay_result for a command (not a
+ * RUN's steps) */
 #define KQ_NO_STEP  0xFFFFFFFFu
 
 /* ---- Cold paths (kq_cold.c: run once at boot or only on failure; docs/service.md "Cold
  * code") ---- */
 
-/* The queue the boot block names broke setup rule `rule` (KQ_SETUP_*): says so on the
- * console and stops the core with KX_BOOT_BAD_QUEUE. */
+/* Boot refused: the queue the boot block names broke setup rule `rule` (KQ_SETUP_*): says so
+ * on the console and stops the core with KX_BOOT_BAD_QUEUE; rule 0: dispatch/ refused the boot
+ * block's unit table, the core stops with KX_BOOT_BAD_UNITS. */
 void kq_cold_refuse(unsigned rule) __attribute__((noreturn));
 
 /* No unit table in the boot block: enumerates the default scan range into kq.dp
@@ -68,8 +70,10 @@ void kq_cold_aborted(struct kq_err *e);
 void kq_cold_exec(const struct kq_sub *s, struct kq_err *e);
 
 /* e from a replay's outcome st and r: OK with the moves done; else r's detail and value = the
- * write concerned in [63:32], the mover status word's low half in [31:0]. */
-void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r);
+ * write concerned in [63:32], the mover status word's low half in [31:0] — under the step
+ * index (value[63:48]) for a RUN's REPLAY step, as it is for a command (step KQ_NO_STEP). */
+void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
+                           uint32_t step);
 
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
  * value), the value under the failing job's step in a RUN (the group is the consecutive
@@ -77,7 +81,8 @@ void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_resul
  * (first KQ_NO_STEP). */
 void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first);
 
-/* STOP was completed: marks the state line STOPPED and stops the core. */
-void kq_cold_stop(void) __attribute__((noreturn));
+/* A STOP was posted with e: when it was accepted (KS_OK), marks the state line STOPPED and
+ * stops the core; else returns (a refused STOP stops nothing). */
+void kq_cold_stop(const struct kq_err *e);
 
 #endif

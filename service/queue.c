@@ -128,9 +128,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
             unsigned rs = kmv_replay_validated((const struct kd_write *)kq_map(st->addr), st->n,
                                                kq.wait_cycles, &r);
             if (rs != KS_OK) {
-                /* as a REPLAY command's (kq_cold.c), under the step index */
-                kq_cold_replay_result(e, rs, &r);
-                e->value = kq_step_value(i, e->value);
+                kq_cold_replay_result(e, rs, &r, i);     /* as a REPLAY command's, under step i */
                 return;
             }
         } else if (op == KQ_STEP_SIGNAL) {
@@ -172,7 +170,7 @@ static void kq_boot(void)
         /* boot/ checked count, depth and duplicates; dispatch/ also refuses the agent's own
          * coordinate, which boot/ cannot know. */
         if (kdp_units_set(&kq.dp, bb->units, bb->unit_count) != KS_OK)
-            hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
+            kq_cold_refuse(0);
     } else {
         kq_cold_enumerate(bb->wait_cycles);
     }
@@ -241,7 +239,7 @@ void kq_serve(void)
         /* The entry is in memory before the index that publishes it. */
         hal_shared_release();
         kq_bump(&h->cq_tail.value, &kq.m.cq_tail.value);
-        if (s.op == KQ_OP_STOP && e.status == KS_OK)
-            kq_cold_stop();
+        if (s.op == KQ_OP_STOP)
+            kq_cold_stop(&e);           /* when it was accepted */
     }
 }
