@@ -12,19 +12,17 @@
 /* A 32-bit word that may alias anything: the word copies below move structs of other types. */
 typedef uint32_t __attribute__((may_alias)) kq_word;
 
-/* Header lines 0-4 as the firmware keeps them, at the header's offsets: the setup line and
- * the index values, taken at boot. The host's indices (sq_tail, cq_head) are compared by their low words only: each was
+/* The queue as the firmware keeps it: the setup line and the four index values, taken at boot.
+ * The host's indices (sq_tail, cq_head) are compared by their low words only: each was
  * checked to be within [0, entries] <= 4096 of the firmware's own index (modulo 2^64) when read
  * (kq_host_index), so the low words' difference modulo 2^32 is the whole difference. */
 struct kq_lines {
     struct kq_setup setup;          /* as accepted: a host that changes it later is not heard */
-    struct kq_index_line sq_tail;   /* the host's sq_tail as last read */
-    struct kq_head_line sq_head;    /* taken, ever (the firmware's, mirrored) */
-    struct kq_index_line cq_tail;   /* posted, ever (the firmware's, mirrored) */
-    struct kq_index_line cq_head;   /* the host's cq_head as last read: room is at least this */
+    uint64_t sq_tail;               /* the host's sq_tail as last read */
+    uint64_t sq_head;               /* taken, ever (the firmware's; header line 2 mirrors it) */
+    uint64_t cq_tail;               /* posted, ever (the firmware's; header line 3 mirrors it) */
+    uint64_t cq_head;               /* the host's cq_head as last read: room is at least this */
 };
-_Static_assert(offsetof(struct kq_lines, cq_head) == offsetof(struct kq_header, cq_head),
-               "the mirror has the header's layout");
 
 struct kq_svc {
     struct kq_lines m;

@@ -52,10 +52,10 @@ static __attribute__((noinline)) void kq_host_index(unsigned which)
     int sq = which == KQ_BROKEN_SQ_TAIL;
     hal_shared_acquire();
     uint64_t host = sq ? kq_hdr->sq_tail.value : kq_hdr->cq_head.value;
-    uint64_t own = sq ? kq.m.sq_head.value : kq.m.cq_tail.value;
+    uint64_t own = sq ? kq.m.sq_head : kq.m.cq_tail;
     if ((sq ? host - own : own - host) > (sq ? kq.m.setup.sq_entries : kq.m.setup.cq_entries))
         kq_broken(which, host, own);
-    *(sq ? &kq.m.sq_tail.value : &kq.m.cq_head.value) = host;
+    *(sq ? &kq.m.sq_tail : &kq.m.cq_head) = host;
 }
 
 /* Counts one more in a firmware index (sq_head, cq_tail) and publishes it on its header line. */
@@ -159,9 +159,9 @@ static void kq_boot(void)
     /* A restart resumes from the indices in the header: the host's queue carries on. The
      * setup check accepted these lines as they are. */
     kq_copy((kq_word *)&kq.m.setup, (const volatile kq_word *)&h->setup, KQ_LINE / 4);
-    kq.m.sq_tail.value = kq.m.sq_head.value = h->sq_head.value;     /* nothing seen yet */
-    kq.m.cq_tail.value = h->cq_tail.value;
-    kq.m.cq_head.value = h->cq_head.value;
+    kq.m.sq_tail = kq.m.sq_head = h->sq_head.value;   /* nothing seen yet */
+    kq.m.cq_tail = h->cq_tail.value;
+    kq.m.cq_head = h->cq_head.value;
     kq.wait_cycles = bb->wait_cycles;
     kq_hdr = h;
 
@@ -196,7 +196,7 @@ void kq_serve(void)
     /* Taken before a restart and never completed: it may have run partly; say so once, as the
      * first completion this run posts. The setup check keeps sq_head - cq_tail in {0, 1}, so
      * the low words tell. */
-    int aborted = (uint32_t)kq.m.sq_head.value != (uint32_t)kq.m.cq_tail.value;
+    int aborted = (uint32_t)kq.m.sq_head != (uint32_t)kq.m.cq_tail;
     for (;;) {
         if (aborted) {
             aborted = 0;
@@ -205,16 +205,16 @@ void kq_serve(void)
         } else {
             /* One acquire covers every submission the tail read here publishes: the host
              * wrote them (and their data) before the tail, and no line of them is cached. */
-            while ((uint32_t)kq.m.sq_head.value == (uint32_t)kq.m.sq_tail.value)
+            while ((uint32_t)kq.m.sq_head == (uint32_t)kq.m.sq_tail)
                 kq_host_index(KQ_BROKEN_SQ_TAIL);
             uint64_t t0 = hal_cycles();
             /* Take: copy the submission out, then hand its slot back with the tag kept. */
             kq_copy((volatile kq_word *)&s,
                     (const volatile kq_word *)&((volatile struct kq_sub *)hal_ug_ptr(
-                        kq.m.setup.sq_addr))[kq_slot(kq.m.sq_head.value, kq.m.setup.sq_entries)],
+                        kq.m.setup.sq_addr))[kq_slot(kq.m.sq_head, kq.m.setup.sq_entries)],
                     KQ_SUB_BYTES / 4);
             h->sq_head.tag = s.tag;
-            kq_bump(&h->sq_head.value, &kq.m.sq_head.value);
+            kq_bump(&h->sq_head.value, &kq.m.sq_head);
             /* The checks fill status, detail and value on every path. */
             e.tag = s.tag;
             if (kq_sub_check(&s, &kq_env, &e) == KS_OK) {
@@ -231,14 +231,14 @@ void kq_serve(void)
         /* Post once the ring has room. Waiting for the host to consume is not a hardware wait
          * and is not bounded: the firmware has nothing else to do and the host sees a full
          * ring (docs/host-interface.md "Flow control"). */
-        while ((uint32_t)kq.m.cq_tail.value - (uint32_t)kq.m.cq_head.value >= kq.m.setup.cq_entries)
+        while ((uint32_t)kq.m.cq_tail - (uint32_t)kq.m.cq_head >= kq.m.setup.cq_entries)
             kq_host_index(KQ_BROKEN_CQ_HEAD);
         kq_copy((volatile kq_word *)&((volatile struct kq_cpl *)hal_ug_ptr(kq.m.setup.cq_addr))
-                    [kq_slot(kq.m.cq_tail.value, kq.m.setup.cq_entries)],
+                    [kq_slot(kq.m.cq_tail, kq.m.setup.cq_entries)],
                 (const kq_word *)&e, KQ_CPL_BYTES / 4);
         /* The entry is in memory before the index that publishes it. */
         hal_shared_release();
-        kq_bump(&h->cq_tail.value, &kq.m.cq_tail.value);
+        kq_bump(&h->cq_tail.value, &kq.m.cq_tail);
         if (s.op == KQ_OP_STOP)
             kq_cold_stop(&e);           /* when it was accepted */
     }
