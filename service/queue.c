@@ -1,9 +1,9 @@
 /* queue.c — the command-queue service (SYSTEM.md §2.5, §4; docs/host-interface.md): accept
  * the queue the boot block names, publish the unit table and READY, then take submissions in
- * order, check every field, run NOP / REPLAY / DISPATCH / RUN / UNITS / STOP through mover/ and
- * dispatch/, and post one completion each. Shared memory only through hal/shared.h. Written
- * for the RV32 window (docs/service.md "Size"): shared lines move as word copies, a command's
- * outcome is its completion (struct kq_err). */
+ * order, check every field, run NOP and RUN here and REPLAY / DISPATCH / UNITS / STOP through
+ * kq_cold.c (docs/service.md "Cold code"), and post one completion each. Shared memory only
+ * through hal/shared.h. Written for the RV32 window (docs/service.md "Size"): shared lines move
+ * as word copies, a command's outcome is its completion (struct kq_err). */
 #include "kq_svc.h"
 
 /* kq_range works on 32-bit offsets: exact only while no reach passes 4 GB. */
