@@ -17,8 +17,9 @@
 
 /* What the processor reaches of its mesh's memory (hal/include/hal/shared.h). */
 struct kq_reach {
-    uint64_t dram_end;      /* first DRAM local offset not reachable (at most 2^32) */
-    uint64_t staging_end;   /* staging bytes reachable from offset 0 (0: none; at most 2^32) */
+    /* [0] DRAM: first local offset not reachable (at most 2^32); [1] staging: bytes reachable
+     * from offset 0 (0: none; at most 2^32). Indexed by the address's region (kq_range). */
+    uint64_t end[2];
 };
 
 /* The outcome of a check or a command: laid out as the completion it becomes (struct kq_cpl),
@@ -76,8 +77,8 @@ static inline uint32_t kq_slot(uint64_t index, uint32_t entries)
 /* ---- Address ranges ---- */
 
 /* Checks [ug, ug + bytes) for the processor: aligned to `align` (a power of two, at most 32),
- * bits [63:40], 38 and the mesh field [37:36] zero, DRAM below r->dram_end or staging (bit 39,
- * aperture [35:32] 0) below r->staging_end, not wrapping. bytes >= 1 (every caller's bytes
+ * bits [63:40], 38 and the mesh field [37:36] zero, DRAM below r->end[0] or staging (bit 39,
+ * aperture [35:32] 0) below r->end[1], not wrapping. bytes >= 1 (every caller's bytes
  * are bounded by its record maxima: at most 2 MB).
  * Returns KS_OK, KS_BAD_ALIGN or KS_BAD_ADDR; fills e (detail/value per status.h). */
 unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_t align,
@@ -110,7 +111,7 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
  * KS_BAD_LEN, KS_BAD_ALIGN, KS_BAD_ADDR, KS_BAD_NTARGETS, KS_BAD_TARGET, KS_DUP_TARGET. */
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e);
 
-/* Checks a RUN step list of n steps (n and its range already checked) before any step runs:
+/* Checks a RUN step list of n >= 1 steps (n and its range already checked) before any step runs:
  * each op known (KS_BAD_STEP), rsvd fields 0, n in range, data ranges, targets known, each
  * REPLAY step's whole descriptor list (kmv_validate: its statuses), each WAIT satisfiable by
  * the DISPATCH steps before it (KS_UNSATISFIABLE). value[63:48] = the failing step. */

@@ -12,9 +12,10 @@
  * aperture [35:32], DRAM past 4 GB — is unreachable, and the offset is the low word. */
 #define KQ_UG_STAGING_HI   (1u << (39 - 32))
 
-/* Not inlined: one copy of the three stores serves every refusal. */
+/* Not inlined: one copy of the three stores serves every refusal. value is 32 bits: every
+ * refusal's value but an address (kq_range) fits, and RV32 passes it in one register. */
 static __attribute__((noinline)) unsigned kq_fail(struct kq_err *e, uint32_t status,
-                                                  uint32_t detail, uint64_t value)
+                                                  uint32_t detail, uint32_t value)
 {
     e->status = (uint16_t)status;
     e->detail = detail;
@@ -29,14 +30,19 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
     unsigned st = KS_BAD_ALIGN;
     uint32_t detail = align;
     if (!(lo & (align - 1u))) {
-        /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the
-         * wire: both fall in "any other high word" and are refused rather than guessed at. */
-        uint64_t end = hi == 0 ? r->dram_end : hi == KQ_UG_STAGING_HI ? r->staging_end : 0;
-        /* lo and bytes are below 2^32: the sum cannot wrap, and end 0 refuses everything. */
-        st = (uint64_t)lo + bytes <= end ? KS_OK : KS_BAD_ADDR;
+        st = KS_BAD_ADDR;
         detail = bytes;
+        /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the
+         * wire: both fall in "any other high word" and are refused rather than guessed at.
+         * lo and bytes are below 2^32: the sum cannot wrap. */
+        if (!(hi & ~KQ_UG_STAGING_HI) && (uint64_t)lo + bytes <= r->end[hi / KQ_UG_STAGING_HI])
+            st = KS_OK, detail = 0, ug = 0;
     }
-    return st == KS_OK ? kq_fail(e, KS_OK, 0, 0) : kq_fail(e, st, detail, ug);
+    /* kq_fail's value is 32 bits: the address is not */
+    e->status = (uint16_t)st;
+    e->detail = detail;
+    e->value = ug;
+    return st;
 }
 
 /* ---- The rules, as data ----
@@ -46,43 +52,47 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
  * the WAIT count and the REPLAY step's descriptor list. The rows live with the data (the RV32
  * scratchpad), not in the instruction window. */
 enum kq_rule_kind {
-    KQ_R_LIMIT,     /* field in [lo, hi]; else status, detail = the field (rec 1: detail = off2,
-                     * the offset of a reserved field; an 8-byte one reads as its words' OR) */
+    KQ_R_LIMIT,     /* the value in [lo, hi]; else status, detail = the value (rec 1: detail =
+                     * off, the offset of a reserved field; an 8-byte one reads as its words' OR) */
     KQ_R_POW2,      /* as LIMIT, and a power of two */
-    KQ_R_DATA,      /* kq_range of the u64 address field and count-field x rec bytes, align;
+    KQ_R_DATA,      /* kq_range of the u64 address field at off and value x rec bytes, align;
                      * a refusal keeps kq_range's status unless status is set (setup rules) */
-    KQ_R_TARGETS,   /* targets (u8 {y,x}) at off, count at off2 (width2 0: one): each in the
-                     * unit table (KS_BAD_TARGET), none twice (KS_DUP_TARGET), detail {y,x} */
+    KQ_R_TARGETS,   /* value targets (u8 {y,x}) at off: each in the unit table (KS_BAD_TARGET),
+                     * none twice (KS_DUP_TARGET), detail {y,x} */
     KQ_R_END,       /* the list is done: KS_OK */
-    KQ_R_NEXT,      /* go on with the list kq_lists[lo + the field] (the op's own rows) */
-    KQ_R_TALLY,     /* RUN steps, target at off, n at off2: DISPATCH (rec 0) counts one more
+    KQ_R_NEXT,      /* go on with the list kq_lists[lo + the value] (the op's own rows) */
+    KQ_R_TALLY,     /* RUN steps, after the TARGETS row of the one target at off, value n:
+                     * DISPATCH (rec 0) counts one more
                      * program for the unit; WAIT (rec 1) needs n <= that count, else
                      * KS_UNSATISFIABLE, detail {y,x}, value n */
-    KQ_R_LIST,      /* a REPLAY step's descriptor list (u64 address at off, n at off2) through
+    KQ_R_LIST,      /* a REPLAY step's descriptor list (u64 address at off, value n) through
                      * kmv_validate: its status, detail, value = the write index */
 };
 
+/* Every row has one value, the field of `vwidth` bytes at `voff` (vwidth 0: the constant 1),
+ * read once before the row's kind is looked at: the field a LIMIT checks, the count of a DATA,
+ * TARGETS, TALLY or LIST row, the op of a NEXT row. `off` is the row's other field. */
 struct kq_rule {
-    uint8_t kind, off, width, status;
-    uint8_t off2, width2, rec, align;   /* DATA: count field, record bytes, alignment; TARGETS */
-    uint32_t lo, hi;                    /* LIMIT, POW2 */
+    uint8_t kind, off, voff, vwidth;
+    uint8_t status, rec, align, rsvd;   /* DATA: record bytes, alignment */
+    uint32_t lo, hi;                    /* LIMIT, POW2; NEXT: lo */
 };
 
 #define KQ_FIELD(T, f)           offsetof(T, f), sizeof(((T *)0)->f)
-#define KQ_LIMIT(T, f, st, l, h) { KQ_R_LIMIT, KQ_FIELD(T, f), st, 0, 0, 0, 0, l, h }
-#define KQ_POW2(T, f, st, l, h)  { KQ_R_POW2, KQ_FIELD(T, f), st, 0, 0, 0, 0, l, h }
+#define KQ_LIMIT(T, f, st, l, h) { KQ_R_LIMIT, offsetof(T, f), KQ_FIELD(T, f), st, 0, 0, 0, l, h }
+#define KQ_POW2(T, f, st, l, h)  { KQ_R_POW2, offsetof(T, f), KQ_FIELD(T, f), st, 0, 0, 0, l, h }
 /* a reserved field of n bytes at byte offset `at`: 0, else KS_BAD_RSVD with detail `at` */
-#define KQ_ZERO_AT(at, n)        { KQ_R_LIMIT, at, n, KS_BAD_RSVD, at, 0, 1, 0, 0, 0 }
+#define KQ_ZERO_AT(at, n)        { KQ_R_LIMIT, at, at, n, KS_BAD_RSVD, 1, 0, 0, 0, 0 }
 #define KQ_ZERO(T, f)            KQ_ZERO_AT(offsetof(T, f), sizeof(((T *)0)->f))
-#define KQ_DATA(T, a, c, st, rec, al) { KQ_R_DATA, offsetof(T, a), 8, st, KQ_FIELD(T, c), rec, al, 0, 0 }
-#define KQ_TARGETS(T, t)         { KQ_R_TARGETS, offsetof(T, t), 1, 0, 0, 0, 0, 0, 0, 0 }
-#define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), 1, 0, KQ_FIELD(T, c), 0, 0, 0, 0 }
+#define KQ_DATA(T, a, c, st, rec, al) { KQ_R_DATA, offsetof(T, a), KQ_FIELD(T, c), st, rec, al, 0, 0, 0 }
+#define KQ_TARGETS(T, t)         { KQ_R_TARGETS, offsetof(T, t), 0, 0, 0, 0, 0, 0, 0, 0 }
+#define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), KQ_FIELD(T, c), 0, 0, 0, 0, 0, 0 }
 #define KQ_END                   { KQ_R_END, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
-#define KQ_TALLY(wait)           { KQ_R_TALLY, offsetof(struct kq_step, target), 1, 0, \
-                                   KQ_FIELD(struct kq_step, n), wait, 0, 0, 0 }
-#define KQ_LIST                  { KQ_R_LIST, offsetof(struct kq_step, addr), 8, 0, \
-                                   KQ_FIELD(struct kq_step, n), 0, 0, 0, 0 }
-#define KQ_NEXT(T, f, base)      { KQ_R_NEXT, KQ_FIELD(T, f), 0, 0, 0, 0, 0, base, 0 }
+#define KQ_TALLY(wait)           { KQ_R_TALLY, offsetof(struct kq_step, target), \
+                                   KQ_FIELD(struct kq_step, n), 0, wait, 0, 0, 0, 0 }
+#define KQ_LIST                  { KQ_R_LIST, offsetof(struct kq_step, addr), \
+                                   KQ_FIELD(struct kq_step, n), 0, 0, 0, 0, 0, 0 }
+#define KQ_NEXT(T, f, base)      { KQ_R_NEXT, 0, KQ_FIELD(T, f), 0, 0, 0, 0, base, 0 }
 #define KQ_LISTS_SUB             0u                  /* kq_lists[] by enum kq_op */
 #define KQ_LISTS_STEP            (KQ_OP_STOP + 1u)   /* kq_lists[] by enum kq_step_op */
 
@@ -179,13 +189,16 @@ static const struct kq_rule *const kq_lists[] = {
 typedef uint16_t __attribute__((may_alias)) kq_u16;
 typedef uint32_t __attribute__((may_alias)) kq_u32;
 
-/* A field of 1, 2 or 4 bytes; 8 bytes read as the OR of its two words (a zero test). */
+/* A field of 1, 2 or 4 bytes; 8 bytes read as the OR of its two words (a zero test); width 0
+ * reads nothing and is 1 (a TARGETS row of one target). */
 static inline uint32_t kq_get(const uint8_t *f, unsigned width)
 {
     if (width == 1)
         return *f;
     if (width == 2)
         return *(const kq_u16 *)(const void *)f;
+    if (width == 0)
+        return 1;
     const kq_u32 *w = (const kq_u32 *)(const void *)f;
     return width == 4 ? w[0] : w[0] | w[1];
 }
@@ -202,40 +215,39 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
                          const struct kq_env *env, uint32_t *tally, struct kq_err *e)
 {
     const uint8_t *p = rec;
+    int ui = 0;                                     /* the last target's unit-table index */
     for (;;) {
         const uint8_t *f = p + r->off;
+        uint32_t v = kq_get(p + r->voff, r->vwidth);
         unsigned kind = r->kind;
         if (kind <= KQ_R_POW2) {                    /* most rows */
-            uint32_t v = kq_get(f, r->width);
             if (v - r->lo > r->hi - r->lo || (kind == KQ_R_POW2 && (v & (v - 1u))))
-                return kq_fail(e, r->status, r->rec ? r->off2 : v, 0);
+                return kq_fail(e, r->status, r->rec ? r->off : v, 0);
         } else if (kind == KQ_R_DATA) {
-            /* the count row before it bounds n x rec to at most 2 MB */
-            uint32_t n = kq_get(p + r->off2, r->width2);
-            if (kq_range(reach, kq_get64(f), n * r->rec, r->align, e) != KS_OK)
-                return r->status ? kq_fail(e, r->status, 0, 0) : e->status;
+            /* the count row before it bounds v x rec to at most 2 MB */
+            if (kq_range(reach, kq_get64(f), v * r->rec, r->align, e) != KS_OK)
+                return r->status ? r->status : e->status;   /* status: a KQ_SETUP_* rule */
         } else if (kind == KQ_R_TARGETS) {
-            unsigned nt = r->width2 ? kq_get(p + r->off2, r->width2) : 1u;
-            for (unsigned i = 0; i < nt; i++) {
-                if (kq_unit_index(env, f[i]) < 0)
+            for (unsigned i = 0; i < v; i++) {
+                if ((ui = kq_unit_index(env, f[i])) < 0)
                     return kq_fail(e, KS_BAD_TARGET, f[i], 0);
                 for (unsigned k = 0; k < i; k++)
                     if (f[k] == f[i])
                         return kq_fail(e, KS_DUP_TARGET, f[i], 0);
             }
-        } else if (kind == KQ_R_TALLY) {            /* the TARGETS row before it: known */
-            uint32_t *t = &tally[kq_unit_index(env, *f)], n = kq_get(p + r->off2, r->width2);
+        } else if (kind == KQ_R_TALLY) {    /* the TARGETS row before it: ui is *f's, known */
+            uint32_t *t = &tally[ui];
             if (!r->rec)
                 ++*t;
-            else if (n > *t)
-                return kq_fail(e, KS_UNSATISFIABLE, *f, n);
+            else if (v > *t)
+                return kq_fail(e, KS_UNSATISFIABLE, *f, v);
         } else if (kind == KQ_R_LIST) {             /* the DATA row before it: in range */
             struct kmv_result res;
-            if (kmv_validate((const struct kd_write *)env->map(kq_get64(f)),
-                             kq_get(p + r->off2, r->width2), env->caps, &res) != KS_OK)
+            if (kmv_validate((const struct kd_write *)env->map(kq_get64(f)), v, env->caps,
+                             &res) != KS_OK)
                 return kq_fail(e, res.status, res.detail, res.index);
         } else if (kind == KQ_R_NEXT) {             /* the op row before it bounds the field */
-            r = kq_lists[r->lo + kq_get(f, r->width)];
+            r = kq_lists[r->lo + v];
             continue;
         } else {                                    /* KQ_R_END */
             return kq_fail(e, KS_OK, 0, 0);
@@ -260,8 +272,9 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
     if (kq_range(r, qaddr, sizeof *h, KQ_LINE, &e) != KS_OK)
         return KQ_SETUP_ADDR;
     const struct kq_setup *s = &h->setup;
-    if (kq_rules(s, kq_rules_setup, r, 0, 0, &e) != KS_OK)
-        return e.status;
+    unsigned rule = kq_rules(s, kq_rules_setup, r, 0, 0, &e);
+    if (rule != KS_OK)
+        return rule;
     /* The header, then the two rings. All three are reachable, so each lies in one region
      * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it. */
     uint32_t sq_len = (uint32_t)s->sq_entries * KQ_SUB_BYTES;
@@ -308,5 +321,5 @@ unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_en
             return e->status;
         }
     }
-    return kq_fail(e, KS_OK, 0, 0);
+    return KS_OK;                       /* e: the last step's END (n >= 1) */
 }

@@ -27,7 +27,8 @@ test-suite-host-service: $(KQ_TEST_BIN)
 # (tests/service/lower_stubs.c), which the RV32 window cannot hold beside it yet. It proves the
 # protocol and the RV32 cache discipline against the model's write-back L1.
 KQ_P32_OBJS := $(O)/qemu-rv32/obj/boot/rv32/crt0.S.o $(O)/qemu-rv32/obj/service/queue.c.o \
-               $(O)/qemu-rv32/obj/service/kq_check.c.o $(O)/qemu-rv32/tests/service_lower_stubs.o
+               $(O)/qemu-rv32/obj/service/kq_check.c.o $(O)/qemu-rv32/obj/service/kq_cold.c.o \
+               $(O)/qemu-rv32/tests/service_lower_stubs.o
 $(O)/qemu-rv32/tests/service_lower_stubs.o: tests/service/lower_stubs.c service/kq.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) $(FW_CFLAGS) $(FW_INC_qemu-rv32) -Iservice -c $< -o $@
@@ -38,7 +39,8 @@ $(O)/qemu-rv32/tests/service_protocol.elf: $(KQ_P32_OBJS) $(O)/qemu-rv32/libfw.a
 # The RV64 trap image: the real service with a mover replay that executes an illegal
 # instruction (tests/service/trap_stubs.c), for the fatal path's FATAL/KQ_FATAL_TRAP state line.
 KQ_T64_OBJS := $(O)/qemu-rv64/obj/boot/rv64/crt0.S.o $(O)/qemu-rv64/obj/service/queue.c.o \
-               $(O)/qemu-rv64/obj/service/kq_check.c.o $(O)/qemu-rv64/tests/service_trap_stubs.o
+               $(O)/qemu-rv64/obj/service/kq_check.c.o $(O)/qemu-rv64/obj/service/kq_cold.c.o \
+               $(O)/qemu-rv64/tests/service_trap_stubs.o
 $(O)/qemu-rv64/tests/service_trap_stubs.o: tests/service/trap_stubs.c service/kq.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(FW_FLAGS_qemu-rv64) $(FW_CFLAGS) $(FW_INC_qemu-rv64) -Iservice -c $< -o $@

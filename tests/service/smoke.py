@@ -287,6 +287,12 @@ def data_paths(h, p, lst):
     check("run_progress", h.line(L_PROGRESS, "<Q")[0] == 0xC0FFEE)
     p.wr(mem(DATA + 0xC00), step(S_DISPATCH, 0x21, 2, DATA + 0x500) + step(S_SIGNAL, addr=1))
     expect("run_unit_fault", h.cmd(sub(RUN, 43, DATA + 0xC00, 2)), "UNIT_FAULT", 0x21, (0 << 48) | 0xBEEF)
+    # A fault in a group that is not the list's first step: value[63:48] names the failing
+    # job's own step (the group is steps 1-2, its second job fails).
+    p.wr(mem(DATA + 0xC00), step(S_SIGNAL, addr=2) + step(S_DISPATCH, 0x21, 3, DATA + 0x400) +
+         step(S_DISPATCH, 0x22, 2, DATA + 0x500))
+    expect("run_group_fault_step", h.cmd(sub(RUN, 44, DATA + 0xC00, 3)), "UNIT_FAULT", 0x22,
+           (2 << 48) | 0xBEEF)
 
 
 def after_data(h, p):

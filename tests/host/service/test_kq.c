@@ -31,8 +31,8 @@ static const char *cur;
 
 /* BOARD.md §4: RV32 reaches DRAM offsets 0..0x6FFF_FFFF, no staging. §5/§7: RV64 reaches the
  * 4 GB of DRAM (uncached alias) and the 2 MB staging store. */
-static const struct kq_reach rv32 = { 0x70000000ull, 0 };
-static const struct kq_reach rv64 = { 0x100000000ull, 0x200000ull };
+static const struct kq_reach rv32 = { { 0x70000000ull, 0 } };
+static const struct kq_reach rv64 = { { 0x100000000ull, 0x200000ull } };
 
 /* ---- ring arithmetic ---- */
 

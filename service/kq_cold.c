@@ -1,0 +1,140 @@
+/* kq_cold.c — the service's paths that run once at boot or only on failure (docs/service.md
+ * "Cold code"): refusing the queue, enumerating units when the boot block gives no table, a
+ * restart's ABORTED completion, and the fatal hook. None is on a measured path (issue 8:
+ * boot_insns is measured with a unit table given and a good queue; host_vs_fw_ratio and the
+ * replay figures never reach these), so they are written to be compiled as cold code and
+ * interpreted from outside the RV32 instruction window (docs/rv32-fit-plan.md §3), at ~40x
+ * the native cost:
+ *   - entry functions take at most 6 scalar or pointer arguments (a0-a5), return at most one
+ *     scalar, and are called only from queue.c or boot/fatal.c;
+ *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/) with
+ *     at most 6 argument registers, and no static function of another file;
+ *   - the service's data is reached through kq and kq_hdr (kq_svc.h) or arguments.
+ * Until the interpreter is in the image they are compiled and run natively like the rest. */
+#include "kq_svc.h"
+
+/* Enumeration (no table in the boot block): cycles to wait for one coordinate's CU_CTRL reply
+ * before calling it absent. A unit answers within a few hundred cycles; the boot block's
+ * wait_cycles is for work, far too long to spend on every empty coordinate. */
+#define KQ_ENUM_COORD_CYCLES   4000u
+
+void kq_cold_refuse(unsigned rule)
+{
+    if (!rule)
+        hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
+    hal_puts("kohaku-fw " BOARD_NAME ": queue refused, rule=");
+    hal_put_hex(rule);
+    hal_puts("\n");
+    hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
+}
+
+void kq_cold_enumerate(uint32_t wait_cycles)
+{
+    uint8_t lo, hi;
+    kdp_scan_range(&lo, &hi);
+    uint32_t coord = wait_cycles < KQ_ENUM_COORD_CYCLES ? wait_cycles : KQ_ENUM_COORD_CYCLES;
+    /* No unit found is not fatal: REPLAY still works, DISPATCH says KS_BAD_TARGET. */
+    (void)kdp_enumerate(&kq.dp, lo, hi, coord);
+}
+
+void kq_cold_aborted(struct kq_err *e)
+{
+    e->tag = kq_hdr->sq_head.tag;
+    e->status = KS_ABORTED;
+    e->detail = 0;
+    e->value = 0;
+    e->cycles = 0;
+}
+
+/* ---- Fatal path: the state line tells the host why the core stopped (boot/fatal.c hook) ---- */
+
+_Static_assert(offsetof(struct kx_fatal_record, pc) == offsetof(struct kx_fatal_record, cause) + 8 &&
+               offsetof(struct kx_fatal_record, addr) == offsetof(struct kx_fatal_record, cause) + 16,
+               "cause, pc, addr copy as the state line's cause, pc, tval");
+
+void kx_fatal_hook(uint64_t word)
+{
+    volatile struct kq_header *h = kq_hdr;
+    if (!h)
+        return;
+    h->fw.code = KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
+               : word == (KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN) ? KQ_FATAL_QUEUE
+               : KQ_FATAL_ASSERT;
+    h->fw.cause = kx_fatal_last.cause;
+    h->fw.pc = kx_fatal_last.pc;
+    h->fw.tval = kx_fatal_last.addr;
+    hal_shared_release();           /* the details land before the state that points at them */
+    h->fw.state = KQ_STATE_FATAL;
+    hal_shared_release();
+}
+
+/* ---- Commands no budget measures ---- */
+
+void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
+                           uint32_t step)
+{
+    e->status = (uint16_t)st;
+    e->detail = r->detail;
+    e->value = st == KS_OK ? r->moves : ((uint64_t)r->index << 32 | (uint32_t)r->value);
+    if (step != KQ_NO_STEP)
+        e->value = kq_step_value(step, e->value);
+}
+
+void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
+{
+    if (s->op == KQ_OP_REPLAY) {
+        /* validates, then runs: a REPLAY command's list was not read at acceptance */
+        struct kmv_result r;
+        unsigned st = kmv_replay((const struct kd_write *)(uintptr_t)hal_ug_ptr(s->addr), s->count,
+                                 kq.wait_cycles, &r);
+        kq_cold_replay_result(e, st, &r, KQ_NO_STEP);
+    } else if (s->op == KQ_OP_DISPATCH) {
+        /* One job per target (distinct, checked): one group, like RUN's (queue.c kq_add_job).
+         * Jobs that send the same program are staged once: dispatch/ matches staged regions
+         * by content. */
+        unsigned n = s->ntargets;
+        for (unsigned i = 0; i < n; i++) {
+            struct kdp_prog *p = &kq.prog[i];
+            p->payload = (const void *)(uintptr_t)hal_ug_ptr(s->addr);
+            p->n = s->count;
+            p->txn = s->txn;
+            p->cap = s->credit_cap;
+            kq.job[i].prog = p;
+            kq.job[i].yx = s->targets[i];
+        }
+        unsigned st = kdp_run(&kq.dp, kq.job, n);
+        if (st != KS_OK) {
+            kq_cold_group_failed(e, st, n, KQ_NO_STEP);
+        } else {
+            uint32_t sent = 0;
+            for (unsigned i = 0; i < s->ntargets; i++)
+                sent += kq.job[i].rep.dispatched;
+            e->status = KS_OK;
+            e->detail = 0;
+            e->value = sent;          /* instructions sent, all targets */
+        }
+    } else if (s->op == KQ_OP_UNITS) {
+        e->value = kq_publish_units();
+    }
+    /* STOP: completed as it is; kq_serve stops after posting it (kq_cold_stop) */
+}
+
+void kq_cold_stop(const struct kq_err *e)
+{
+    if (e->status != KS_OK)
+        return;                         /* refused: not a STOP */
+    kq_hdr->fw.state = KQ_STATE_STOPPED;
+    hal_shared_release();
+    hal_exit(KX_EXIT_OK);
+}
+
+void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
+{
+    unsigned failed = 0;
+    for (unsigned i = n; i-- > 0;)          /* downwards: the first failed job is kept */
+        if (kq.job[i].rep.status != KS_OK)
+            failed = i;
+    e->status = (uint16_t)st;
+    e->detail = kq.dp.detail;
+    e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;
+}
