@@ -19,7 +19,8 @@
  * RV64 only: hal_mover_wr, hal_mover_ptr (the window's base, unchecked), hal_mvstat. */
 #include "hal_variant.h"
 
-void hal_puts(const char *s);
+/* Prints s; returns the byte after its NUL. */
+const char *hal_puts(const char *s);
 /* "0x" and the value in lower-case hex without leading zeros ("0x0" for zero). */
 void hal_put_hex(uint64_t v);
 /* Stops the core with `word` through the exit register (RV32: its low 32 bits). */
