@@ -28,12 +28,16 @@ const struct kmv_caps *kmv_caps_self(void)
 /* MVGO's status word is the common layout itself (kmv_port.h). */
 _Static_assert(RV32_MVGO_BUSY == KMV_ST_BUSY && RV32_MVGO_FAULT == KMV_ST_FAULT &&
                RV32_MVGO_OCC_FAULT == KMV_ST_OCC_FAULT, "MVGO status layout");
-uint32_t kmv_port_status(uint64_t *raw)
+uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
 {
-    uint32_t v = hal_mvgo_status();
+    uint32_t t0 = hal_cycles32(), el, st;
 
-    *raw = v;
-    return v;
+    do {
+        el = hal_cycles32() - t0;
+        st = hal_mvgo_status();
+    } while (((st & KMV_ST_BUSY) | hold) && el <= timeout);
+    *raw = st;
+    return st;
 }
 
 /* The hot loop, two records a turn: three loads and three stores a write, one pointer bump
@@ -80,10 +84,9 @@ out:
     kmv_staged.next = p;
 }
 
-const struct kd_write *kmv_port_start(uint32_t *mode_bit)
+struct kmv_chunk kmv_port_start(void)
 {
     /* hal_mvgo fences the buffer's stores before the MVGO store. */
     hal_mvgo(hal_spad_word_index(kmv_staged.buf));
-    *mode_bit = kmv_staged.mode_bit;
-    return kmv_staged.next;
+    return (struct kmv_chunk){ kmv_staged.next, kmv_staged.mode_bit };
 }
