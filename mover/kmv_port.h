@@ -29,14 +29,13 @@ uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold);
  * the mover. The list ends with a GO, so a chunk never runs past it.
  * kmv_port_stage prepares the chunk at p without touching the mover (RV32: copies it into a
  * scratchpad buffer, while the previous chunk may still run). kmv_port_start sends the staged
- * chunk (the mover must be idle) and returns the write after it and mode_bit, 1 << the GO's
- * mode, or 0 when the chunk has no GO (a mask, so replay tests modes without constants): two
- * words, so they come back in a0/a1 rather than through memory. */
-struct kmv_chunk {
-    const struct kd_write *next;
-    uint32_t mode_bit;
-};
+ * chunk (the mover must be idle) and returns the write after it. From then until the next
+ * kmv_port_stage, kmv_port_mode_bit holds 1 << the chunk's GO mode, or 0 when the chunk has
+ * no GO (a mask, so replay tests modes without constants; a variable, not a second return
+ * value: on RV32 GCC gives a two-word struct return a stack frame on both sides, and the
+ * RV32 port's staging can set it directly). */
+extern uint32_t kmv_port_mode_bit;
 void kmv_port_stage(const struct kd_write *p);
-struct kmv_chunk kmv_port_start(void);
+const struct kd_write *kmv_port_start(void);
 
 #endif

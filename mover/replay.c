@@ -12,16 +12,15 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
                                                  uint64_t timeout_cycles,
                                                  struct kmv_result *res, int validate)
 {
-    const struct kd_write *end = w + n;
-    struct kmv_chunk c;
+    const struct kd_write *end = w + n, *next = w;
     /* Timeouts count in 32 bits: a longer one waits 2^32 - 1 cycles (4.3 s at 1 GHz). */
     uint32_t tmo = timeout_cycles >> 32 ? UINT32_MAX : (uint32_t)timeout_cycles;
-    uint32_t st, s;
+    uint32_t st, s, mode = 0;           /* mode: 1 << the running chunk's GO mode, 0 for none */
 
     res->value = 0;
     if (validate && kmv_validate(w, n, kmv_caps_self(), res) != KS_OK)
         return res->status;
-    /* Every exit below sets detail and index where it decides; status is stored once. */
+    /* Every exit below sets detail (and index, when it is not n) where it decides. */
     res->moves = 0;
     res->index = n;
     res->detail = n;
@@ -30,52 +29,50 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
         st = n > KD_MAX_WRITES ? KS_LIST_TOO_LONG : KS_NO_GO;
         goto out;
     }
-    /* A move that timed out earlier may still run: a GO now would be refused (§4: a second
-     * MVGO while busy is an error), so wait for it, within the same bound. Nothing written. */
-    st = KS_TIMEOUT;
-    res->index = 0;
-    res->detail = KS_AWAIT_MOVER_IDLE << 8;
-    if (kmv_port_wait(tmo, &res->value, 0) & KMV_ST_BUSY)
-        goto out;
 
     /* The mover reads memory behind the data cache: what the CPU wrote must be there. */
     hal_dcache_flush();
-    kmv_port_stage(w);
+    /* One wait a turn: first for the mover to be idle (a move that timed out earlier may
+     * still run, and a GO now would be refused, §4: a second MVGO while busy is an error),
+     * then for each chunk sent; next == w until the first is sent. */
     for (;;) {
-        c = kmv_port_start();
-        /* Stage the next chunk while this one runs (RV32 copies into the other buffer). */
-        if (c.next != end)
-            kmv_port_stage(c.next);
         s = kmv_port_wait(tmo, &res->value, 0);
-        /* A refusal names the chunk's last write. */
-        res->index = (uint32_t)(c.next - w) - 1u;
-        res->detail = KS_AWAIT_MOVER << 8;
         st = KS_TIMEOUT;
+        res->detail = (next == w ? KS_AWAIT_MOVER_IDLE : KS_AWAIT_MOVER) << 8;
         if (s & KMV_ST_BUSY)
             break;
-        if (c.mode_bit) {
+        if (mode) {
             /* Reported hazard: busy may fall before the last write has left, and that write
              * uses IMM/SEED as they are then and loses its error. Nothing further is written,
              * and the fault is read, only after the margin (the wait holds, then reads). */
-            if (c.mode_bit & ((1u << KM_MODE_FILL) | (1u << KM_MODE_GENERATE)))
+            if (mode & ((1u << KM_MODE_FILL) | (1u << KM_MODE_GENERATE)))
                 s = kmv_port_wait(KMV_FILL_MARGIN_CYCLES, &res->value, 1);
             st = KS_MOVER_FAULT;
             if ((res->detail = (uint32_t)KH_FIELD_GET(KMV_ST_FAULT, s)) != 0)
                 break;
             /* The occupant's fault is sticky across moves: only an XFORM move reads it. */
             st = KS_XFORM_FAULT;
-            if ((c.mode_bit & (1u << KM_MODE_XFORM)) &&
+            if ((mode & (1u << KM_MODE_XFORM)) &&
                 (res->detail = (uint32_t)KH_FIELD_GET(KMV_ST_OCC_FAULT, s)) != 0)
                 break;
             res->moves++;
         }
-        if (c.next == end) {
-            /* The last chunk holds the list's last GO: detail is 0 here. */
+        if (next == end) {
+            /* The last chunk holds the list's last GO: detail is 0 here, index n. */
             st = KS_OK;
-            res->index = n;
-            break;
+            goto done;
         }
+        if (next == w)
+            kmv_port_stage(w);
+        next = kmv_port_start();
+        mode = kmv_port_mode_bit;
+        /* Stage the next chunk while this one runs (RV32 copies into the other buffer). */
+        if (next != end)
+            kmv_port_stage(next);
     }
+    /* A refusal names the chunk's last write; the idle wait names write 0, nothing sent. */
+    res->index = next == w ? 0 : (uint32_t)(next - w) - 1u;
+done:
     /* The CPU must read what the mover wrote, not lines cached before the move. Nothing the
      * CPU wrote since the flush sits in the cache (replay writes only the scratchpad). */
     hal_dcache_inval();

@@ -13,12 +13,15 @@
 /* .bss is in the scratchpad on RV32 (linker/rv32.ld.S): MVGO reads it by word index. */
 static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES];
 
-/* The staged chunk: its buffer, the write after it and its GO's mode. */
+/* The staged chunk: its buffer and the write after it. Its GO's mode goes straight to
+ * kmv_port_mode_bit (kmv_port.h): replay reads it after kmv_port_start, before staging the
+ * chunk after. */
 static struct {
     uint32_t *buf;
-    uint32_t mode_bit;
     const struct kd_write *next;
-} kmv_staged = { kmv_spad[1], 0, 0 };
+} kmv_staged = { kmv_spad[1], 0 };
+
+uint32_t kmv_port_mode_bit;
 
 const struct kmv_caps *kmv_caps_self(void)
 {
@@ -54,7 +57,7 @@ void kmv_port_stage(const struct kd_write *p)
     uint32_t *d = buf + 1, *dend = buf + 1 + KD_RECORD_WORDS * KMV_SPAD_WRITES;
     uint32_t off, lo;
 
-    kmv_staged.mode_bit = 0;
+    kmv_port_mode_bit = 0;
     for (;;) {
         off = p[0].off;
         lo = p[0].lo;
@@ -78,15 +81,15 @@ void kmv_port_stage(const struct kd_write *p)
             goto out;
     }
 go:
-    kmv_staged.mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, lo);
+    kmv_port_mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, lo);
 out:
     buf[0] = (uint32_t)(p - p0);
     kmv_staged.next = p;
 }
 
-struct kmv_chunk kmv_port_start(void)
+const struct kd_write *kmv_port_start(void)
 {
     /* hal_mvgo fences the buffer's stores before the MVGO store. */
     hal_mvgo(hal_spad_word_index(kmv_staged.buf));
-    return (struct kmv_chunk){ kmv_staged.next, kmv_staged.mode_bit };
+    return kmv_staged.next;
 }

@@ -9,6 +9,7 @@
 typedef uint64_t kmv_u64a __attribute__((may_alias, aligned(8)));
 
 static const struct kd_write *kmv_staged;
+uint32_t kmv_port_mode_bit;
 
 const struct kmv_caps *kmv_caps_self(void)
 {
@@ -55,7 +56,7 @@ static inline int is_go(uintptr_t off, uint64_t v)
  * 8-byte aligned and is read with one ld; the other takes two loads and a merge. That keeps
  * the average at 7.5 instructions a write (issue 8: at most 8 on RV64). The list ends with a
  * GO (validated, or checked by kmv_replay_validated), so the loop needs no end test. */
-struct kmv_chunk kmv_port_start(void)
+const struct kd_write *kmv_port_start(void)
 {
     const struct kd_write *p = kmv_staged;
     uintptr_t win = (uintptr_t)hal_mover_ptr();
@@ -93,5 +94,6 @@ done:
     /* The status loads that follow must not pass the GO store (RVWMO lets a load overtake
      * an earlier store to another address). */
     hal_fence();
-    return (struct kmv_chunk){ p, 1u << KH_FIELD_GET(KM_CTRL_MODE, v) };
+    kmv_port_mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, v);
+    return p;
 }
