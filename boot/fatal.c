@@ -3,6 +3,7 @@
  * end, so it is a candidate for cold (interpreted) code (docs/rv32-fit-plan.md): it calls only
  * hal_puts, hal_put_hex, kx_fatal_hook and hal_exit, and keeps no state but kx_fatal_last. */
 #include "boot.h"
+#include <stddef.h>
 #include "hal/hal.h"
 
 __attribute__((weak)) void kx_fatal_hook(uint64_t word)
@@ -15,8 +16,9 @@ struct kx_fatal_record kx_fatal_last;
 void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
 {
     /* The line's fixed text as one run of strings: hal_puts returns the byte after each NUL,
-     * so one pointer walks them and no table of pointers is kept. */
-    static const char text[] = "kohaku-fw: fatal \0 cause=\0 pc=\0 addr=\0\n";
+     * so one pointer walks them and no table of pointers is kept. An empty string ends the
+     * labels; the line's end follows it. */
+    static const char text[] = "kohaku-fw: fatal \0 cause=\0 pc=\0 addr=\0\0\n";
     struct kx_fatal_record *r = &kx_fatal_last;
     const uint64_t *v = &r->cause;
     const char *t;
@@ -32,10 +34,14 @@ void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint
     do {
         t = hal_puts(t);
         hal_put_hex(*v++);
-    } while (*t != '\n');
-    hal_puts(t);
-    kx_fatal_hook(r->word);
-    hal_exit(r->word);
+    } while (*t);
+    hal_puts(t + 1);
+    /* v is past addr now, so the word is v[-4]: one pointer kept across the calls. */
+    _Static_assert(offsetof(struct kx_fatal_record, word) == 0 &&
+                   offsetof(struct kx_fatal_record, addr) == 3 * sizeof(uint64_t),
+                   "word, cause, pc, addr in that order");
+    kx_fatal_hook(v[-4]);
+    hal_exit(v[-4]);
 }
 
 void kx_assert_fail(unsigned site, unsigned line)

@@ -25,7 +25,7 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
     res->index = n;
     res->detail = n;
     /* O(1): the loops stop at the first GO, so a GO last keeps them inside the list. */
-    if (n - 1u >= KD_MAX_WRITES || !kd_is_go(&w[n - 1u])) {
+    if (n - 1u >= KD_MAX_WRITES || !kd_is_go(end - 1)) {
         st = n > KD_MAX_WRITES ? KS_LIST_TOO_LONG : KS_NO_GO;
         goto out;
     }

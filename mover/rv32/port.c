@@ -83,7 +83,11 @@ void kmv_port_stage(const struct kd_write *p)
 go:
     kmv_port_mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, lo);
 out:
-    buf[0] = (uint32_t)(p - p0);
+    /* The count of writes: bytes / 12 as a multiply by 171 / 2^11, exact for a multiple of
+     * 12 below 12 x 512 (a chunk is at most KMV_SPAD_WRITES): one instruction less than
+     * GCC's pointer division. */
+    _Static_assert(sizeof(struct kd_write) == 12 && KMV_SPAD_WRITES < 512, "count by 171 >> 11");
+    buf[0] = (uint32_t)((uintptr_t)p - (uintptr_t)p0) * 171u >> 11;
     kmv_staged.next = p;
 }
 
