@@ -35,10 +35,10 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
     /* One wait a turn: first for the mover to be idle (a move that timed out earlier may
      * still run, and a GO now would be refused, §4: a second MVGO while busy is an error),
      * then for each chunk sent; next == w until the first is sent. */
+    res->detail = KS_AWAIT_MOVER_IDLE << 8;
     for (;;) {
         s = kmv_port_wait(tmo, &res->value, 0);
         st = KS_TIMEOUT;
-        res->detail = (next == w ? KS_AWAIT_MOVER_IDLE : KS_AWAIT_MOVER) << 8;
         if (s & KMV_ST_BUSY)
             break;
         if (mode) {
@@ -66,6 +66,7 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
             kmv_port_stage(w);
         next = kmv_port_start();
         mode = kmv_port_mode_bit;
+        res->detail = KS_AWAIT_MOVER << 8;      /* what a timeout of this chunk says */
         /* Stage the next chunk while this one runs (RV32 copies into the other buffer). */
         if (next != end)
             kmv_port_stage(next);
