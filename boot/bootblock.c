@@ -4,42 +4,35 @@
 
 unsigned kx_bootblock_check(const struct kx_bootblock *bb)
 {
+    uint32_t n = bb->unit_count;
+
     if (bb->magic != KX_BOOT_MAGIC)
         return KX_BOOT_BAD_MAGIC;
     if (bb->version != KX_BOOT_VERSION)
         return KX_BOOT_BAD_VERSION;
     /* size is checked before the table is looked at, so nothing past the declared size is
      * ever read; a count above the maximum cannot make a size that matches. */
-    if (bb->unit_count > KX_BOOT_MAX_UNITS ||
-        bb->size != KX_BOOT_HDR_BYTES + (uint32_t)bb->unit_count * sizeof(struct kx_unit_entry))
+    if (n > KX_BOOT_MAX_UNITS || bb->size != KX_BOOT_HDR_BYTES + n * sizeof(struct kx_unit_entry))
         return KX_BOOT_BAD_SIZE;
     if (bb->flags & ~KX_BOOT_F_ALL)
         return KX_BOOT_BAD_FLAGS;
     if (bb->wait_cycles == 0)
         return KX_BOOT_BAD_TIMEOUT;
-    if (!(bb->flags & KX_BOOT_F_UNITS)) {
-        /* A table without the flag is a host mistake, not something to ignore silently. */
-        return bb->unit_count ? KX_BOOT_BAD_UNITS : 0;
-    }
-    if (bb->unit_count == 0)
+    /* A table without the flag is a host mistake, not something to ignore silently; the flag
+     * without a table too. flags holds no other bit by now, so it must equal "has a table". */
+    _Static_assert(KX_BOOT_F_ALL == KX_BOOT_F_UNITS && KX_BOOT_F_UNITS == 1u,
+                   "flags is 0 or KX_BOOT_F_UNITS here");
+    if (bb->flags != (n != 0))
         return KX_BOOT_BAD_UNITS;
     /* inst_depth 0 could never be dispatched to (credit would be 0, BOARD.md §1.1: a kick at
-     * credit 0 hangs); a repeated coordinate would make two entries for one unit. */
-    uint32_t seen[256 / 32];
-    for (unsigned i = 0; i < 256 / 32; i++) {
-        seen[i] = 0;
-        /* keeps GCC from turning the loop into a memset call: libc's memset is 220 bytes of
-         * the RV32 instruction window (docs/firmware.md) */
-        __asm__("" : : "r"(seen) : "memory");
-    }
-    for (unsigned i = 0; i < bb->unit_count; i++) {
-        const struct kx_unit_entry *u = &bb->units[i];
+     * credit 0 hangs); a repeated coordinate would make two entries for one unit. Each entry
+     * against those before it: at most 32 x 31 / 2 compares, and no bitmap to clear. */
+    for (const struct kx_unit_entry *u = bb->units, *end = u + n; u != end; u++) {
         if (u->inst_depth == 0)
             return KX_BOOT_BAD_UNITS;
-        uint32_t bit = UINT32_C(1) << (u->yx & 31u);
-        if (seen[u->yx >> 5] & bit)
-            return KX_BOOT_BAD_UNITS;
-        seen[u->yx >> 5] |= bit;
+        for (const struct kx_unit_entry *e = bb->units; e != u; e++)
+            if (e->yx == u->yx)
+                return KX_BOOT_BAD_UNITS;
     }
     return 0;
 }

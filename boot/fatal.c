@@ -1,6 +1,9 @@
 /* fatal.c — the fatal path (STYLE.md "Errors", SYSTEM.md §2.4): one function that reports and
- * stops the core. RV64 traps and assertions on both variants end here. */
+ * stops the core. RV64 traps and assertions on both variants end here. It runs once, at the
+ * end, so it is a candidate for cold (interpreted) code (docs/rv32-fit-plan.md): it calls only
+ * hal_puts, hal_put_hex, kx_fatal_hook and hal_exit, and keeps no state but kx_fatal_last. */
 #include "boot.h"
+#include <stddef.h>
 #include "hal/hal.h"
 
 __attribute__((weak)) void kx_fatal_hook(uint64_t word)
@@ -12,22 +15,33 @@ struct kx_fatal_record kx_fatal_last;
 
 void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
 {
-    /* One loop over the three values: each printed field costs RV32 window bytes. */
-    static const char *const label[3] = { " cause=", " pc=", " addr=" };
-    const uint64_t v[3] = { cause, pc, addr };
-    kx_fatal_last.word = word;
-    kx_fatal_last.cause = cause;
-    kx_fatal_last.pc = pc;
-    kx_fatal_last.addr = addr;
-    hal_puts("kohaku-fw: fatal ");
+    /* The line's fixed text as one run of strings: hal_puts returns the byte after each NUL,
+     * so one pointer walks them and no table of pointers is kept. An empty string ends the
+     * labels; the line's end follows it. */
+    static const char text[] = "kohaku-fw: fatal \0 cause=\0 pc=\0 addr=\0\0\n";
+    struct kx_fatal_record *r = &kx_fatal_last;
+    const uint64_t *v = &r->cause;
+    const char *t;
+
+    r->word = word;
+    r->cause = cause;
+    r->pc = pc;
+    r->addr = addr;
+    t = hal_puts(text);
     hal_puts(what);
-    for (unsigned i = 0; i < 3; i++) {
-        hal_puts(label[i]);
-        hal_put_hex(v[i]);
-    }
-    hal_puts("\n");
-    kx_fatal_hook(word);
-    hal_exit(word);
+    /* cause, pc, addr follow each other in the record (boot.h): one loop, since each printed
+     * field costs RV32 window bytes. */
+    do {
+        t = hal_puts(t);
+        hal_put_hex(*v++);
+    } while (*t);
+    hal_puts(t + 1);
+    /* v is past addr now, so the word is v[-4]: one pointer kept across the calls. */
+    _Static_assert(offsetof(struct kx_fatal_record, word) == 0 &&
+                   offsetof(struct kx_fatal_record, addr) == 3 * sizeof(uint64_t),
+                   "word, cause, pc, addr in that order");
+    kx_fatal_hook(v[-4]);
+    hal_exit(v[-4]);
 }
 
 void kx_assert_fail(unsigned site, unsigned line)

@@ -24,7 +24,8 @@ void kx_cstart(void)
         hal_puts("kohaku-fw " BOARD_NAME ": boot block refused, reason=");
         hal_put_hex(reason);
         hal_puts("\n");
-        hal_exit(KX_EXIT_BOOT(reason));
+        /* reason is 1..7 (boot.h): KX_EXIT_BOOT's mask would be an instruction for nothing. */
+        hal_exit(KX_EXIT_BOOT_BASE | reason);
     }
     (void)main();
     /* main never returns (it serves until STOP and exits); returning is a firmware bug. */

@@ -2,25 +2,33 @@
  * §5 control 0x08). No printf: keeps libc's divides out of the RV32 image. */
 #include "hal/hal.h"
 
-void hal_puts(const char *s)
+const char *hal_puts(const char *s)
 {
-    while (*s)
-        hal_console_putc(*s++);
+    char c;
+
+    /* Returns past the NUL, so a caller can walk a run of strings ("a\0b\0") in one pointer. */
+    while ((c = *s++) != 0)
+        hal_console_putc(c);
+    return s;
 }
 
 void hal_put_hex(uint64_t v)
 {
     static const char digits[16] = "0123456789abcdef";
-    /* Two 32-bit halves: a 64-bit shift by a variable is a libgcc call on RV32. */
-    const uint32_t half[2] = { (uint32_t)v, (uint32_t)(v >> 32) };
-    int shift = 60;
+    /* The value as two 32-bit halves shifted left a nibble a turn, the top nibble printed
+     * once a non-zero one has been seen (or on the last turn, for "0x0"): one loop, and only
+     * shifts by a constant, which RV32 does inline (a 64-bit shift by a variable is a libgcc
+     * call there). */
+    uint32_t hi = (uint32_t)(v >> 32), lo = (uint32_t)v, d, seen = 0;
 
     hal_console_putc('0');
     hal_console_putc('x');
-#define HAL_NIBBLE(s) ((half[(s) >> 5] >> ((s) & 31)) & 0xFu)
-    while (shift > 0 && HAL_NIBBLE(shift) == 0)
-        shift -= 4;
-    for (; shift >= 0; shift -= 4)
-        hal_console_putc(digits[HAL_NIBBLE(shift)]);
-#undef HAL_NIBBLE
+    for (unsigned i = 16; i != 0; i--) {
+        d = hi >> 28;
+        hi = (hi << 4) | (lo >> 28);
+        lo <<= 4;
+        seen |= d | (i == 1);
+        if (seen)
+            hal_console_putc(digits[d]);
+    }
 }

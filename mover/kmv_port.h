@@ -9,20 +9,33 @@
 
 /* The mover's status in one layout for both variants (RV32 MVGO's own): [0] busy, [7:4] the
  * mover fault code (holds until the next GO), [11:8] the transform occupant fault (RV32 only;
- * 0 on RV64). The word as read goes to *raw. */
+ * 0 on RV64). */
 #define KMV_ST_BUSY       0x1u
 #define KMV_ST_FAULT      0xF0u
 #define KMV_ST_OCC_FAULT  0xF00u
-uint32_t kmv_port_status(uint64_t *raw);
+
+/* Polls the mover's status until busy is clear and `hold` is 0, or until more than `timeout`
+ * processor cycles have passed since the call; returns the status read last, in the layout
+ * above, with the word as read in *raw. Each turn reads the clock before the status, so the
+ * status returned on a timeout was read after the timeout was seen (a move that ends at the
+ * last moment counts as done), and with hold = 1 the call waits more than `timeout` cycles
+ * and then reads the status: replay's FILL/GENERATE margin. Elapsed time is a 32-bit
+ * difference of the cycle counter: exact, since the loop reads it far more often than every
+ * 2^32 cycles. */
+uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold);
 
 /* A chunk is the writes from a given one up to and including the next GO — or fewer, when the
  * port's buffer is smaller than the move: then no GO, and only the move's last chunk starts
  * the mover. The list ends with a GO, so a chunk never runs past it.
  * kmv_port_stage prepares the chunk at p without touching the mover (RV32: copies it into a
  * scratchpad buffer, while the previous chunk may still run). kmv_port_start sends the staged
- * chunk (the mover must be idle) and returns the write after it; *mode_bit gets 1 << the GO's
- * mode, or 0 when the chunk has no GO (a mask, so replay tests modes without constants). */
+ * chunk (the mover must be idle) and returns the write after it. From then until the next
+ * kmv_port_stage, kmv_port_mode_bit holds 1 << the chunk's GO mode, or 0 when the chunk has
+ * no GO (a mask, so replay tests modes without constants; a variable, not a second return
+ * value: on RV32 GCC gives a two-word struct return a stack frame on both sides, and the
+ * RV32 port's staging can set it directly). */
+extern uint32_t kmv_port_mode_bit;
 void kmv_port_stage(const struct kd_write *p);
-const struct kd_write *kmv_port_start(uint32_t *mode_bit);
+const struct kd_write *kmv_port_start(void);
 
 #endif

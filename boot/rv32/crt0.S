@@ -17,8 +17,8 @@ _start:
     addi    t0, t0, 4
     j       1b
 2:  call    kx_cstart               /* never returns */
-    /* Unreachable; should it happen, halt loudly rather than run off the end: ECALL halts
-     * this core with cause 1 and a0 as the word (BOARD.md §4). */
-    li      a0, 0xDEAD00FF
-    ecall
+    /* Unreachable; should it happen, halt loudly rather than run off the end: EBREAK halts
+     * this core with cause 3 and this PC (BOARD.md §4), one instruction where a word in a0
+     * for ECALL took three. */
+    ebreak
     .size _start, . - _start

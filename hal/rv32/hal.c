@@ -34,17 +34,21 @@ uint64_t hal_instret(void)
     return hal_extend(HAL_LCTL(RV32_LCTL_INSTRET), &last, &high);
 }
 
-/* FLUSH and INVAL stores block until the cache is done (BOARD.md §4), so no poll. */
-void hal_dcache_flush(void)
+/* FLUSH and INVAL stores block until the cache is done (BOARD.md §4), so no poll. One body
+ * for both: each entry point is a register offset and a jump. */
+static __attribute__((noinline)) void hal_dcache_op(uint32_t reg)
 {
     hal_fence();
-    HAL_LCTL(RV32_LCTL_FLUSH) = 1;
+    HAL_LCTL(reg) = 1;
     hal_fence();
+}
+
+void hal_dcache_flush(void)
+{
+    hal_dcache_op(RV32_LCTL_FLUSH);
 }
 
 void hal_dcache_inval(void)
 {
-    hal_fence();
-    HAL_LCTL(RV32_LCTL_INVAL) = 1;
-    hal_fence();
+    hal_dcache_op(RV32_LCTL_INVAL);
 }

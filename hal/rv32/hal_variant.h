@@ -54,6 +54,13 @@ static inline void hal_console_putc(char c)
     HAL_LCTL(RV32_LCTL_CONSOLE) = (uint8_t)c;
 }
 
+/* LCTL CYCLE as it is, 32 bits, one load: for elapsed times of less than 2^32 cycles taken
+ * as a 32-bit difference (hal.h). Does not extend hal_cycles' count. */
+static inline uint32_t hal_cycles32(void)
+{
+    return HAL_LCTL(RV32_LCTL_CYCLE);
+}
+
 static inline void hal_fence(void)
 {
     __asm__ volatile("fence iorw, iorw" ::: "memory");

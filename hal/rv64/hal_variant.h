@@ -42,6 +42,14 @@ static inline void hal_console_putc(char c)
     HAL_CTL(RV64_CTL_CONSOLE) = (uint8_t)c;
 }
 
+/* mcycle's low 32 bits: for elapsed times taken as a 32-bit difference (hal.h). */
+static inline uint32_t hal_cycles32(void)
+{
+    uint64_t v;
+    __asm__ volatile("csrr %0, mcycle" : "=r"(v));
+    return (uint32_t)v;
+}
+
 static inline void hal_fence(void)
 {
     __asm__ volatile("fence iorw, iorw" ::: "memory");

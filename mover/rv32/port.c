@@ -13,12 +13,15 @@
 /* .bss is in the scratchpad on RV32 (linker/rv32.ld.S): MVGO reads it by word index. */
 static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES];
 
-/* The staged chunk: its buffer, the write after it and its GO's mode. */
+/* The staged chunk: its buffer and the write after it. Its GO's mode goes straight to
+ * kmv_port_mode_bit (kmv_port.h): replay reads it after kmv_port_start, before staging the
+ * chunk after. */
 static struct {
     uint32_t *buf;
-    uint32_t mode_bit;
     const struct kd_write *next;
-} kmv_staged = { kmv_spad[1], 0, 0 };
+} kmv_staged = { kmv_spad[1], 0 };
+
+uint32_t kmv_port_mode_bit;
 
 const struct kmv_caps *kmv_caps_self(void)
 {
@@ -28,12 +31,16 @@ const struct kmv_caps *kmv_caps_self(void)
 /* MVGO's status word is the common layout itself (kmv_port.h). */
 _Static_assert(RV32_MVGO_BUSY == KMV_ST_BUSY && RV32_MVGO_FAULT == KMV_ST_FAULT &&
                RV32_MVGO_OCC_FAULT == KMV_ST_OCC_FAULT, "MVGO status layout");
-uint32_t kmv_port_status(uint64_t *raw)
+uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
 {
-    uint32_t v = hal_mvgo_status();
+    uint32_t t0 = hal_cycles32(), el, st;
 
-    *raw = v;
-    return v;
+    do {
+        el = hal_cycles32() - t0;
+        st = hal_mvgo_status();
+    } while (((st & KMV_ST_BUSY) | hold) && el <= timeout);
+    *raw = st;
+    return st;
 }
 
 /* The hot loop, two records a turn: three loads and three stores a write, one pointer bump
@@ -50,7 +57,7 @@ void kmv_port_stage(const struct kd_write *p)
     uint32_t *d = buf + 1, *dend = buf + 1 + KD_RECORD_WORDS * KMV_SPAD_WRITES;
     uint32_t off, lo;
 
-    kmv_staged.mode_bit = 0;
+    kmv_port_mode_bit = 0;
     for (;;) {
         off = p[0].off;
         lo = p[0].lo;
@@ -74,16 +81,19 @@ void kmv_port_stage(const struct kd_write *p)
             goto out;
     }
 go:
-    kmv_staged.mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, lo);
+    kmv_port_mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, lo);
 out:
-    buf[0] = (uint32_t)(p - p0);
+    /* The count of writes: bytes / 12 as a multiply by 171 / 2^11, exact for a multiple of
+     * 12 below 12 x 512 (a chunk is at most KMV_SPAD_WRITES): one instruction less than
+     * GCC's pointer division. */
+    _Static_assert(sizeof(struct kd_write) == 12 && KMV_SPAD_WRITES < 512, "count by 171 >> 11");
+    buf[0] = (uint32_t)((uintptr_t)p - (uintptr_t)p0) * 171u >> 11;
     kmv_staged.next = p;
 }
 
-const struct kd_write *kmv_port_start(uint32_t *mode_bit)
+const struct kd_write *kmv_port_start(void)
 {
     /* hal_mvgo fences the buffer's stores before the MVGO store. */
     hal_mvgo(hal_spad_word_index(kmv_staged.buf));
-    *mode_bit = kmv_staged.mode_bit;
     return kmv_staged.next;
 }

@@ -9,6 +9,7 @@
 typedef uint64_t kmv_u64a __attribute__((may_alias, aligned(8)));
 
 static const struct kd_write *kmv_staged;
+uint32_t kmv_port_mode_bit;
 
 const struct kmv_caps *kmv_caps_self(void)
 {
@@ -16,13 +17,19 @@ const struct kmv_caps *kmv_caps_self(void)
 }
 
 /* MVSTAT [32] busy, [31:28] fault, into the common layout (kmv_port.h). */
-uint32_t kmv_port_status(uint64_t *raw)
+uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
 {
-    uint64_t v = hal_mvstat();
+    uint32_t t0 = hal_cycles32(), el, st;
+    uint64_t v;
 
+    do {
+        el = hal_cycles32() - t0;
+        v = hal_mvstat();
+        st = (uint32_t)(KH_FIELD_GET(RV64_MVSTAT_BUSY, v) |
+                        KH_FIELD_PREP(KMV_ST_FAULT, KH_FIELD_GET(RV64_MVSTAT_FAULT, v)));
+    } while (((st & KMV_ST_BUSY) | hold) && el <= timeout);
     *raw = v;
-    return (uint32_t)(KH_FIELD_GET(RV64_MVSTAT_BUSY, v) |
-                      KH_FIELD_PREP(KMV_ST_FAULT, KH_FIELD_GET(RV64_MVSTAT_FAULT, v)));
+    return st;
 }
 
 void kmv_port_stage(const struct kd_write *p)
@@ -49,7 +56,7 @@ static inline int is_go(uintptr_t off, uint64_t v)
  * 8-byte aligned and is read with one ld; the other takes two loads and a merge. That keeps
  * the average at 7.5 instructions a write (issue 8: at most 8 on RV64). The list ends with a
  * GO (validated, or checked by kmv_replay_validated), so the loop needs no end test. */
-const struct kd_write *kmv_port_start(uint32_t *mode_bit)
+const struct kd_write *kmv_port_start(void)
 {
     const struct kd_write *p = kmv_staged;
     uintptr_t win = (uintptr_t)hal_mover_ptr();
@@ -84,9 +91,9 @@ const struct kd_write *kmv_port_start(uint32_t *mode_bit)
             break;
     }
 done:
-    *mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, v);
     /* The status loads that follow must not pass the GO store (RVWMO lets a load overtake
      * an earlier store to another address). */
     hal_fence();
+    kmv_port_mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, v);
     return p;
 }

@@ -15,11 +15,15 @@
  *   volatile void *hal_agent_ptr(uint32_t off);       raw pointer (STAGE, TX_FLIT)
  *   void     hal_console_putc(char c);
  *   void     hal_fence(void);                         fence iorw,iorw
+ *   uint32_t hal_cycles32(void);                      the cycle counter's low 32 bits, one
+ *                                                     read: a wait's elapsed time as a 32-bit
+ *                                                     difference (the mover's waits)
  * RV32 only: hal_mvgo, hal_mvgo_status, hal_spad_word, hal_spad_word_index.
  * RV64 only: hal_mover_wr, hal_mover_ptr (the window's base, unchecked), hal_mvstat. */
 #include "hal_variant.h"
 
-void hal_puts(const char *s);
+/* Prints s; returns the byte after its NUL. */
+const char *hal_puts(const char *s);
 /* "0x" and the value in lower-case hex without leading zeros ("0x0" for zero). */
 void hal_put_hex(uint64_t v);
 /* Stops the core with `word` through the exit register (RV32: its low 32 bits). */
@@ -27,7 +31,9 @@ void hal_exit(uint64_t word) __attribute__((noreturn));
 
 /* Free-running counters as 64 bits. RV32's LCTL CYCLE/INSTRET are 32-bit: the hal extends
  * them in software, which is exact as long as it is called at least once every 2^32 cycles
- * (4.3 s at 1 GHz) — every bounded wait does. */
+ * (4.3 s at 1 GHz). The dispatcher's waits call it; the mover's waits read hal_cycles32,
+ * which does not count, so a span of more than 2^32 cycles spent in mover waits alone (a
+ * replay of many moves near their timeout) reads 2^32 short on RV32. */
 uint64_t hal_cycles(void);
 uint64_t hal_instret(void);
 

@@ -86,6 +86,12 @@ uint64_t hal_cycles(void)
     return now;
 }
 
+uint32_t hal_cycles32(void)
+{
+    tick();
+    return (uint32_t)now;
+}
+
 void hal_fence(void) { tick(); }
 
 void hal_dcache_flush(void)

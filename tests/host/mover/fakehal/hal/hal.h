@@ -8,6 +8,7 @@
 #include "kohaku/cpu_map.h"
 
 uint64_t hal_cycles(void);
+uint32_t hal_cycles32(void);
 void hal_fence(void);
 void hal_dcache_flush(void);
 void hal_dcache_inval(void);
