@@ -140,43 +140,35 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
             pc = next;
             continue;
         case 0x04:                                      /* OP-IMM */
-        case 0x0C: {                                    /* OP */
+        case 0x0C:                                      /* OP */
             if (!(in & 0x20u)) {
                 b = imm;
                 if (f3 != 1 && f3 != 5)
                     f7 = 0;                             /* not a funct7: immediate bits */
-                else if (f3 == 1 && f7)
-                    goto bad;
-            } else if (f7 == 1) {                       /* M: MUL MULH MULHSU MULHU; no DIV */
-                uint64_t p = (uint64_t)a * b;
-                /* The signed high halves from the unsigned one: a negative operand as
-                 * unsigned is 2^32 too large, which added the other operand once. */
-                uint32_t hi = (uint32_t)(p >> 32);
-                if (f3 == 1 && (int32_t)b < 0)
-                    hi -= a;
-                if ((f3 == 1 || f3 == 2) && (int32_t)a < 0)
-                    hi -= b;
-                if (f3 > 3)
-                    goto bad;
-                v = f3 ? hi : (uint32_t)p;
-                break;
-            } else if (f7 && f3 != 0 && f3 != 5)
+                else if (f7 & ~0x20u)
+                    goto bad;                           /* SLLI SRLI SRAI only */
+            }
+            if (f7 & ~0x21u)
                 goto bad;
-            if (f7 & ~0x20u)
-                goto bad;
-            bool alt = f7 != 0;                         /* SUB, SRA, SRAI */
-            switch (f3) {
-            case 0: v = alt ? a - b : a + b; break;
+            /* One switch: funct3, +8 for M (funct7 1), +16 for SUB/SRA/SRAI (funct7 0x20). */
+            switch (f3 | (f7 & 1) << 3 | (f7 & 0x20) >> 1) {
+            case 0: v = a + b; break;
             case 1: v = a << (b & 31); break;
             case 2: v = (int32_t)a < (int32_t)b; break;
             case 3: v = a < b; break;
             case 4: v = a ^ b; break;
-            case 5: v = alt ? (uint32_t)((int32_t)a >> (b & 31)) : a >> (b & 31); break;
+            case 5: v = a >> (b & 31); break;
             case 6: v = a | b; break;
-            default: v = a & b; break;
+            case 7: v = a & b; break;
+            case 8: v = a * b; break;
+            case 9: v = (uint32_t)((int64_t)(int32_t)a * (int32_t)b >> 32); break;
+            case 10: v = (uint32_t)((int64_t)(int32_t)a * (int64_t)b >> 32); break;
+            case 11: v = (uint32_t)((uint64_t)a * b >> 32); break;
+            case 16: v = a - b; break;
+            case 21: v = (uint32_t)((int32_t)a >> (b & 31)); break;
+            default: goto bad;                          /* DIV DIVU REM REMU, other funct7 */
             }
             break;
-        }
         default:
             __builtin_unreachable();    /* kvm_f3_ok is 0 for every other opcode */
         }
