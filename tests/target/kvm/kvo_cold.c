@@ -129,11 +129,21 @@ uint64_t KVO(ops)(uint32_t a, uint32_t b, int32_t c, uint32_t sel, uint32_t *out
     } while (kvo_run[eq] == kvo_run[eq - 1]);
     out[k++] = br;
 
-    /* FENCE, then the cold-to-cold call ending in native code, through a computed select. */
+    /* FENCE; a native call through a pointer (JALR with rd = ra: a call the linker cannot
+     * relax); then the cold-to-cold call ending in a tail call of native code. */
     __asm__ volatile("fence rw, rw" ::: "memory");
+    uint64_t (*volatile fp)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                            uint32_t, uint32_t) = kvo_native_call;
+    uint64_t m = fp(x, y, 3, 4, 5, 6, 7, 8) + 1;
     uint64_t n = KVO(leaf)(x + sel, y);
     out[k++] = (uint32_t)n;
     out[k++] = (uint32_t)(n >> 32);
+    out[k++] = (uint32_t)m ^ (uint32_t)(m >> 32);
+    /* AUIPC: the linked calls of nearby native code relax to JAL/JALR, so one explicit pair;
+     * their difference is the same wherever the code runs: 0x12345000 + 4. */
+    uint32_t p0, p1;
+    __asm__ volatile("auipc %0, 0\n\tauipc %1, 0x12345" : "=&r"(p0), "=r"(p1));
+    out[k++] = p1 - p0;
     for (; k < KVO_OUT_WORDS; k++)
         out[k] = 0xC01D0000u + k;
     /* 64-bit result in a0:a1. */
