@@ -29,6 +29,16 @@ SECTIONS
         __kx_text_end = .;
     } > IMEM
 
+    /* Cold code (docs/kvm.md): instructions of the cold objects as read-only data, run by
+     * hal/rv32/kvm.c. First in the scratchpad, so gp (.rodata + 2 KB below) still reaches the
+     * same .rodata, .data and .bss as without it. */
+    .kvm_cold : ALIGN(4) {
+        __kx_cold_start = .;
+        *(.kvm_cold .kvm_cold.*)
+        . = ALIGN(4);
+        __kx_cold_end = .;
+    } > SPAD
+
     .rodata : ALIGN(8) {
         __kx_rodata_start = .;
         *(.srodata .srodata.*)

@@ -73,12 +73,31 @@ FW_ASFLAGS := -g -MMD -MP
 # (common files at the top of the folder, variant-specific ones under <folder>/rv32|rv64/).
 FW_LIB_COMMON := boot/start.c boot/bootblock.c boot/fatal.c hal/console.c $(FW_LIBC_SRCS) \
                  $(wildcard dispatch/*.c mover/*.c)
-FW_LIB_rv32   := hal/rv32/hal.c $(wildcard dispatch/rv32/*.c mover/rv32/*.c)
+FW_LIB_rv32   := hal/rv32/hal.c hal/rv32/kvm.c $(wildcard dispatch/rv32/*.c mover/rv32/*.c)
 FW_LIB_rv64   := hal/rv64/hal.c boot/rv64/trap.c boot/rv64/trap.S \
                  $(wildcard dispatch/rv64/*.c mover/rv64/*.c)
 FW_SERVICE    := $(wildcard service/*.c)
 
 fw_obj = $(patsubst %,$(FW_O)/$(1)/obj/%.o,$(2))
+
+# ---- RV32 cold code (docs/kvm.md): whole source files whose functions have no speed budget,
+# run by the interpreter hal/rv32/kvm.c from the scratchpad because the 8 KB instruction window
+# cannot hold them. One word per file, <source>:<entry>[,<entry>...], naming every function of
+# the file that code outside it calls (the build fails on a global function left out). Adding
+# a file is one more word here; RV64 boards and host/fuzz builds compile the same sources
+# natively. An entry takes at most six argument words and returns at most 64 bits (the stub
+# passes registers through, hal/rv32/kvm_stub.c).
+FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text \
+                dispatch/enum.c:kdp_scan_range,kdp_ctrl_read,kdp_enumerate \
+                $(FW_COLD_EXTRA_rv32)
+# FW_COLD_EXTRA_rv32: more words of the same form from the command line (tests/build cases).
+fw_comma := ,
+FW_COLD_SRCS_rv32    := $(foreach c,$(FW_COLD_rv32),$(firstword $(subst :, ,$(c))))
+FW_COLD_ENTRIES_rv32 := $(foreach c,$(FW_COLD_rv32),$(subst $(fw_comma), ,$(word 2,$(subst :, ,$(c)))))
+# fw_cold_obj(board, srcs): the cold object of each source; fw_stub_obj(board, entries): the
+# native stub of each entry, one libfw.a member each (an image pulls only those it calls).
+fw_cold_obj = $(patsubst %,$(FW_O)/$(1)/obj/cold/%.o,$(2))
+fw_stub_obj = $(patsubst %,$(FW_O)/$(1)/obj/kvm/%.stub.o,$(2))
 # Object rules delete their output when the compiler fails, so a stale object can never stand
 # in for a source that no longer builds (make -k in the test suites relies on it).
 
@@ -95,7 +114,9 @@ FW_INC_$(1)   := -Iinclude -Iboard/$(1) -Iboot -Ihal/include -Ihal/$$(FW_V_$(1))
                  -isystem $$(call fw_libc_inc,$$(FW_V_$(1)))
 FW_FLAGS_$(1) := $$(FW_ARCH_$$(FW_V_$(1)))
 FW_CRT0_$(1)  := $(FW_O)/$(1)/obj/boot/$$(FW_V_$(1))/crt0.S.o
-FW_LIBOBJ_$(1):= $$(call fw_obj,$(1),$$(FW_LIB_COMMON) $$(FW_LIB_$$(FW_V_$(1))))
+FW_LIBOBJ_$(1):= $$(call fw_obj,$(1),$$(filter-out $$(FW_COLD_SRCS_$$(FW_V_$(1))),$$(FW_LIB_COMMON) $$(FW_LIB_$$(FW_V_$(1))))) \
+                 $$(call fw_cold_obj,$(1),$$(FW_COLD_SRCS_$$(FW_V_$(1)))) \
+                 $$(call fw_stub_obj,$(1),$$(FW_COLD_ENTRIES_$$(FW_V_$(1))))
 FW_LIBS_$(1)  := $(FW_O)/$(1)/libfw.a $$(call fw_libc_lib,$$(FW_V_$(1))) $$(call fw_libgcc,$$(FW_V_$(1)))
 FW_DEPS       += $(FW_O)/$(1)/layout.h.d $$(patsubst %.o,%.d,$$(FW_LIBOBJ_$(1)) $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)))
 
@@ -103,6 +124,24 @@ $(FW_O)/$(1)/obj/%.c.o: %.c | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $(1)/$$<")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@ || { rm -f $$@; exit 1; }
+
+# Cold objects (RV32, docs/kvm.md): compiled without -msave-restore (__riscv_save_N is entered
+# by `jal t0` and returns through t0, not the call rule the interpreter follows), then
+# scripts/kvm-cold.sh moves the code to .kvm_cold.* and renames every cold entry F to
+# kvm_cold_F in every cold object, so cold-to-cold calls stay interpreted. -fstack-usage: the
+# .su files size KVM_STACK_BYTES (hal/rv32/kvm.h).
+$(FW_O)/$(1)/obj/cold/%.c.o: %.c scripts/kvm-cold.sh | $(FW_LIBC_STAMP)
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  CC-COLD $(1)/$$<")
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(filter-out -msave-restore,$$(FW_CFLAGS)) $$(FW_INC_$(1)) -fstack-usage \
+	    -MF $$(@:.o=.d) -MT $$@ -c $$< -o $$(@:.o=.native.o) || { rm -f $$@; exit 1; }
+	$(Q)OBJCOPY=$$(OBJCOPY) OBJDUMP=$$(OBJDUMP) NM=$$(NM) scripts/kvm-cold.sh $$(@:.o=.native.o) $$@ \
+	    $$(FW_COLD_ENTRIES_$$(FW_V_$(1))) || { rm -f $$@; exit 1; }
+
+$(FW_O)/$(1)/obj/kvm/%.stub.o: hal/rv32/kvm_stub.c hal/rv32/kvm.h | $(FW_LIBC_STAMP)
+	@mkdir -p $$(@D)
+	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -DKVM_ENTRY=$$* -MF $$(@:.o=.d) -MT $$@ \
+	    -c $$< -o $$@ || { rm -f $$@; exit 1; }
 
 $(FW_O)/$(1)/obj/%.S.o: %.S | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
@@ -158,6 +197,13 @@ $(foreach b,$(BOARDS),$(eval $(call fw_board,$(b))))
 FW_SVC_FLAGS_rv32 := -msave-restore
 $(foreach b,$(BOARDS),$(eval $(call fw_obj,$(b),$(FW_SERVICE)): FW_CFLAGS += $(FW_SVC_FLAGS_$(FW_V_$(b)))))
 
+# The cold-code interpreter itself (docs/kvm.md): -msave-restore (it is entered once per cold
+# call; it saves 11 registers) and -fno-jump-tables (its switches as compares: 1,032 + 32 bytes
+# of .rodata against 952 + 232 with tables, measured, and the tables would be scratchpad bytes,
+# which cold code needs as much as the window needs its own).
+$(foreach b,$(BOARDS),$(if $(filter rv32,$(FW_V_$(b))),\
+  $(eval $(FW_O)/$(b)/obj/hal/rv32/kvm.c.o: FW_CFLAGS += -msave-restore -fno-jump-tables)))
+
 .PHONY: firmware $(addprefix firmware-,$(BOARDS)) debug
 firmware: $(addprefix firmware-,$(FW_BOARDS))
 
@@ -172,6 +218,7 @@ debug: firmware-$(BOARD) qemu tests-target-tools
 	    -cpu $(FW_CPU_$(BOARD)) -bios none -display none -monitor none -serial none -nodefaults \
 	    -icount shift=0,align=off,sleep=off -kernel $(FW_O)/$(BOARD)/fw.elf -s -S
 
+include tests/target/kvm/kvm.mk
 include tests/target/target.mk
 include tests/build/build.mk
 include mk/libc.mk

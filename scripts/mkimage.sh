@@ -20,8 +20,9 @@ $OBJCOPY -O binary -j .text "$elf" "$out.imem.bin"
 pad4 "$out.imem.bin"
 
 spad_base=$((16#$(sym __kx_spad_base)))
-first=$((16#$(sym __kx_rodata_start)))
-$OBJCOPY -O binary -j .rodata -j .data "$elf" "$out.spad.tmp"
+# RV32 cold code (.kvm_cold, docs/kvm.md) is loaded first, just above the boot block.
+first=$(sym __kx_cold_start); first=$((16#${first:-$(sym __kx_rodata_start)}))
+$OBJCOPY -O binary -j .kvm_cold -j .rodata -j .data "$elf" "$out.spad.tmp"
 { head -c $((first - spad_base)) /dev/zero; cat "$out.spad.tmp"; } > "$out.spad.bin"
 rm -f "$out.spad.tmp"
 pad4 "$out.spad.bin"

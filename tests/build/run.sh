@@ -7,6 +7,8 @@
 #                                       outputs then in <out>/newlib-nano/<board>/, docs/libc.md)
 #   // buildcheck-ldsed: <sed script, no $>  optional: edit the generated linker script first (to
 #                                       show check-image.sh catching a wrong script)
+#   // buildcheck-cold: <source>:<entry>[,<entry>]  optional: one more RV32 cold file (docs/kvm.md,
+#                                       make FW_COLD_EXTRA_rv32)
 # A failing case must also leave no fw.elf (nor fw.elf.tmp) behind: a rejected image is never
 # an output.
 # Usage: run.sh WORKDIR   (run from the top of the tree)
@@ -24,14 +26,16 @@ for src in tests/build/case_*.c; do
   libc=${libc:-picolibc}
   if [ -z "$board" ] || [ -z "$expect" ]; then echo "FAIL: buildcheck/$name no directive"; continue; fi
   ldsed=$(sed -n 's|^// buildcheck-ldsed: ||p' "$src" | head -n1)
+  cold=$(sed -n 's|^// buildcheck-cold: ||p' "$src" | head -n1)
   out=$work/$board
   # The board's outputs: mk/firmware.mk puts a newlib-nano build under newlib-nano/.
   bdir=$out/$board
   [ "$libc" = picolibc ] || bdir=$out/$libc/$board
-  # fw.ld too: a case may have edited it.
-  rm -f "$bdir/fw.elf" "$bdir/fw.elf.tmp" "$bdir/fw.ld"
+  # fw.ld too: a case may have edited it; libfw.a too: its members follow the case's cold
+  # files, and an archive newer than every member would not be remade without them.
+  rm -f "$bdir/fw.elf" "$bdir/fw.elf.tmp" "$bdir/fw.ld" "$bdir/libfw.a"
   log=$work/$name.log
-  $MAKE --no-print-directory O="$out" BOARD="$board" LIBC="$libc" FW_SERVICE="$src" FW_LD_SED="$ldsed" \
+  $MAKE --no-print-directory O="$out" BOARD="$board" LIBC="$libc" FW_SERVICE="$src" FW_LD_SED="$ldsed" FW_COLD_EXTRA_rv32="$cold" \
     "firmware-$board" > "$log" 2>&1
   rc=$?
   case $expect in

@@ -33,7 +33,8 @@ $(TT_MKBB): tests/target/mkbootblock.c include/kohaku/bootblock.h
 $(TT_TOOLS)/good.bootblock: $(TT_MKBB)
 	$(Q)$(TT_MKBB) -o $@
 
-# tt_image_rules(board, src)
+# tt_image_rules(board, src). TT_EXTRA_<board>_<group>: more objects a group's images link
+# (defined before this file is included; tests/target/kvm/kvm.mk).
 define tt_image_rules
 $(FW_O)/$(1)/tests/$(call tt_image,$(2)).o: $(2) tests/target/harness.h | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
@@ -42,9 +43,10 @@ $(FW_O)/$(1)/tests/$(call tt_image,$(2)).o: $(2) tests/target/harness.h | $(FW_L
 	    -DKT_IMAGE=\"$(call tt_image,$(2))\" -c $$< -o $$@ || { rm -f $$@; exit 1; }
 
 $(FW_O)/$(1)/tests/$(call tt_image,$(2)).elf: $(FW_O)/$(1)/tests/$(call tt_image,$(2)).o $(FW_O)/$(1)/tests/harness.o \
+        $$(TT_EXTRA_$(1)_$(word 3,$(subst /, ,$(2)))) \
         $$(FW_CRT0_$(1)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh $(FW_LIBC_STAMP)
 	$$(if $(Q),@echo "  LD      $$@")
-	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $(FW_O)/$(1)/tests/$(call tt_image,$(2)).o $(FW_O)/$(1)/tests/harness.o)
+	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $(FW_O)/$(1)/tests/$(call tt_image,$(2)).o $(FW_O)/$(1)/tests/harness.o $$(TT_EXTRA_$(1)_$(word 3,$(subst /, ,$(2)))))
 
 TT_ELFS_$(1) += $(FW_O)/$(1)/tests/$(call tt_image,$(2)).elf
 endef

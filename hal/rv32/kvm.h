@@ -1,0 +1,29 @@
+/* kvm.h — the RV32 cold-code interpreter (docs/kvm.md). The RV32 instruction window is
+ * fetch-only and 8 KB; code that has no speed budget (mover-list validation, enumeration) is
+ * linked as data in the scratchpad section .kvm_cold and run by kvm_call, one instruction at a
+ * time, from a native stub of the same name (hal/rv32/kvm_stub.c). RV32 boards only. */
+#ifndef KOHAKU_KVM_H
+#define KOHAKU_KVM_H
+
+#include <stdint.h>
+
+/* The interpreted stack, a local array of kvm_call's frame (so native code the cold code calls
+ * runs below it, on the native stack). Its size is the deepest cold call chain from
+ * -fstack-usage of the cold objects (the build leaves obj/cold/<file>.native.su; all frames are
+ * static, so the figures are exact): kdp_enumerate 352 + kdp_ctrl_read 96 = 448;
+ * kmv_validate 272 + check_move 64 = 336 (check_walk is inlined). A cold file added later
+ * must keep its deepest chain within it or raise it (docs/kvm.md "Stack"). */
+#define KVM_STACK_BYTES 448u
+
+/* Runs the cold function at `entry` with a0..a5 = the arguments, gp = the native gp, ra = 0
+ * (the "return to native" mark), sp = the top of the interpreted stack; returns a0 | a1 << 32.
+ * Entry last: a stub F(a0..a5) then loads one register and jumps (no argument shuffle).
+ * Stops the core through kx_fatal on an encoding it does not implement (KX_SITE_KVM_INSN) or a
+ * fetch outside .kvm_cold and the window (KX_SITE_KVM_FETCH). */
+uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
+                  uint32_t entry);
+
+/* The cold segment (linker/rv32.ld.S). */
+extern const uint32_t __kx_cold_start[], __kx_cold_end[];
+
+#endif

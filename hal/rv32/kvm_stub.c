@@ -1,0 +1,22 @@
+/* kvm_stub.c — the native stub of one cold entry (docs/kvm.md): compiled once per entry by
+ * mk/firmware.mk with -DKVM_ENTRY=<name>, each stub its own libfw.a member, so an image pulls
+ * only the stubs it calls and an image that defines the function itself (a test stand-in) does
+ * not clash with the others. The cold object's F is renamed kvm_cold_F; this F takes its place
+ * for native callers.
+ * Register-level pass-through: a0..a5 go to the cold code as they came, a0:a1 come back as they
+ * were left. That is exactly the call of any entry with at most six argument words and a
+ * result of at most 64 bits (integer, pointer or void), so no stub needs the real prototype
+ * (and this file includes no module header that would clash with it). */
+#include "kvm.h"
+
+#define KVM_CAT(a, b)  a##b
+#define KVM_STUB(f)                                                                          \
+    extern const uint32_t KVM_CAT(kvm_cold_, f)[];                                          \
+    uint64_t f(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5); \
+    uint64_t f(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)  \
+    {                                                                                        \
+        return kvm_call(a0, a1, a2, a3, a4, a5, (uint32_t)(uintptr_t)KVM_CAT(kvm_cold_, f));  \
+    }
+#define KVM_STUB_OF(f) KVM_STUB(f)
+
+KVM_STUB_OF(KVM_ENTRY)

@@ -1,0 +1,22 @@
+/* test_bad_insn.c — an encoding the cold-code interpreter does not implement (EBREAK, which
+ * the core has) stops the core through kx_fatal with assertion site KX_SITE_KVM_INSN (exit word
+ * 0xDEAD0000 | 0x04, boot.h), reporting the instruction word (EBREAK = 0x00100073) and its
+ * cold-code address. It never runs natively: the core would halt with cause 2 instead. */
+// kohaku-test: boards=qemu-rv32
+// kohaku-test: expect-stop=exited cause=0 word=0xdead0004
+// kohaku-test: expect-console=kohaku-fw: fatal kvm cause=0x100073 pc=@kvo_ebreak_insn
+#include "harness.h"
+#include "kvo.h"
+
+uint64_t kvo_native_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4,
+                         uint32_t a5, uint32_t a6, uint32_t a7)
+{
+    return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+}
+
+int main(void)
+{
+    (void)kvo_bad_insn();
+    EXPECT_TRUE(!"kvm_call returned from EBREAK");
+    kt_finish();
+}
