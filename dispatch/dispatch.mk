@@ -71,11 +71,11 @@ dispatch-size: $(foreach b,qemu-rv32 qemu-rv64,$(FW_O)/$(b)/dispatch-size.map)
 	$(Q)for b in qemu-rv32 qemu-rv64; do echo "$$b:"; dispatch/size.sh $(FW_O)/$$b/dispatch-size.map; done
 
 $(foreach b,qemu-rv32 qemu-rv64,$(eval \
-$(FW_O)/$(b)/dispatch-size.map: $$(FW_CRT0_$(b)) $$(call fw_obj,$(b),$$(FW_SERVICE)) $(FW_O)/$(b)/libfw.a \
+$(FW_O)/$(b)/dispatch-size.map: $$(FW_CRT0_$(b)) $$(call fw_svc_objs,$(b)) $(FW_O)/$(b)/libfw.a \
         $(FW_O)/$(b)/fw.ld dispatch/size.sh ; \
 	$$(Q)rm -f $$@; $$(CC) $$(FW_FLAGS_$(b)) -nostdlib -nostartfiles -static -T $(FW_O)/$(b)/fw.ld \
 	    -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,--noinhibit-exec -Wl,-u,kq_serve \
 	    -Wl,-Map=$$@ -o $(FW_O)/$(b)/dispatch-size.elf $$(FW_CRT0_$(b)) \
-	    $$(call fw_obj,$(b),$$(FW_SERVICE)) -Wl,--start-group $$(FW_LIBS_$(b)) -Wl,--end-group \
+	    $$(call fw_svc_objs,$(b)) -Wl,--start-group $$(FW_LIBS_$(b)) -Wl,--end-group \
 	    2>&1 | grep -v -e 'will not fit in region' -e 'region .* overflowed' \
 	        -e 'instruction window overflow' >&2; test -f $$@))

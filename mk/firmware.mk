@@ -98,6 +98,8 @@ FW_COLD_ENTRIES_rv32 := $(foreach c,$(FW_COLD_rv32),$(subst $(fw_comma), ,$(word
 # native stub of each entry, one libfw.a member each (an image pulls only those it calls).
 fw_cold_obj = $(patsubst %,$(FW_O)/$(1)/obj/cold/%.o,$(2))
 fw_stub_obj = $(patsubst %,$(FW_O)/$(1)/obj/kvm/%.stub.o,$(2))
+# fw_svc_objs(board): the service's native objects (a cold service file joins libfw.a instead).
+fw_svc_objs = $(call fw_obj,$(1),$(filter-out $(FW_COLD_SRCS_$(FW_V_$(1))),$(FW_SERVICE)))
 # Object rules delete their output when the compiler fails, so a stale object can never stand
 # in for a source that no longer builds (make -k in the test suites relies on it).
 
@@ -118,7 +120,7 @@ FW_LIBOBJ_$(1):= $$(call fw_obj,$(1),$$(filter-out $$(FW_COLD_SRCS_$$(FW_V_$(1))
                  $$(call fw_cold_obj,$(1),$$(FW_COLD_SRCS_$$(FW_V_$(1)))) \
                  $$(call fw_stub_obj,$(1),$$(FW_COLD_ENTRIES_$$(FW_V_$(1))))
 FW_LIBS_$(1)  := $(FW_O)/$(1)/libfw.a $$(call fw_libc_lib,$$(FW_V_$(1))) $$(call fw_libgcc,$$(FW_V_$(1)))
-FW_DEPS       += $(FW_O)/$(1)/layout.h.d $$(patsubst %.o,%.d,$$(FW_LIBOBJ_$(1)) $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)))
+FW_DEPS       += $(FW_O)/$(1)/layout.h.d $$(patsubst %.o,%.d,$$(FW_LIBOBJ_$(1)) $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)))
 
 $(FW_O)/$(1)/obj/%.c.o: %.c | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
@@ -167,9 +169,9 @@ $(FW_O)/$(1)/fw.ld: linker/$$(FW_V_$(1)).ld.S $(FW_O)/$(1)/layout.h
 
 # fw_link(board, output elf, objects): link, check, then rename, so an image that fails a
 # check never exists as an .elf a later make would trust.
-$(FW_O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh $(FW_LIBC_STAMP)
 	$$(if $(Q),@echo "  LD      $$@")
-	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $$(call fw_obj,$(1),$$(FW_SERVICE)))
+	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)))
 
 # One run of mkimage.sh makes all five (a grouped target: -j must not run it twice at once).
 $(FW_O)/$(1)/fw.imem.bin $(FW_O)/$(1)/fw.spad.bin $(FW_O)/$(1)/fw.imem.hex $(FW_O)/$(1)/fw.spad.hex $(FW_O)/$(1)/fw.lst &: $(FW_O)/$(1)/fw.elf scripts/mkimage.sh
@@ -195,7 +197,7 @@ $(foreach b,$(BOARDS),$(eval $(call fw_board,$(b))))
 # (docs/service.md "Size"). Not image-wide: the extra jumps cost the mover's replay loop its
 # issue 8 budget (8d8cf01); boot/ and hal/ gain nothing from it.
 FW_SVC_FLAGS_rv32 := -msave-restore
-$(foreach b,$(BOARDS),$(eval $(call fw_obj,$(b),$(FW_SERVICE)): FW_CFLAGS += $(FW_SVC_FLAGS_$(FW_V_$(b)))))
+$(foreach b,$(BOARDS),$(eval $(call fw_svc_objs,$(b)): FW_CFLAGS += $(FW_SVC_FLAGS_$(FW_V_$(b)))))
 
 # The cold-code interpreter itself (docs/kvm.md): -msave-restore (it is entered once per cold
 # call; it saves 11 registers) and -fno-jump-tables (its switches as compares: 1,032 + 32 bytes

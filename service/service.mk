@@ -91,7 +91,7 @@ test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) 
 #   make size-rv32-queue
 KQ_FIT_DIR  := $(O)/qemu-rv32/fit
 KQ_FIT_OBJS := $(O)/qemu-rv32/obj/boot/rv32/crt0.S.o $(KQ_FIT_DIR)/fit_main.o \
-               $(call fw_obj,qemu-rv32,$(filter-out service/main.c,$(FW_SERVICE)))
+               $(filter-out %/service/main.c.o,$(call fw_svc_objs,qemu-rv32))
 $(KQ_FIT_DIR)/fit_main.o: tests/service/fit_main.c service/kq.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) $(FW_CFLAGS) $(FW_SVC_FLAGS_rv32) $(FW_INC_qemu-rv32) -Iservice -c $< -o $@
