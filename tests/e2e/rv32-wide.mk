@@ -1,0 +1,62 @@
+# rv32-wide.mk — DEVELOPMENT ONLY (docs/qemu.md "Wide RV32 window", docs/firmware.md "The wide
+# RV32 image"): the RV32 image with the command queue, run end to end before it fits BOARD.md's
+# 8 KB window. Board qemu-rv32-wide (board/qemu-rv32-wide/board.h) is qemu-rv32 with
+# BOARD_SERVICE_QUEUE 1 and a 16 KB window; scripts/qemu-hostport.sh starts QEMU with imem=16384
+# for it and exports KACTL_RV32_IMEM_BYTES so kactl and kbench load into the same window.
+#   make firmware-qemu-rv32-wide  $(O)/qemu-rv32-wide/fw.elf (+ .size, .map, .lst)
+#   make test-rv32-wide           the four RV32 end-to-end suites against it (e2e, e2e-faults,
+#                                 e2e-badinput, soak short), logs in $(O)/rv32-wide/; ends
+#                                 "N passed, N failed" and fails on a failure or on any SKIP
+#                                 (a serving image has nothing to skip)
+#   make bench-rv32-wide          bench/bench.sh for it: the kbench rows (boot_insns,
+#                                 host_vs_fw_ratio, serves_queue, ...); the bench images are
+#                                 qemu-rv32's own (they fit 8 KB and do not use the queue)
+#   make run-rv32-wide            scripts/run-demo.sh against it (`make run` once the switch is 1)
+# Not a product: not in BOARDS, TEST_SUITES or BENCH_BOARDS, so `make`, `make test` and
+# `make bench` never build or run it, and the product images are untouched. Included last by the
+# top Makefile (it uses firmware.mk's fw_board, the host tools and bench.mk's kbench).
+
+RV32W   := qemu-rv32-wide
+RV32W_O := $(O)/rv32-wide
+$(eval $(call fw_board,$(RV32W)))
+# The same per-folder flags as the RV32 product boards (firmware.mk).
+$(call fw_obj,$(RV32W),$(FW_SERVICE)): FW_CFLAGS += $(FW_SVC_FLAGS_rv32)
+-include $(FW_O)/$(RV32W)/layout.h.d $(patsubst %.o,%.d,$(FW_LIBOBJ_$(RV32W)) $(FW_CRT0_$(RV32W)) \
+         $(call fw_obj,$(RV32W),$(FW_SERVICE)))
+
+RV32W_SUITES := e2e-$(RV32W) e2e-faults-$(RV32W) e2e-badinput-$(RV32W) soak-$(RV32W)
+
+.PHONY: test-rv32-wide bench-rv32-wide run-rv32-wide rv32-wide-images
+# Everything the four scripts read: the image, QEMU, kactl/kademo, the host-side helpers, the
+# RV32 queue-protocol image (e2e.sh run 4) and the RV32 halt image (faults.sh rv32_halt_explained).
+rv32-wide-images: qemu host firmware-$(RV32W) $(E2E_SOAK) $(SOAK_BIN) $(O)/tests/e2e/badinput_guard \
+                  $(O)/qemu-rv32/tests/service_protocol.elf qemu-smoke-images
+
+# $(call rv32w-run,SUITE,COMMAND,SECONDS): COMMAND's PASS/FAIL/HANG/SKIP lines into SUITE.log.
+define rv32w-run
+	$(Q)timeout $(3) $(2) > $(RV32W_O)/$(1).out 2> $(RV32W_O)/$(1).stderr; rc=$$?; \
+	grep -E '^(PASS|FAIL|HANG|SKIP): ' $(RV32W_O)/$(1).out > $(RV32W_O)/$(1).log; \
+	if [ $$rc -eq 124 ]; then echo "HANG: $(1)/suite ($(3) s)" >> $(RV32W_O)/$(1).log; \
+	elif [ $$rc -ne 0 ]; then echo "FAIL: $(1)/suite exit $$rc: $$(tail -c 300 $(RV32W_O)/$(1).stderr | tr '\n' '|')" >> $(RV32W_O)/$(1).log; fi
+endef
+
+test-rv32-wide: rv32-wide-images
+	$(Q)rm -rf $(RV32W_O) && mkdir -p $(RV32W_O)
+	$(call rv32w-run,e2e-$(RV32W),tests/e2e/e2e.sh $(RV32W) $(O),900)
+	$(call rv32w-run,e2e-faults-$(RV32W),tests/e2e/faults.sh $(RV32W) $(O),600)
+	$(call rv32w-run,e2e-badinput-$(RV32W),tests/e2e/badinput.sh $(RV32W) $(O),600)
+	$(call rv32w-run,soak-$(RV32W),tests/e2e/soak.sh $(RV32W) $(O) $(SOAK_SHORT_COMMANDS),900)
+	$(Q)scripts/test-summary.sh $(RV32W_O) $(RV32W_SUITES) | tee $(RV32W_O)/summary.txt
+	$(Q)! grep -q '^SKIP: ' $(addprefix $(RV32W_O)/,$(addsuffix .log,$(RV32W_SUITES))) || \
+	  { echo "test-rv32-wide: a suite skipped against an image that serves the queue" >&2; exit 1; }
+	$(Q)tail -n1 $(RV32W_O)/summary.txt | grep -q ' 0 failed$$'
+
+# bench.sh reads <board>/bench/bench_*.elf: qemu-rv32's (built by bench-build).
+bench-rv32-wide: rv32-wide-images bench-build
+	$(Q)ln -sfn ../qemu-rv32/bench $(FW_O)/$(RV32W)/bench
+	@mkdir -p $(RV32W_O)
+	$(Q)bench/bench.sh $(O) $(RV32W) $(RV32W_O)/bench > $(RV32W_O)/bench.txt 2> $(RV32W_O)/bench.stderr; rc=$$?; \
+	cat $(RV32W_O)/bench.txt; sed 's/^/  /' $(RV32W_O)/bench.stderr; exit $$rc
+
+run-rv32-wide: rv32-wide-images
+	$(Q)scripts/run-demo.sh $(RV32W) $(O)
