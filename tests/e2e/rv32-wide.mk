@@ -26,11 +26,26 @@ $(call fw_obj,$(RV32W),$(FW_SERVICE)): FW_CFLAGS += $(FW_SVC_FLAGS_rv32)
 
 RV32W_SUITES := e2e-$(RV32W) e2e-faults-$(RV32W) e2e-badinput-$(RV32W) soak-$(RV32W)
 
+# The RV32 halt-in-command image (tests/e2e/rv32_halt_stubs.c; faults.sh
+# rv32_halt_in_command_explained): the real service with a replay that faults. Like the image,
+# it needs the queue, so it is built for this board only; qemu-rv32 gets the same rule when it
+# serves the queue (until then that test SKIPs there with the board's reason).
+RV32W_HALT_OBJS := $(FW_CRT0_$(RV32W)) $(FW_O)/$(RV32W)/tests/rv32_halt_stubs.o \
+                   $(call fw_obj,$(RV32W),$(filter-out service/main.c,$(FW_SERVICE)))
+$(FW_O)/$(RV32W)/tests/rv32_halt_stubs.o: tests/e2e/rv32_halt_stubs.c service/kq.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(FW_FLAGS_$(RV32W)) $(FW_CFLAGS) $(FW_INC_$(RV32W)) -Iservice -c $< -o $@
+$(FW_O)/$(RV32W)/tests/service_halt.elf: $(RV32W_HALT_OBJS) $(FW_O)/$(RV32W)/libfw.a $(FW_O)/$(RV32W)/fw.ld scripts/check-image.sh
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(call fw_link,$(RV32W),$@,$(RV32W_HALT_OBJS))
+
 .PHONY: test-rv32-wide bench-rv32-wide run-rv32-wide rv32-wide-images
 # Everything the four scripts read: the image, QEMU, kactl/kademo, the host-side helpers, the
-# RV32 queue-protocol image (e2e.sh run 4) and the RV32 halt image (faults.sh rv32_halt_explained).
+# RV32 queue-protocol image (e2e.sh run 4), the RV32 halt image (faults.sh rv32_halt_explained)
+# and the halt-in-command image above.
 rv32-wide-images: qemu host firmware-$(RV32W) $(E2E_SOAK) $(SOAK_BIN) $(O)/tests/e2e/badinput_guard \
-                  $(O)/qemu-rv32/tests/service_protocol.elf qemu-smoke-images
+                  $(O)/qemu-rv32/tests/service_protocol.elf qemu-smoke-images \
+                  $(FW_O)/$(RV32W)/tests/service_halt.elf
 
 # $(call rv32w-run,SUITE,COMMAND,SECONDS): COMMAND's PASS/FAIL/HANG/SKIP lines into SUITE.log.
 define rv32w-run
