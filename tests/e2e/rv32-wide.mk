@@ -5,7 +5,8 @@
 # for it and exports KACTL_RV32_IMEM_BYTES so kactl and kbench load into the same window.
 #   make firmware-qemu-rv32-wide  $(O)/qemu-rv32-wide/fw.elf (+ .size, .map, .lst)
 #   make test-rv32-wide           the four RV32 end-to-end suites against it (e2e, e2e-faults,
-#                                 e2e-badinput, soak short), logs in $(O)/rv32-wide/; ends
+#                                 e2e-badinput, soak short) and tests/service/smoke.py's raw
+#                                 host-port smoke test, logs in $(O)/rv32-wide/; ends
 #                                 "N passed, N failed" and fails on a failure or on any SKIP
 #                                 (a serving image has nothing to skip)
 #   make bench-rv32-wide          bench/bench.sh for it: the kbench rows (boot_insns,
@@ -24,7 +25,9 @@ $(call fw_obj,$(RV32W),$(FW_SERVICE)): FW_CFLAGS += $(FW_SVC_FLAGS_rv32)
 -include $(FW_O)/$(RV32W)/layout.h.d $(patsubst %.o,%.d,$(FW_LIBOBJ_$(RV32W)) $(FW_CRT0_$(RV32W)) \
          $(call fw_obj,$(RV32W),$(FW_SERVICE)))
 
-RV32W_SUITES := e2e-$(RV32W) e2e-faults-$(RV32W) e2e-badinput-$(RV32W) soak-$(RV32W)
+rv32w_comma  := ,
+RV32W_SUITES := e2e-$(RV32W) e2e-faults-$(RV32W) e2e-badinput-$(RV32W) soak-$(RV32W) \
+                service-smoke-$(RV32W)
 
 # The RV32 halt-in-command image (tests/e2e/rv32_halt_stubs.c; faults.sh
 # rv32_halt_in_command_explained): the real service with a replay that faults. Like the image,
@@ -61,6 +64,11 @@ test-rv32-wide: rv32-wide-images
 	$(call rv32w-run,e2e-faults-$(RV32W),tests/e2e/faults.sh $(RV32W) $(O),600)
 	$(call rv32w-run,e2e-badinput-$(RV32W),tests/e2e/badinput.sh $(RV32W) $(O),600)
 	$(call rv32w-run,soak-$(RV32W),tests/e2e/soak.sh $(RV32W) $(O) $(SOAK_SHORT_COMMANDS),900)
+	@# tests/service/smoke.py (raw host port, -kernel) starts QEMU itself: a wrapper adds imem=
+	@# (QEMU merges a second -M into the first).
+	$(Q)printf '#!/bin/sh\nexec %s "$$@" -M imem=%s\n' $(abspath $(QEMU_RV32)) \
+	    $$(bash -c '. scripts/qemu-hostport.sh && hp_imem_bytes $(RV32W)') > $(RV32W_O)/qemu-system-riscv32 && chmod +x $(RV32W_O)/qemu-system-riscv32
+	$(call rv32w-run,service-smoke-$(RV32W),python3 tests/service/smoke.py $(RV32W_O)/qemu-system-riscv32 rv32$(rv32w_comma)c=false $(FW_O)/$(RV32W)/fw.elf service-smoke-$(RV32W),300)
 	$(Q)scripts/test-summary.sh $(RV32W_O) $(RV32W_SUITES) | tee $(RV32W_O)/summary.txt
 	$(Q)! grep -q '^SKIP: ' $(addprefix $(RV32W_O)/,$(addsuffix .log,$(RV32W_SUITES))) || \
 	  { echo "test-rv32-wide: a suite skipped against an image that serves the queue" >&2; exit 1; }
