@@ -3,7 +3,8 @@
 # 8 KB window. Board qemu-rv32-wide (board/qemu-rv32-wide/board.h) is qemu-rv32 with
 # BOARD_SERVICE_QUEUE 1 and a 16 KB window; scripts/qemu-hostport.sh starts QEMU with imem=16384
 # for it and exports KACTL_RV32_IMEM_BYTES so kactl and kbench load into the same window.
-#   make firmware-qemu-rv32-wide  $(O)/qemu-rv32-wide/fw.elf (+ .size, .map, .lst)
+#   make firmware-qemu-rv32-wide  $(O)/qemu-rv32-wide/fw.elf (+ .size, .map, .lst): qemu-rv32's objects,
+#                                 main.c and the linker script rebuilt for the board
 #   make test-rv32-wide           the four RV32 end-to-end suites against it (e2e, e2e-faults,
 #                                 e2e-badinput, soak short) and tests/service/smoke.py's raw
 #                                 host-port smoke test, logs in $(O)/rv32-wide/; ends
@@ -19,11 +20,20 @@
 
 RV32W   := qemu-rv32-wide
 RV32W_O := $(O)/rv32-wide
+# firmware.mk's rules for the board: its linker script (layout.h from its BOARD_IMEM_BYTES), its
+# library and the link with check-image.sh.
 $(eval $(call fw_board,$(RV32W)))
-# The same per-folder flags as the RV32 product boards (firmware.mk).
-$(call fw_obj,$(RV32W),$(FW_SERVICE)): FW_CFLAGS += $(FW_SVC_FLAGS_rv32)
--include $(FW_O)/$(RV32W)/layout.h.d $(patsubst %.o,%.d,$(FW_LIBOBJ_$(RV32W)) $(FW_CRT0_$(RV32W)) \
-         $(call fw_obj,$(RV32W),$(FW_SERVICE)))
+# Every object but service/main.c is qemu-rv32's own, copied: the wide image is the product's
+# code, compiled with whatever flags the product gets (dispatch.mk and mover.mk add per-folder
+# flags for the BOARDS only). Only main.c (BOARD_SERVICE_QUEUE) and the linker script
+# (BOARD_IMEM_BYTES) see board/qemu-rv32-wide; the check below keeps it that way.
+RV32W_COPIED := $(FW_CRT0_$(RV32W)) $(FW_LIBOBJ_$(RV32W)) \
+                $(call fw_obj,$(RV32W),$(filter-out service/main.c,$(FW_SERVICE)))
+$(RV32W_COPIED): $(FW_O)/$(RV32W)/%: $(FW_O)/qemu-rv32/%
+	@mkdir -p $(@D)
+	$(Q)cp -f $< $@
+$(call fw_obj,$(RV32W),service/main.c): FW_CFLAGS += $(FW_SVC_FLAGS_rv32)
+-include $(FW_O)/$(RV32W)/layout.h.d $(patsubst %.o,%.d,$(call fw_obj,$(RV32W),service/main.c))
 
 rv32w_comma  := ,
 RV32W_SUITES := e2e-$(RV32W) e2e-faults-$(RV32W) e2e-badinput-$(RV32W) soak-$(RV32W) \
@@ -57,6 +67,14 @@ define rv32w-run
 	if [ $$rc -eq 124 ]; then echo "HANG: $(1)/suite ($(3) s)" >> $(RV32W_O)/$(1).log; \
 	elif [ $$rc -ne 0 ]; then echo "FAIL: $(1)/suite exit $$rc: $$(tail -c 300 $(RV32W_O)/$(1).stderr | tr '\n' '|')" >> $(RV32W_O)/$(1).log; fi
 endef
+
+# The board macros the wide board changes must reach no object but the two it rebuilds.
+.PHONY: rv32-wide-check
+rv32-wide-check:
+	$(Q)u=$$(grep -rlE 'BOARD_(SERVICE_QUEUE|IMEM_BYTES)' boot hal dispatch mover service linker include \
+	      --include='*.c' --include='*.h' --include='*.S' | grep -vxE 'service/main.c|linker/layout.c'); \
+	[ -z "$$u" ] || { echo "rv32-wide: $$u use BOARD_SERVICE_QUEUE or BOARD_IMEM_BYTES: rebuild them for qemu-rv32-wide instead of copying qemu-rv32's objects (tests/e2e/rv32-wide.mk)" >&2; exit 1; }
+firmware-$(RV32W): | rv32-wide-check
 
 test-rv32-wide: rv32-wide-images
 	$(Q)rm -rf $(RV32W_O) && mkdir -p $(RV32W_O)
