@@ -48,7 +48,11 @@ hp_start() {
   HP_PID=$!
   local i
   for i in $(seq 1 200); do
-    [ -S "$HP_SOCK" ] && return 0
+    # The path appears at QEMU's bind(), but a connect succeeds only after its listen(): a
+    # client that came in between was refused (seen under load in e2e-faults-qemu-rv64 run 2).
+    # So wait for one connection to be accepted; QEMU takes the next client after it closes.
+    [ -S "$HP_SOCK" ] && python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])' \
+      "$HP_SOCK" 2>/dev/null && return 0
     kill -0 "$HP_PID" 2>/dev/null || { echo "hp_start: QEMU exited: $(head -c 400 "$HP_LOG")" >&2; return 1; }
     sleep 0.05
   done
