@@ -28,7 +28,7 @@ if [ "$mode" = proto ]; then
 fi
 rm -rf "$work" && mkdir -p "$work"
 case $board in
-  *rv32) variant=32 dram_end=0x70000000 ;;
+  *rv32|*rv32-wide) variant=32 dram_end=0x70000000 ;;
   *rv64) variant=64 dram_end=0x100000000 ;;
 esac
 GUARD=0x100000 GLEN=1024        # the guard: the demo copy's X destination and the TU write below

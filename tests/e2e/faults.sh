@@ -21,7 +21,7 @@ fw=$out/$board/fw.elf demo=host/demo e2e=tests/e2e
 work=$out/tests/e2e-faults/$board
 rm -rf "$work" && mkdir -p "$work"
 case $board in
-  *rv32) variant=32 ;;
+  *rv32|*rv32-wide) variant=32 ;;
   *rv64) variant=64 ;;
 esac
 
@@ -74,7 +74,7 @@ zero() { "$kactl" write "$1" $(printf '00%.0s' $(seq 1 "$2")) > /dev/null; }
 
 # A spec the model cannot honour is refused at start with its reason, never ignored.
 begin bad_spec_refused_at_start
-case $board in *rv32) q=$out/qemu/bin/qemu-system-riscv32 c=rv32,c=false ;; *) q=$out/qemu/bin/qemu-system-riscv64 c=rv64,c=false ;; esac
+case $board in *rv32|*rv32-wide) q=$out/qemu/bin/qemu-system-riscv32 c=rv32,c=false ;; *) q=$out/qemu/bin/qemu-system-riscv64 c=rv64,c=false ;; esac
 for spec in "bogus@1|unknown item 'bogus@1'" "hang@9,,9|no unit at 9,9" "fault@1,,2:zz|cannot parse 'fault@1,2:zz'"; do
   o=$(timeout 20 "$q" -M "kohaku-sysnode,faults=${spec%%|*}" -cpu "$c" -bios none -display none -monitor none \
       -serial none -nodefaults -kernel "$fw" 2>&1 < /dev/null); r=$?
@@ -296,6 +296,34 @@ if [ $variant = 32 ]; then
     hp_stop
   fi
   end
+  # An RV32 halt inside a command. No traps on RV32 (BOARD.md §4): the firmware cannot mark its
+  # queue, so the host's wait must end with the core's stop in words, not a timeout, and status
+  # must show the halt and the command taken but never completed. The image's replay loads from
+  # the fetch-only instruction window at kq_test_halt_pc (tests/e2e/rv32_halt_stubs.c).
+  himg=$out/$board/tests/service_halt.elf
+  begin rv32_halt_in_command_explained
+  if [ ! -f "$himg" ] && [ -n "$noqueue" ]; then
+    echo "SKIP: e2e-faults-$board/$T ($noqueue)"
+  else
+    if [ ! -f "$himg" ]; then
+      why=" $himg was not built (tests/e2e/rv32-wide.mk has its rule)"
+    else
+      hpc=$(riscv64-unknown-elf-nm "$himg" | awk '$3 == "kq_test_halt_pc" { print "0x" $1 }' | sed 's/0x0*/0x/')
+      run=$((run + 1)); dead=""
+      hp_start "$board" "$out" "$work/qemu$run" "" && export KACTL_SOCKET=$HP_SOCK
+      k boot "$himg"
+      want_rc 0 boot
+      k replay "$demo/copy.txt"
+      want_rc 3 replay
+      want_out "the core stopped: halted: RV32 fault \(illegal instruction, misaligned or unmapped access or fetch\) at pc $hpc$"
+      k status
+      want_rc 1 status
+      want_out "^core: state=halted cause=3 word=$hpc pc=$hpc "
+      want_out "^queue: .* sq_tail=1 sq_head=1 cq_tail=0 "
+      hp_stop
+    fi
+    end
+  fi
 else
   # An RV64 trap inside a command: the queue goes FATAL with mcause, PC and mtval (service.mk's
   # trap image executes `unimp` at kq_test_trap_pc inside a REPLAY).
