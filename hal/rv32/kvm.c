@@ -7,7 +7,10 @@
 #include "boot.h"
 #include "kvm.h"
 
-_Static_assert(BOARD_IMEM_BASE == 0, "a native call is a jump below BOARD_IMEM_BYTES");
+_Static_assert(BOARD_IMEM_BASE == 0, "a native call is a jump below the end of the native code");
+/* The end of the native code in the window (linker/rv32.ld.S): the link says where it ends, so
+ * the same object serves any window size (the development-only wide board copies it). */
+extern const char __kx_text_end[];
 
 typedef uint64_t kvm_native_fn(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
                                uint32_t, uint32_t);
@@ -64,7 +67,7 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
             /* ra = 0 was the mark: the entry function returned. */
             if (pc == 0)
                 return ((uint64_t)x[11] << 32) | x[10];
-            if (pc >= BOARD_IMEM_BYTES)
+            if (pc >= (uint32_t)(uintptr_t)__kx_text_end)
                 goto bad_fetch;
             /* A jump into the window is a call of native code (also a tail call: rd = x0 left
              * ra as the caller's): a0..a7 in, a0:a1 out, then on at ra. */
