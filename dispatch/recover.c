@@ -42,31 +42,21 @@ void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
     kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
 }
 
-unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *jobs, unsigned n)
+unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j)
 {
-    /* kdp_run found something wrong in one pass; the status is the first failing check in the
-     * documented order (per job: EMPTY, BAD_PROG, BAD_TARGET). Nothing else changes. */
+    /* kdp_run's one pass stopped at job j (every earlier job passed every check), or at none
+     * (NULL) for a job count out of range; the status is j's first failing check in the
+     * documented order (EMPTY, BAD_PROG, BAD_TARGET: its unit absent or taken by an earlier
+     * job, or the staging RAM too small for the regions). Nothing else changes. */
     unsigned st = KS_DISPATCH_BAD_PROG;
-    uint32_t seen = 0;
-    for (unsigned i = 0; n - 1u < KDP_MAX_JOBS && i < n; i++) {
-        const struct kdp_job *j = &jobs[i];
+    if (j) {
         const struct kdp_prog *p = j->prog;
-        st = KS_DISPATCH_EMPTY;
         if (!p || p->n == 0)
-            break;
-        st = KS_DISPATCH_BAD_PROG;
-        if (((uintptr_t)p->payload & 7u) != 0)
-            break;
-        unsigned ui = 0;        /* the table index (its own walk: kdp_unit is host-only) */
-        while (ui < c->n_units && c->units[ui].yx != j->yx)
-            ui++;
-        st = KS_DISPATCH_BAD_TARGET;
-        if (ui == c->n_units || ((seen >> ui) & 1u) || c->stage_flits < KDP_REGIONS) {
+            st = KS_DISPATCH_EMPTY;
+        else if (((uintptr_t)p->payload & 7u) == 0) {
+            st = KS_DISPATCH_BAD_TARGET;
             c->detail = j->yx;
-            break;
         }
-        seen |= UINT32_C(1) << ui;
-        st = KS_OK;
     }
     c->status = st;
     return st;
@@ -80,8 +70,8 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
         struct kdp_job *j = &jobs[i];
         unsigned ui = j->ui;
         if ((c->owing >> ui) & 1u) {
-            uint16_t paid = kdp_count_since(j->last_count, c->owed_count[ui]);
-            j->skip = paid >= c->owed[ui] ? 0 : (uint16_t)(c->owed[ui] - paid);
+            int16_t left = (int16_t)kdp_count_since(c->due[ui], j->last_count);
+            j->skip = left > 0 ? (uint16_t)left : 0;
         }
     }
     /* A unit outside this run that still owes instructions may still return credit (credit is
@@ -91,7 +81,7 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
         if (((c->owing & ~seen) >> u) & 1u) {
             uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT,
                                                   hal_agent_rd32(KA_NODE_STATUS(c->units[u].yx)));
-            elsewhere |= kdp_count_since(now, c->owed_count[u]) < c->owed[u];
+            elsewhere |= (int16_t)kdp_count_since(c->due[u], now) > 0;
         }
     return elsewhere;
 }
@@ -164,8 +154,7 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         if (owed && kdp_ctrl_read(c, j->yx, KF_CTRL_CU_STATUS, c->wait_cycles, &st) == 1 &&
             !(st >> 63))                                        /* CU_STATUS [63] busy */
             owed = 0;
-        c->owed[ui] = (uint16_t)owed;
-        c->owed_count[ui] = j->last_count;
+        c->due[ui] = (uint16_t)(j->last_count + owed);
         c->owing = owed ? c->owing | (UINT32_C(1) << ui) : c->owing & ~(UINT32_C(1) << ui);
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
             j->rep.status = c->status == KS_OK ? KS_TIMEOUT : c->status;
