@@ -66,8 +66,7 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
 {
     /* Instructions an earlier failed run left in this run's units that have not retired yet:
      * their first signals are those (a unit retires in order), taken off the count. */
-    for (unsigned i = 0; i < n; i++) {
-        struct kdp_job *j = &jobs[i];
+    for (struct kdp_job *j = jobs; j != jobs + n; j++) {
         unsigned ui = j->ui;
         if ((c->owing >> ui) & 1u) {
             int16_t left = (int16_t)kdp_count_since(c->due[ui], j->last_count);
@@ -77,8 +76,9 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
     /* A unit outside this run that still owes instructions may still return credit (credit is
      * one counter): then no kick of this run streams on returned credit. */
     bool elsewhere = false;
-    for (unsigned u = 0; u < c->n_units; u++)
-        if (((c->owing & ~seen) >> u) & 1u) {
+    uint32_t rest = c->owing & ~seen;       /* bits only below n_units (kdp_settle sets them) */
+    for (unsigned u = 0; rest; u++, rest >>= 1)
+        if (rest & 1u) {
             uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT,
                                                   hal_agent_rd32(KA_NODE_STATUS(c->units[u].yx)));
             elsewhere |= (int16_t)kdp_count_since(c->due[u], now) > 0;
@@ -144,20 +144,21 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * its signals reach the agent before its reply, on one path in order (docs/reliability.md:
      * a dropped completion must not lose the unit for good). The read is one bounded wait (a
      * slowed unit answers on its own clock). */
-    for (unsigned i = 0; i < n; i++) {
-        struct kdp_job *j = &jobs[i];
-        unsigned ui = j->ui;
-        uint32_t out = j->rep.dispatched > j->rep.completions ?
-                       j->rep.dispatched - j->rep.completions : 0;
-        uint32_t owed = j->skip + out;
+    for (struct kdp_job *j = jobs; j != jobs + n; j++) {
+        uint32_t owed = j->skip + (j->rep.dispatched > j->rep.completions ?
+                                   j->rep.dispatched - j->rep.completions : 0);
         uint64_t st;
         if (owed && kdp_ctrl_read(c, j->yx, KF_CTRL_CU_STATUS, c->wait_cycles, &st) == 1 &&
             !(st >> 63))                                        /* CU_STATUS [63] busy */
             owed = 0;
-        c->due[ui] = (uint16_t)(j->last_count + owed);
-        c->owing = owed ? c->owing | (UINT32_C(1) << ui) : c->owing & ~(UINT32_C(1) << ui);
+        uint32_t bit = UINT32_C(1) << j->ui;
+        c->due[j->ui] = (uint16_t)(j->last_count + owed);
+        c->owing &= ~bit;
+        if (owed)
+            c->owing |= bit;
+        /* A job not done ends with the run's first error (settle runs after a failure only). */
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
-            j->rep.status = c->status == KS_OK ? KS_TIMEOUT : c->status;
+            j->rep.status = c->status;
     }
     kdp_quiesce(c);         /* a reply to a read above that came after its wait */
 }
