@@ -66,7 +66,9 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
 
 unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t coord_cycles)
 {
-    struct kx_unit_entry found[KX_BOOT_MAX_UNITS];
+    /* The table is filled in place (no 256-byte copy on the stack: on RV32 this runs as cold
+     * code on the interpreter's stack in the scratchpad): emptied when the first unit
+     * answers, counted once every coordinate has been asked. */
     unsigned nf = 0;
 
     c->status = KS_OK;
@@ -97,11 +99,18 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
         unsigned got = kdp_ctrl_read(c, (uint8_t)yx, KF_CTRL_CU_CAPS, coord_cycles, &caps);
         if (got == KS_TIMEOUT)
             return c->status;
-        if (got)
-            kdp_caps_unit((uint8_t)yx, caps, &found[nf++]);
+        if (got) {
+            if (nf == 0) {
+                c->n_units = 0;
+                c->owing = 0;           /* indices change meaning: nothing owed */
+            }
+            kdp_caps_unit((uint8_t)yx, caps, &c->units[nf++]);
+        }
     }
     if (kdp_quiesce(c) != KS_OK)
         return c->status;
-    c->status = nf ? kdp_units_set(c, found, nf) : KS_DISPATCH_NO_UNITS;
+    c->status = nf ? kdp_units_check(c->units, nf, c->agent_yx) : KS_DISPATCH_NO_UNITS;
+    if (c->status == KS_OK)
+        c->n_units = (uint8_t)nf;
     return c->status;
 }
