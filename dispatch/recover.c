@@ -129,11 +129,11 @@ void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
             break;
     }
     j->rep.dispatched -= back < j->rep.dispatched ? back : j->rep.dispatched;
-    c->running = KDP_REGIONS;
     /* Ended for a stall, not a FAULT: the timeout, recorded after the abort so that its value
      * counts what reached the unit (the kick's len less what came back to RX). */
     if (j->state != KDP_J_STOP)
         kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+    c->running = KDP_REGIONS;       /* last: no tail call, one epilogue (cold code size) */
 }
 
 void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
