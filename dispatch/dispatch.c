@@ -164,7 +164,7 @@ static __attribute__((noinline)) void kdp_done(struct kdp_job *j)
  * Called once per kick on the streaming path: kept a leaf, its common case straight. */
 static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
 {
-    uint32_t off = j->ns_off;
+    uint32_t off = KA_NODE_STATUS(j->yx);     /* recomputed: 4 bytes a job less to keep */
     /* One load of the whole word where it is one load (RV64); the count half first where it
      * is two (RV32). A constant of the word size, not an #ifdef. */
     uint64_t w = KDP_W == 8 ? hal_agent_rd(off) : hal_agent_rd32(off);
@@ -326,14 +326,15 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * failing check (EMPTY, BAD_PROG, BAD_TARGET in order). A refusal leaves the agent and the
      * context's unit state as they were. */
     uint32_t seen = 0;          /* table indices: two jobs on one unit would share its room */
-    if (n - 1u >= KDP_MAX_JOBS || c->stage_flits < KDP_REGIONS)
-        return kdp_refuse(c, jobs, n);
+    if (n - 1u >= KDP_MAX_JOBS)
+        return kdp_refuse(c, 0);
     for (struct kdp_job *j = jobs; j != end; j++) {
         const struct kdp_prog *p = j->prog;
         unsigned ui;
         if (!p || p->n == 0 || ((uintptr_t)p->payload & 7u) != 0 ||
-            (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u))
-            return kdp_refuse(c, jobs, n);
+            (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u) ||
+            c->stage_flits < KDP_REGIONS)
+            return kdp_refuse(c, j);
         seen |= UINT32_C(1) << ui;
         /* The report and the private state from 0 in native words (as kdp_init: fewer
          * instructions than a store a field); then what does not start at 0. */
@@ -344,10 +345,10 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             *w = 0;
         j->ui = (uint8_t)ui;
         uint32_t d = c->units[ui].inst_depth, cap = p->cap;
-        j->depth = (uint16_t)(cap - 1u < d ? cap : d);     /* cap 0 (none) wraps: d */
+        d = cap - 1u < d ? cap : d;                         /* cap 0 (none) wraps: d */
+        j->depth = (uint8_t)(d < 255u ? d : 255u);
         j->state = KDP_J_RUN;
-        j->ns_off = KA_NODE_STATUS(j->yx);
-        j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(j->ns_off));
+        j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(j->yx)));
     }
     if (kdp_wait_idle(c) != KS_OK)
         return c->status;

@@ -39,20 +39,24 @@ struct kdp_report {
     uint64_t cycles;        /* processor cycles from the first kick to the completion seen */
 };
 
-/* One (program, target) pair of a kdp_run. Fill prog and yx; the rest is the layer's. */
+/* One (program, target) pair of a kdp_run. Fill prog and yx; the rest is the layer's. On RV32
+ * 56 bytes (the service keeps KDP_MAX_JOBS of them in the scratchpad): the private bytes sit
+ * in the padding after yx and after the report, each field as wide as its values need. */
 struct kdp_job {
     const struct kdp_prog *prog;
     uint8_t yx;
-    struct kdp_report rep;
     /* private */
-    uint64_t t0;            /* hal_cycles() at the first kick */
-    uint32_t cursor;        /* next instruction to kick */
-    uint32_t ns_off;        /* KA_NODE_STATUS(yx) */
-    uint16_t depth;         /* inst_depth, or the program's credit cap when lower */
-    uint16_t last_count;    /* NODE_STATUS count at the last read */
-    uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
     uint8_t state;          /* KDP_J_* */
     uint8_t ui;             /* the target's unit-table index */
+    uint8_t depth;          /* inst_depth, or the program's credit cap when lower; at most 255
+                             * (a lower credit bound is safe; kicks are at most half the
+                             * staging RAM, 64, anyway) */
+    struct kdp_report rep;
+    /* private */
+    uint64_t t0;            /* hal_cycles() at the first kick (the feed bench reads it) */
+    uint32_t cursor;        /* next instruction to kick */
+    uint16_t last_count;    /* NODE_STATUS count at the last read */
+    uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
 };
 
 enum kdp_state { KDP_J_RUN = 1, KDP_J_STOP, KDP_J_DONE };
@@ -60,8 +64,10 @@ enum kdp_state { KDP_J_RUN = 1, KDP_J_STOP, KDP_J_DONE };
 struct kdp_region {          /* what a staging region holds */
     const struct kdp_prog *prog;
     uint32_t start;
-    uint32_t len;
-    uint32_t stamp;         /* for least-recently-used eviction */
+    uint16_t len;           /* at most stage_flits / 2 */
+    uint16_t stamp;         /* for least-recently-used eviction (a wrapped stamp only makes
+                             * one eviction choice worse, never a wrong one: the running
+                             * region is never evicted) */
 };
 
 struct kdp_ctx {
@@ -71,7 +77,6 @@ struct kdp_ctx {
     uint8_t txn_seq;        /* CU_CTRL txn of the next request */
     uint8_t running;        /* region read by the running kick, KDP_REGIONS when none */
     uint8_t n_units;
-    uint32_t clock;
     uint32_t staged_flits;  /* flits written into STAGE since kdp_init (restaging shows here) */
     /* first error of the last call (STYLE.md: the first error wins) */
     uint32_t status;
@@ -79,13 +84,14 @@ struct kdp_ctx {
     uint64_t value;
     struct kdp_region reg[KDP_REGIONS];
     struct kx_unit_entry units[KX_BOOT_MAX_UNITS];
-    /* per unit: instructions an earlier run left unretired, and its count at that time;
-     * owing: bit i set when owed[i] != 0 (owed[i] is meaningless while the bit is clear) */
+    /* per unit: owing bit i set when unit i still owes signals for instructions an earlier run
+     * left unretired; due[i] is then the NODE_STATUS count at which the last of them is paid
+     * (what is owed is due[i] - count modulo 2^16, read as signed: a unit owes fewer than
+     * 2^15, its FIFO being far smaller). due[i] is meaningless while the bit is clear. */
     uint32_t owing;
-    uint16_t owed[KX_BOOT_MAX_UNITS];
-    uint16_t owed_count[KX_BOOT_MAX_UNITS];
+    uint16_t clock;         /* kicks, for the regions' stamps */
+    uint16_t due[KX_BOOT_MAX_UNITS];
 };
-
 /* Sets up the layer. agent_yx: the agent's coordinate (docs/dispatch.md: from the board,
  * BOARD_AGENT_YX, or a host override); wait_cycles: the bound of each wait (the boot block's
  * wait_cycles); stage_flits: STAGE slots. The unit table starts empty. */
@@ -103,12 +109,15 @@ const struct kx_unit_entry *kdp_unit(const struct kdp_ctx *c, uint8_t yx);
 void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx);
 
 /* Enumerates every coordinate of the rectangle lo..hi (lo <= hi in each axis, as
- * kdp_scan_range gives them; the agent's own, and positions
- * outside the CAPS router grid in both axes, skipped) with CU_CTRL reads of CU_CAPS through the mailbox, one request
- * in flight, KDP_ENUM_TRIES attempts of coord_cycles each; silence means absent. Only with no
- * program running. Replaces the table on success; RX is empty on return. Returns KS_OK,
- * KS_DISPATCH_NO_UNITS (table unchanged), or KS_TIMEOUT (detail RUN / MAILBOX_TX /
- * MAILBOX_RX). */
+ * kdp_scan_range gives them; the agent's own, and positions outside the CAPS router grid in
+ * both axes, skipped) with CU_CTRL reads of CU_CAPS through the mailbox, one request in flight,
+ * KDP_ENUM_TRIES attempts of coord_cycles each; silence means absent. Only with no program
+ * running. The table is rewritten in place from the first unit that answers (the service
+ * enumerates only at boot, into an empty table). RX is empty on return. Returns KS_OK (the
+ * table is what answered), KS_DISPATCH_NO_UNITS (table unchanged: nothing answered),
+ * KS_DISPATCH_BAD_UNITS (an answer failed kdp_units_check) or KS_TIMEOUT (detail RUN /
+ * MAILBOX_TX / MAILBOX_RX); after either of the last two with a unit found, the table is
+ * empty. */
 unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t coord_cycles);
 
 /* Runs jobs[0..n-1] (at most KDP_MAX_JOBS, one per unit) to completion. One target, with no
@@ -151,8 +160,9 @@ void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t valu
 void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j);
 /* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops. */
 void kdp_fault(struct kdp_ctx *c, struct kdp_job *j);
-/* A kdp_run refused: records and returns the first failing check's status (and detail). */
-unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *jobs, unsigned n);
+/* A kdp_run refused at job j, every earlier job passing (NULL: the job count out of range):
+ * records and returns j's first failing check's status (and detail). */
+unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j);
 /* With c->owing set: each job's skip (its unit's signals still owed from an earlier run);
  * returns whether a unit outside `seen` (this run's table indices) may still return credit. */
 bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen);

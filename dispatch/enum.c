@@ -22,7 +22,9 @@ void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx)
 
 unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cycles, uint64_t *v)
 {
-    for (unsigned t = 0; t < KDP_ENUM_TRIES; t++) {
+    /* Cold code on RV32 (docs/dispatch.md "Size"): written for few values live across calls,
+     * so few registers saved. */
+    for (unsigned t = KDP_ENUM_TRIES; t; t--) {
         uint8_t txn = c->txn_seq++;     /* a late reply to an earlier request never matches */
         if (kdp_wait_reg(c, KA_TX_STATUS, KA_TX_STATUS_FULL, 0,
                          KDP_DETAIL(KDP_AWAIT_MAILBOX_TX, yx)) != KS_OK)
@@ -42,6 +44,10 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
         hal_fence();                    /* the flit is complete before the kick reads it */
         hal_agent_wr32(KA_TX_KICK, 1);
 
+        /* The reply's header: src = the unit asked, type CU_CTRL, the txn echoed. A clamped
+         * out-of-grid request is answered by the nearest unit with its own src: refused
+         * here, so that unit is never counted twice. */
+        uint32_t want = kdp_ctrl_hdr(0, yx, txn);
         uint32_t t0 = (uint32_t)hal_cycles();
         while ((uint32_t)hal_cycles() - t0 <= cycles) {
             if (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
@@ -49,10 +55,7 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
             uint32_t h = hal_agent_rd32(KA_RX_FLIT(KF_HDR_WORD));
             uint64_t w3 = hal_agent_rd(KA_RX_FLIT(3));
             hal_agent_wr32(KA_RX_POP, 1);
-            /* A clamped out-of-grid request is answered by the nearest unit with its own src:
-             * refused here, so that unit is never counted twice. */
-            if (((h ^ kdp_ctrl_hdr(0, yx, txn)) & KDP_REPLY_MASK) == 0 &&
-                (w3 >> 48) == KDP_REPLY_OP_INDEX(index)) {
+            if (((h ^ want) & KDP_REPLY_MASK) == 0 && (w3 >> 48) == KDP_REPLY_OP_INDEX(index)) {
                 *v = w3 << 16;
                 return 1;
             }
@@ -63,7 +66,9 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
 
 unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t coord_cycles)
 {
-    struct kx_unit_entry found[KX_BOOT_MAX_UNITS];
+    /* The table is filled in place (no 256-byte copy on the stack: on RV32 this runs as cold
+     * code on the interpreter's stack in the scratchpad): emptied when the first unit
+     * answers, counted once every coordinate has been asked. */
     unsigned nf = 0;
 
     c->status = KS_OK;
@@ -94,11 +99,18 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
         unsigned got = kdp_ctrl_read(c, (uint8_t)yx, KF_CTRL_CU_CAPS, coord_cycles, &caps);
         if (got == KS_TIMEOUT)
             return c->status;
-        if (got)
-            kdp_caps_unit((uint8_t)yx, caps, &found[nf++]);
+        if (got) {
+            if (nf == 0) {
+                c->n_units = 0;
+                c->owing = 0;           /* indices change meaning: nothing owed */
+            }
+            kdp_caps_unit((uint8_t)yx, caps, &c->units[nf++]);
+        }
     }
     if (kdp_quiesce(c) != KS_OK)
         return c->status;
-    c->status = nf ? kdp_units_set(c, found, nf) : KS_DISPATCH_NO_UNITS;
+    c->status = nf ? kdp_units_check(c->units, nf, c->agent_yx) : KS_DISPATCH_NO_UNITS;
+    if (c->status == KS_OK)
+        c->n_units = (uint8_t)nf;
     return c->status;
 }

@@ -42,31 +42,21 @@ void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
     kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
 }
 
-unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *jobs, unsigned n)
+unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j)
 {
-    /* kdp_run found something wrong in one pass; the status is the first failing check in the
-     * documented order (per job: EMPTY, BAD_PROG, BAD_TARGET). Nothing else changes. */
+    /* kdp_run's one pass stopped at job j (every earlier job passed every check), or at none
+     * (NULL) for a job count out of range; the status is j's first failing check in the
+     * documented order (EMPTY, BAD_PROG, BAD_TARGET: its unit absent or taken by an earlier
+     * job, or the staging RAM too small for the regions). Nothing else changes. */
     unsigned st = KS_DISPATCH_BAD_PROG;
-    uint32_t seen = 0;
-    for (unsigned i = 0; n - 1u < KDP_MAX_JOBS && i < n; i++) {
-        const struct kdp_job *j = &jobs[i];
+    if (j) {
         const struct kdp_prog *p = j->prog;
-        st = KS_DISPATCH_EMPTY;
         if (!p || p->n == 0)
-            break;
-        st = KS_DISPATCH_BAD_PROG;
-        if (((uintptr_t)p->payload & 7u) != 0)
-            break;
-        unsigned ui = 0;        /* the table index (its own walk: kdp_unit is host-only) */
-        while (ui < c->n_units && c->units[ui].yx != j->yx)
-            ui++;
-        st = KS_DISPATCH_BAD_TARGET;
-        if (ui == c->n_units || ((seen >> ui) & 1u) || c->stage_flits < KDP_REGIONS) {
+            st = KS_DISPATCH_EMPTY;
+        else if (((uintptr_t)p->payload & 7u) == 0) {
+            st = KS_DISPATCH_BAD_TARGET;
             c->detail = j->yx;
-            break;
         }
-        seen |= UINT32_C(1) << ui;
-        st = KS_OK;
     }
     c->status = st;
     return st;
@@ -76,22 +66,22 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
 {
     /* Instructions an earlier failed run left in this run's units that have not retired yet:
      * their first signals are those (a unit retires in order), taken off the count. */
-    for (unsigned i = 0; i < n; i++) {
-        struct kdp_job *j = &jobs[i];
+    for (struct kdp_job *j = jobs; j != jobs + n; j++) {
         unsigned ui = j->ui;
         if ((c->owing >> ui) & 1u) {
-            uint16_t paid = kdp_count_since(j->last_count, c->owed_count[ui]);
-            j->skip = paid >= c->owed[ui] ? 0 : (uint16_t)(c->owed[ui] - paid);
+            int16_t left = (int16_t)kdp_count_since(c->due[ui], j->last_count);
+            j->skip = left > 0 ? (uint16_t)left : 0;
         }
     }
     /* A unit outside this run that still owes instructions may still return credit (credit is
      * one counter): then no kick of this run streams on returned credit. */
     bool elsewhere = false;
-    for (unsigned u = 0; u < c->n_units; u++)
-        if (((c->owing & ~seen) >> u) & 1u) {
+    uint32_t rest = c->owing & ~seen;       /* bits only below n_units (kdp_settle sets them) */
+    for (unsigned u = 0; rest; u++, rest >>= 1)
+        if (rest & 1u) {
             uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT,
                                                   hal_agent_rd32(KA_NODE_STATUS(c->units[u].yx)));
-            elsewhere |= kdp_count_since(now, c->owed_count[u]) < c->owed[u];
+            elsewhere |= (int16_t)kdp_count_since(c->due[u], now) > 0;
         }
     return elsewhere;
 }
@@ -139,11 +129,11 @@ void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
             break;
     }
     j->rep.dispatched -= back < j->rep.dispatched ? back : j->rep.dispatched;
-    c->running = KDP_REGIONS;
     /* Ended for a stall, not a FAULT: the timeout, recorded after the abort so that its value
      * counts what reached the unit (the kick's len less what came back to RX). */
     if (j->state != KDP_J_STOP)
         kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+    c->running = KDP_REGIONS;       /* last: no tail call, one epilogue (cold code size) */
 }
 
 void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
@@ -154,21 +144,21 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * its signals reach the agent before its reply, on one path in order (docs/reliability.md:
      * a dropped completion must not lose the unit for good). The read is one bounded wait (a
      * slowed unit answers on its own clock). */
-    for (unsigned i = 0; i < n; i++) {
-        struct kdp_job *j = &jobs[i];
-        unsigned ui = j->ui;
-        uint32_t out = j->rep.dispatched > j->rep.completions ?
-                       j->rep.dispatched - j->rep.completions : 0;
-        uint32_t owed = j->skip + out;
+    for (struct kdp_job *j = jobs; j != jobs + n; j++) {
+        uint32_t owed = j->skip + (j->rep.dispatched > j->rep.completions ?
+                                   j->rep.dispatched - j->rep.completions : 0);
         uint64_t st;
         if (owed && kdp_ctrl_read(c, j->yx, KF_CTRL_CU_STATUS, c->wait_cycles, &st) == 1 &&
             !(st >> 63))                                        /* CU_STATUS [63] busy */
             owed = 0;
-        c->owed[ui] = (uint16_t)owed;
-        c->owed_count[ui] = j->last_count;
-        c->owing = owed ? c->owing | (UINT32_C(1) << ui) : c->owing & ~(UINT32_C(1) << ui);
+        uint32_t bit = UINT32_C(1) << j->ui;
+        c->due[j->ui] = (uint16_t)(j->last_count + owed);
+        c->owing &= ~bit;
+        if (owed)
+            c->owing |= bit;
+        /* A job not done ends with the run's first error (settle runs after a failure only). */
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
-            j->rep.status = c->status == KS_OK ? KS_TIMEOUT : c->status;
+            j->rep.status = c->status;
     }
     kdp_quiesce(c);         /* a reply to a read above that came after its wait */
 }
