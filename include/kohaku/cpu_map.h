@@ -34,6 +34,19 @@
 #define RV32_CACHE_LINES     128u
 #define RV32_CACHE_LINE      32u
 
+/* Ours: the firmware-owned DRAM range (docs/host-interface.md "Firmware DRAM"). The RV32 image
+ * does not fit its 8 KB instruction window, and the scratchpad cannot hold the cold code that
+ * the kvm interpreter runs as data, so an RV32 image may carry ONE extra PT_LOAD segment here;
+ * the loaders (QEMU's -kernel, libkohaku's flasher) write it to DRAM before the core runs, and
+ * the firmware reads it through its cached window at KX_FW_DRAM_RV32. RV64 images never have
+ * it. Why 4 MB: clear of everything the host places by default (kactl: data at 1 MB, queue at
+ * 8 MB, command data at 9 MB) and of the tests' reach-end probes (0x6FFF_FFE0), and below the
+ * queue so a ring can never grow into it. The firmware refuses command data overlapping it
+ * (service/kq_check.c kq_range, KS_BAD_ADDR). */
+#define KX_FW_DRAM_OFFSET    0x00400000u       /* DRAM local offset = unit-global address (mesh 0) */
+#define KX_FW_DRAM_BYTES     0x00010000u       /* 64 KB */
+#define KX_FW_DRAM_RV32      (RV32_DRAM_BASE + KX_FW_DRAM_OFFSET)   /* 0x8040_0000, cached */
+
 /* RV32 halt causes (BOARD.md §4). Cause 0 is the EXIT register. */
 #define RV32_HALT_EXIT       0u
 #define RV32_HALT_ECALL      1u                /* halt word = a0 */

@@ -26,6 +26,7 @@ KHP_MAGIC, KHP_VERSION = 0x4B485031, 1
 KHP_CPU_CTRL, KHP_CPU_STATE, KHP_CPU_NOW_NS = 0x10000, 0x10008, 0x10038
 KHP_CPU_HELD, KHP_CPU_EXITED = 0, 3
 KHP_IMEM_BASE = 0x100000
+KHP_MEM0 = 1 << 40                     # mesh 0's unit-global memory: (0 + 1) << 40 | address
 
 
 class Hang(Exception):
@@ -294,6 +295,52 @@ def t_hostport_reflash(args):
     return None
 
 
+FW_DRAM_WORDS = "c01dc0de\n5ec0de64\n"    # rv32-fw-dram.S's first and last word, as printed
+
+
+def t_fw_dram_hostport(args):
+    """The firmware-DRAM segment is in DRAM itself, not in a cache: the host port reads it at
+    unit-global 0x40_0000 (behind the caches) before the core ever ran. Then a host reset (hold,
+    release from PC 0 with empty caches, twice) finds it again: the image prints both words on
+    every run."""
+    hp = HostPort(args, 32, "rv32-fw-dram.elf")
+    try:
+        _, status, _, _, body = hp.request(KHP_OP_READ, 1, KHP_MEM0 + 0x400000, length=4)
+        if status != 0 or body != struct.pack("<I", 0xC01DC0DE):
+            return "DRAM at 0x400000 before release: status %d bytes %r, want de c0 1d c0" % (status, body)
+        _, status, _, _, body = hp.request(KHP_OP_READ, 2, KHP_MEM0 + 0x40FFFC, length=8)
+        if status != 0 or body != struct.pack("<II", 0x5EC0DE64, 0):
+            return "DRAM at 0x40fffc: status %d bytes %r, want the last word then zeros" % (status, body)
+        for run_no in range(2):
+            if run_no:
+                _, status, _, _, _ = hp.request(KHP_OP_WRITE, 3, KHP_CPU_CTRL, struct.pack("<Q", 1), width=8)
+                if status != 0:
+                    return "hold status %d" % status
+            _, status, _, _, _ = hp.request(KHP_OP_WRITE, 4, KHP_CPU_CTRL, struct.pack("<Q", 0), width=8)
+            if status != 0:
+                return "release status %d" % status
+            deadline = time.time() + TIMEOUT_S
+            state = None
+            while state != KHP_CPU_EXITED:
+                if time.time() > deadline:
+                    raise Hang()
+                _, status, _, value, _ = hp.request(KHP_OP_READ, 5, KHP_CPU_STATE, width=8, length=8)
+                state = value & 3
+    finally:
+        out, err = hp.close()
+    if out != FW_DRAM_WORDS * 2:
+        return "stdout %r, want %r twice (first boot, then after the host's reset)" % (out, FW_DRAM_WORDS)
+    return None
+
+
+def expect_refused_image(args, variant, image, why):
+    """QEMU refuses to start (status 1, no stop line) with this message on stderr."""
+    code, _, err = run(args, variant, image)
+    if code != 1 or "kohaku-stop:" in err or why not in err:
+        return "status %d, stderr %r, want 1 and %r" % (code, err[-300:], why)
+    return None
+
+
 def t_bad_config(args):
     """A configuration the model refuses stops QEMU with status 1 before the core runs."""
     code, _, err = run(args, 32, "rv32-console-exit.elf", "units=not-a-unit-map")
@@ -322,6 +369,13 @@ def tests():
         ("rv32-forge", lambda a: expect_stop(a, 32, "rv32-forge.elf", H, 3, 0x100, 0x100)),
         ("rv32-instret-deterministic", t_instret),
         ("rv32-bootblock", t_bootblock),
+        # The firmware-owned DRAM range (docs/host-interface.md "Firmware DRAM"): RV32 only
+        ("rv32-fw-dram", lambda a: expect_stop(a, 32, "rv32-fw-dram.elf", E, 0, 0, stdout=FW_DRAM_WORDS)),
+        ("rv32-fw-dram-past-end", lambda a: expect_refused_image(a, 32, "rv32-fw-dram-past-end.elf",
+            "segment at 0x80400000 (+0x10004) is not inside the instruction window or the scratchpad")),
+        ("rv64-fw-dram-refused", lambda a: expect_refused_image(a, 64, "rv64-fw-dram.elf",
+            "segment at 0x80400000 (+0x4) is not inside the instruction window or the scratchpad")),
+        ("hostport-fw-dram-in-dram-and-kept", t_fw_dram_hostport),
         # RV64 (BOARD.md §5): a trap with mtvec unset halts with cause=mcause word=mtval pc=mepc
         ("rv64-console-exit", lambda a: expect_stop(a, 64, "rv64-console-exit.elf", E, 0, 0, stdout="kohaku\n")),
         ("rv64-exit-word", lambda a: expect_stop(a, 64, "rv64-exit-word.elf", E, 0, 0x1122334455667788, 0x100)),

@@ -496,6 +496,31 @@ static const MemoryRegionOps ks_trap_ops = {
 /* ---- loaders ---- */
 
 /* Copy one PT_LOAD segment into the window that holds it; anything else is an error. */
+/*
+ * An RV32 image's firmware-DRAM segment (cpu_map.h KX_FW_DRAM_*: cold code the window cannot
+ * hold) goes to the model's DRAM at its local offset through the model's own memory-write path,
+ * the host port's WRITE to unit-global memory (behind the processor's caches, like a host's
+ * flash). DRAM survives a reset like the windows do (km_reset keeps memories), so a reset
+ * machine finds it again. memsz beyond filesz is written as zeros.
+ */
+static void ks_load_fw_dram(KohakuSysnodeState *s, const char *file, const uint8_t *src,
+                            uint64_t offset, uint64_t filesz, uint64_t memsz)
+{
+    struct khp_req req = {
+        .op = KHP_OP_WRITE, .width = 0, .len = (uint32_t)memsz, .addr = KHP_MEM(0, offset),
+    };
+    g_autofree uint8_t *data = g_malloc0(memsz);
+    uint8_t rep[sizeof(struct khp_rep)];
+
+    memcpy(data, src, filesz);
+    if (km_hp_execute(s->m, &req, data, rep, sizeof(rep)) < sizeof(rep) ||
+        rep[offsetof(struct khp_rep, status)] != KHP_OK) {
+        error_report("kohaku-sysnode: %s: the model refused the DRAM segment at offset 0x%" PRIx64,
+                     file, offset);
+        exit(1);
+    }
+}
+
 static void ks_load_segment(KohakuSysnodeState *s, const char *file, const uint8_t *img,
                             size_t img_len, uint64_t paddr, uint64_t off, uint64_t filesz,
                             uint64_t memsz)
@@ -514,6 +539,10 @@ static void ks_load_segment(KohakuSysnodeState *s, const char *file, const uint8
         dst = imem + paddr;
     } else if (paddr >= spad_base && paddr - spad_base < sb && memsz <= sb - (paddr - spad_base)) {
         dst = spad + (paddr - spad_base);
+    } else if (KS_IS32 && paddr >= KX_FW_DRAM_RV32 && paddr - KX_FW_DRAM_RV32 < KX_FW_DRAM_BYTES &&
+               memsz <= KX_FW_DRAM_BYTES - (paddr - KX_FW_DRAM_RV32)) {
+        ks_load_fw_dram(s, file, img + off, paddr - RV32_DRAM_BASE, filesz, memsz);
+        return;
     } else {
         error_report("kohaku-sysnode: %s: segment at 0x%" PRIx64 " (+0x%" PRIx64 ") is not inside "
                      "the instruction window or the scratchpad", file, paddr, memsz);
@@ -526,7 +555,8 @@ static void ks_load_segment(KohakuSysnodeState *s, const char *file, const uint8
 /*
  * A small ELF loader of our own: segments go straight into the model's windows (they are the
  * model's buffers, not QEMU ROM blobs), so the boot block copied afterwards always wins and a
- * host reset keeps both. Reset PC is 0 whatever e_entry says.
+ * host reset keeps both; an RV32 image's firmware-DRAM segment goes to the model's DRAM, which
+ * a reset keeps too. Reset PC is 0 whatever e_entry says.
  */
 static void ks_load_elf(KohakuSysnodeState *s, const char *file)
 {
