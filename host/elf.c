@@ -1,6 +1,8 @@
 /* elf.c — libkohaku's ELF loader (issue 6 "Host side" 1, BOARD.md §6 load paths): parses
  * ELF32/ELF64 program headers itself and writes PT_LOAD segments through the instruction-window
- * and scratchpad load paths of the host port. The windows are those of cpu_map.h. */
+ * and scratchpad load paths of the host port, and an RV32 image's firmware-DRAM segment
+ * (docs/host-interface.md §2.1) through the port's memory WRITE. The windows are those of
+ * cpu_map.h. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,9 +13,12 @@
 /* Not const: kh_set_rv32_imem_bytes may widen the RV32 window for development. */
 static struct kh_map map32 = {
     32, { RV32_IMEM_BASE, RV32_IMEM_BYTES, KHP_IMEM_BASE }, { RV32_SPAD_BASE, RV32_SPAD_BYTES, KHP_SPAD_BASE },
+    { KX_FW_DRAM_RV32, KX_FW_DRAM_BYTES, KHP_MEM(0, KX_FW_DRAM_OFFSET) },
 };
+/* RV64 images never carry a firmware-DRAM segment: an empty range matches no address. */
 static const struct kh_map map64 = {
     64, { RV64_IMEM_BASE, RV64_IMEM_BYTES, KHP_IMEM_BASE }, { RV64_SPAD_BASE, RV64_SPAD_BYTES, KHP_SPAD_BASE },
+    { 0, 0, 0 },
 };
 
 int kh_set_rv32_imem_bytes(uint64_t bytes)
@@ -30,6 +35,17 @@ int kh_set_rv32_imem_bytes(uint64_t bytes)
 const struct kh_map *kh_map_for(unsigned variant)
 {
     return variant == 32 ? &map32 : variant == 64 ? &map64 : NULL;
+}
+
+const struct kh_window *kh_map_window(const struct kh_map *m, unsigned window)
+{
+    return window == KH_WIN_SPAD ? &m->spad : window == KH_WIN_FWDRAM ? &m->fwdram : &m->imem;
+}
+
+const char *kh_window_name(unsigned window)
+{
+    return window == KH_WIN_SPAD ? "scratchpad" : window == KH_WIN_FWDRAM ? "firmware DRAM"
+                                                                          : "instruction window";
 }
 
 #define EI_NIDENT     16
@@ -104,14 +120,19 @@ int kh_elf_parse(const uint8_t *img, size_t len, struct kh_elf *out, char *err, 
             FAIL("segment %u: file bytes at 0x%llx + 0x%llx run past the file's %zu bytes", i,
                  (unsigned long long)off, (unsigned long long)filesz, len);
         const struct kh_window *w = NULL;
-        unsigned wi = 0;
-        if (paddr >= m->imem.base && paddr - m->imem.base < m->imem.bytes) {
-            w = &m->imem;
-            wi = 0;
-        } else if (paddr >= m->spad.base && paddr - m->spad.base < m->spad.bytes) {
-            w = &m->spad;
-            wi = 1;
+        unsigned wi = KH_WIN_IMEM;
+        for (unsigned k = KH_WIN_IMEM; k <= KH_WIN_FWDRAM && !w; k++) {
+            const struct kh_window *c = kh_map_window(m, k);
+            if (paddr >= c->base && paddr - c->base < c->bytes)
+                w = c, wi = k;
         }
+        if (!w && m->fwdram.bytes)
+            FAIL("segment %u at 0x%llx is in neither the instruction window (0x%llx, %llu bytes) nor "
+                 "the scratchpad (0x%llx, %llu bytes) nor the firmware DRAM range (0x%llx, %llu bytes) "
+                 "of the RV%u core", i, (unsigned long long)paddr,
+                 (unsigned long long)m->imem.base, (unsigned long long)m->imem.bytes,
+                 (unsigned long long)m->spad.base, (unsigned long long)m->spad.bytes,
+                 (unsigned long long)m->fwdram.base, (unsigned long long)m->fwdram.bytes, out->variant);
         if (!w)
             FAIL("segment %u at 0x%llx is in neither the instruction window (0x%llx, %llu bytes) nor "
                  "the scratchpad (0x%llx, %llu bytes) of the RV%u core", i, (unsigned long long)paddr,
@@ -119,8 +140,8 @@ int kh_elf_parse(const uint8_t *img, size_t len, struct kh_elf *out, char *err, 
                  (unsigned long long)m->spad.base, (unsigned long long)m->spad.bytes, out->variant);
         if (memsz > w->bytes - (paddr - w->base))
             FAIL("segment %u at 0x%llx, 0x%llx bytes, runs past the end of the %s (0x%llx)", i,
-                 (unsigned long long)paddr, (unsigned long long)memsz,
-                 wi ? "scratchpad" : "instruction window", (unsigned long long)(w->base + w->bytes));
+                 (unsigned long long)paddr, (unsigned long long)memsz, kh_window_name(wi),
+                 (unsigned long long)(w->base + w->bytes));
         if (out->nseg == KH_ELF_MAX_SEGS)
             FAIL("more than %u loadable segments", KH_ELF_MAX_SEGS);
         struct kh_segment *s = &out->seg[out->nseg++];
@@ -158,9 +179,9 @@ int kh_load_elf(struct kh_node *n, const struct kh_elf *e)
     static uint8_t buf[0x10000];
     for (unsigned i = 0; i < e->nseg; i++) {
         const struct kh_segment *s = &e->seg[i];
-        const struct kh_window *w = s->window ? &m->spad : &m->imem;
+        const struct kh_window *w = kh_map_window(m, s->window);
         uint64_t off = s->addr - w->base, end = off + s->memsz;
-        if (!s->window) {
+        if (s->window == KH_WIN_IMEM) {
             /* The instruction-window path takes whole words: pad the segment to them. */
             off &= ~UINT64_C(3);
             end = (end + 3) & ~UINT64_C(3);
@@ -170,9 +191,32 @@ int kh_load_elf(struct kh_node *n, const struct kh_elf *e)
                            (unsigned long long)s->addr);
         memset(buf, 0, (size_t)(end - off));
         memcpy(buf + (s->addr - w->base - off), s->data, (size_t)s->filesz);
+        /* khp: the window's load path, or for firmware DRAM the memory WRITE at its unit-global
+         * address (behind the caches; the core is held and starts with them empty). */
         rc = kh_bytes_write(n, w->khp + off, buf, (size_t)(end - off));
         if (rc)
             return kh_context(n, rc, "loading the segment at 0x%llx", (unsigned long long)s->addr);
     }
     return KH_OK;
+}
+
+void kh_elf_describe(const struct kh_elf *e, char *buf, size_t len)
+{
+    const struct kh_map *m = kh_map_for(e->variant);
+    size_t at = 0;
+    if (len)
+        buf[0] = 0;
+    for (unsigned i = 0; i < e->nseg && m; i++) {
+        const struct kh_segment *s = &e->seg[i];
+        char ug[48] = "";
+        if (s->window == KH_WIN_FWDRAM)
+            snprintf(ug, sizeof ug, ", unit-global 0x%llx",
+                     (unsigned long long)(s->addr - m->fwdram.base + KX_FW_DRAM_OFFSET));
+        int k = snprintf(buf + at, len - at, "%s0x%llx bytes at 0x%llx (%s%s)", i ? ", " : "",
+                         (unsigned long long)s->memsz, (unsigned long long)s->addr,
+                         kh_window_name(s->window), ug);
+        if (k < 0 || (size_t)k >= len - at)
+            return;             /* truncated: snprintf has terminated it */
+        at += (size_t)k;
+    }
 }

@@ -317,6 +317,10 @@ static int cmd_boot(int argc, char **argv)
         node_die("holding the core");
     if (kh_load_elf(&node, &e))
         node_die("flashing");
+    char what[512];
+    kh_elf_describe(&e, what, sizeof what);
+    printf("boot: flashed %s: %s\n", elf, what);
+    fflush(stdout);     /* before any failure message on stderr: scripts read the last line */
     struct kx_bootblock bb;
     kh_bootblock_make(&bb, qaddr, wait, nu ? ut : NULL, nu);
     if (kh_bootblock_write(&node, &bb))

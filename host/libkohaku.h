@@ -119,22 +119,29 @@ int kh_inject_clear(struct kh_node *n);
 
 /* ---- ELF images ---- */
 
-/* A window of the processor (BOARD.md §4/§5, include/kohaku/cpu_map.h). */
+/* Where an image's segments may go (BOARD.md §4/§5, include/kohaku/cpu_map.h): base and bytes
+ * as the core addresses it, khp the host-port address of its first byte. fwdram is the RV32
+ * firmware-owned DRAM range (docs/host-interface.md §2.1, written through the host port's
+ * memory WRITE at its unit-global address); RV64 has none (bytes 0). */
 struct kh_window { uint64_t base, bytes, khp; };
-struct kh_map { unsigned variant; struct kh_window imem, spad; };
+struct kh_map { unsigned variant; struct kh_window imem, spad, fwdram; };
 const struct kh_map *kh_map_for(unsigned variant);
 /* Development only (docs/qemu.md "Wide RV32 window"): the RV32 instruction window the ELF
  * checks and loads use, to match a QEMU machine started with imem=BYTES. 0 restores BOARD.md
  * §4's 8 KB. KH_E_INPUT (nothing changed) unless a power of two from 8 KB to 64 KB. */
 #define KH_RV32_IMEM_MAX 0x10000u
 int kh_set_rv32_imem_bytes(uint64_t bytes);
+enum kh_window_id { KH_WIN_IMEM = 0, KH_WIN_SPAD = 1, KH_WIN_FWDRAM = 2 };
+/* The window a segment's `window` names; its name for messages. */
+const struct kh_window *kh_map_window(const struct kh_map *m, unsigned window);
+const char *kh_window_name(unsigned window);
 
 #define KH_ELF_MAX_SEGS 16u
 struct kh_segment {
     uint64_t addr;             /* physical (load) address */
     uint64_t filesz, memsz;
     const uint8_t *data;       /* filesz bytes inside the image */
-    unsigned window;           /* 0 instruction window, 1 scratchpad */
+    unsigned window;           /* enum kh_window_id */
 };
 struct kh_elf {
     unsigned variant;          /* 32 (ELFCLASS32) or 64 */
@@ -142,15 +149,20 @@ struct kh_elf {
     unsigned nseg;
     struct kh_segment seg[KH_ELF_MAX_SEGS];
 };
-/* Pure: checks a RISC-V little-endian executable and sorts its PT_LOAD segments into the two
- * windows of its class's map. Refuses (KH_E_INPUT, message in err) anything else: not an ELF,
- * truncated headers or segments, wrong machine or endianness, an entry other than the reset PC,
- * a segment outside both windows or crossing a window's end, filesz > memsz. */
+/* Pure: checks a RISC-V little-endian executable and sorts its PT_LOAD segments into the
+ * windows of its class's map (RV32 also the firmware DRAM range). Refuses (KH_E_INPUT, message
+ * in err) anything else: not an ELF, truncated headers or segments, wrong machine or endianness,
+ * an entry other than the reset PC, a segment outside every window or crossing a window's end,
+ * filesz > memsz. */
 int kh_elf_parse(const uint8_t *img, size_t len, struct kh_elf *out, char *err, size_t errlen);
-/* Loads a parsed image through the load paths: the core must be held and be the image's
- * variant. Instruction-window bytes go in whole 32-bit words (zero padded); memsz beyond
- * filesz is written as zeros, as QEMU's own loader does. */
+/* Loads a parsed image through the load paths (a firmware-DRAM segment through the memory
+ * WRITE to its unit-global address): the core must be held and be the image's variant, so all
+ * of it is in place before the core is released. Instruction-window bytes go in whole 32-bit
+ * words (zero padded); memsz beyond filesz is written as zeros, as QEMU's own loader does. */
 int kh_load_elf(struct kh_node *n, const struct kh_elf *e);
+/* One line naming what goes where: "0x4c0 bytes at 0x0 (instruction window), 0x4a0 bytes at
+ * 0x10000200 (scratchpad), 0x1400 bytes at 0x80400000 (firmware DRAM, unit-global 0x400000)". */
+void kh_elf_describe(const struct kh_elf *e, char *buf, size_t len);
 
 /* ---- Boot block (include/kohaku/bootblock.h) ---- */
 

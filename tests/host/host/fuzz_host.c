@@ -28,10 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             for (unsigned i = 0; i < e.nseg; i++) {
                 const struct kh_segment *s = &e.seg[i];
-                const struct kh_window *w = s->window ? &m->spad : &m->imem;
+                const struct kh_window *w = kh_map_window(m, s->window);
                 if (s->data < data || s->filesz > size || s->data + s->filesz > data + size)
                     abort();
-                if (s->filesz > s->memsz || s->addr < w->base || s->addr + s->memsz > w->base + w->bytes)
+                if (s->window > KH_WIN_FWDRAM || s->filesz > s->memsz || s->addr < w->base ||
+                    s->addr + s->memsz > w->base + w->bytes)
                     abort();
             }
         }

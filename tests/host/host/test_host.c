@@ -251,6 +251,80 @@ static void elf_load_model(void)
     mt_free(t);
 }
 
+/* The RV32 firmware-owned DRAM range (docs/host-interface.md §2.1): DRAM local offset
+ * 0x40_0000, 64 KB; the RV32 core's address 0x8040_0000. Literals, not cpu_map.h. */
+static void elf_fw_dram_parse(void)
+{
+    struct kh_elf e;
+    char err[256];
+    /* The whole range, and a piece at its end. */
+    struct seg whole[] = { { 1, 0x0, 0x40, 0x40, 1 }, { 1, 0x80400000, 0x100, 0x10000, 0x30 } };
+    size_t len = mk_elf(img, 0, 243, 0, whole, 2);
+    CHECK_EQ(kh_elf_parse(img, len, &e, err, sizeof err), KH_OK);
+    CHECK_EQ(e.nseg, 2);
+    CHECK_EQ(e.seg[1].addr, 0x80400000);
+    CHECK_EQ(e.seg[1].window, 2);
+    CHECK_EQ(e.seg[1].memsz, 0x10000);
+    char what[256];
+    kh_elf_describe(&e, what, sizeof what);
+    CHECK_STR(what, "0x40 bytes at 0x0 (instruction window), "
+                    "0x10000 bytes at 0x80400000 (firmware DRAM, unit-global 0x400000)");
+    struct seg tail[] = { { 1, 0x0, 4, 4, 1 }, { 1, 0x8040FFF0, 0x10, 0x10, 1 } };
+    len = mk_elf(img, 0, 243, 0, tail, 2);
+    CHECK_EQ(kh_elf_parse(img, len, &e, err, sizeof err), KH_OK);
+    CHECK_EQ(e.seg[1].window, 2);
+    /* Just outside: the word after the range, the word before it, one byte past its end. */
+    struct seg after[] = { { 1, 0x0, 4, 4, 1 }, { 1, 0x80410000, 4, 4, 1 } };
+    expect_refused(0, 243, 0, after, 2, NULL, "nor the firmware DRAM range (0x80400000, 65536 bytes)");
+    struct seg before[] = { { 1, 0x0, 4, 4, 1 }, { 1, 0x803FFFFC, 8, 8, 1 } };
+    expect_refused(0, 243, 0, before, 2, NULL, "is in neither the instruction window");
+    struct seg past[] = { { 1, 0x0, 4, 4, 1 }, { 1, 0x80400000, 0x10, 0x10001, 1 } };
+    expect_refused(0, 243, 0, past, 2, NULL, "runs past the end of the firmware DRAM (0x80410000)");
+    /* RV64 images never have it: the same address is no window of RV64. */
+    struct seg r64[] = { { 1, 0x0, 4, 4, 1 }, { 1, 0x80400000, 4, 4, 1 } };
+    len = mk_elf(img, 1, 243, 0, r64, 2);
+    CHECK_EQ(kh_elf_parse(img, len, &e, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "in neither the instruction window");
+    CHECK_EQ(strstr(err, "firmware DRAM") == NULL, 1);
+}
+
+/* The flasher writes the segment to DRAM at its unit-global address (read back through the
+ * host port's memory READ), zeros past filesz, nothing outside it, and while the core is held. */
+static void elf_fw_dram_load(void)
+{
+    struct kh_node n;
+    struct mt *t = open_node(&n, 32);
+    uint8_t fill[0x40];
+    memset(fill, 0xAA, sizeof fill);
+    CHECK_EQ(kh_mem_write(&n, 0x3FFFE0, fill, 0x20), KH_OK);
+    CHECK_EQ(kh_mem_write(&n, 0x400000, fill, 0x40), KH_OK);
+    CHECK_EQ(kh_mem_write(&n, 0x410000, fill, 0x20), KH_OK);
+    struct seg s[] = { { 1, 0x0, 8, 8, 0x13 }, { 1, 0x80400000, 0x21, 0x10000, 0x60 } };
+    size_t len = mk_elf(img, 0, 243, 0, s, 2);
+    struct kh_elf e;
+    char err[256];
+    CHECK_EQ(kh_elf_parse(img, len, &e, err, sizeof err), KH_OK);
+    CHECK_EQ(kh_load_elf(&n, &e), KH_OK);
+    uint8_t b[0x40];
+    CHECK_EQ(kh_mem_read(&n, 0x400000, b, 0x40), KH_OK);
+    CHECK_EQ(b[0], 0x60);
+    CHECK_EQ(b[0x20], 0x80);
+    CHECK_EQ(b[0x21], 0);              /* memsz beyond filesz: zeros */
+    CHECK_EQ(b[0x3F], 0);
+    CHECK_EQ(kh_mem_read(&n, 0x40FFF8, b, 0x10), KH_OK);
+    CHECK_EQ(b[7], 0);                 /* the range's last byte: zero (memsz 64 KB) */
+    CHECK_EQ(b[8], 0xAA);              /* 0x41_0000: not the firmware's */
+    CHECK_EQ(kh_mem_read(&n, 0x3FFFE0, b, 0x20), KH_OK);
+    CHECK_EQ(b[0x1F], 0xAA);           /* below the range: untouched */
+    /* A running core: refused before anything is written. */
+    CHECK_EQ(kh_mem_write(&n, 0x400000, fill, 1), KH_OK);
+    CHECK_EQ(kh_core_hold(&n, false), KH_OK);
+    CHECK_EQ(kh_load_elf(&n, &e), KH_E_STATE);
+    CHECK_EQ(kh_mem_read(&n, 0x400000, b, 1), KH_OK);
+    CHECK_EQ(b[0], 0xAA);
+    mt_free(t);
+}
+
 static void core_status_fields(void)
 {
     struct kh_node n;
@@ -846,6 +920,8 @@ int main(void)
     RUN(elf_rv32_wide_window);
     RUN(elf_refusals);
     RUN(elf_load_model);
+    RUN(elf_fw_dram_parse);
+    RUN(elf_fw_dram_load);
     RUN(core_status_fields);
     RUN(explain_words);
     RUN(bootblock_layout);
