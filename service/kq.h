@@ -20,6 +20,10 @@ struct kq_reach {
     /* [0] DRAM: first local offset not reachable (at most 2^32); [1] staging: bytes reachable
      * from offset 0 (0: none; at most 2^32). Indexed by the address's region (kq_range). */
     uint64_t end[2];
+    /* DRAM local offsets [rsv[0], rsv[1]) holding the firmware's own code (the RV32 firmware
+     * DRAM range, cpu_map.h KX_FW_DRAM_*, board BOARD_FW_DRAM_*): reachable, but a range
+     * overlapping it is refused. {0, 0} (RV64, or left out): nothing reserved. */
+    uint32_t rsv[2];
 };
 
 /* The outcome of a check or a command: laid out as the completion it becomes (struct kq_cpl),

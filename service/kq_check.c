@@ -34,8 +34,13 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
         detail = bytes;
         /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the
          * wire: both fall in "any other high word" and are refused rather than guessed at.
-         * lo and bytes are below 2^32: the sum cannot wrap. */
-        if (!(hi & ~KQ_UG_STAGING_HI) && (uint64_t)lo + bytes <= r->end[hi / KQ_UG_STAGING_HI])
+         * lo and bytes are below 2^32: the sum cannot wrap. Then the firmware's own DRAM code
+         * (rsv): data there would be overwritten code or code read as data. Not limited to the
+         * DRAM region, to save the test: RV64 (the one staging reach) has rsv {0, 0}, and
+         * lo >= 0 always holds. The 32-bit lo + bytes cannot wrap: it is within a reach below
+         * 2^32 on any board with rsv (queue.c asserts it). */
+        if (!(hi & ~KQ_UG_STAGING_HI) && (uint64_t)lo + bytes <= r->end[hi / KQ_UG_STAGING_HI] &&
+            (lo >= r->rsv[1] || lo + bytes <= r->rsv[0]))
             st = KS_OK, detail = 0, ug = 0;
     }
     /* kq_fail's value is 32 bits: the address is not */

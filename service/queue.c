@@ -6,9 +6,14 @@
  * as word copies, a command's outcome is its completion (struct kq_err). */
 #include "kq_svc.h"
 
-/* kq_range works on 32-bit offsets: exact only while no reach passes 4 GB. */
+/* kq_range works on 32-bit offsets: exact only while no reach passes 4 GB, and its test of the
+ * firmware's own DRAM only while a board that has some reaches less than 4 GB. */
 _Static_assert(HAL_UG_DRAM_END <= (1ull << 32) && HAL_UG_STAGING_BYTES <= (1ull << 32),
                "reach within 2^32 (service/kq_check.c)");
+_Static_assert(BOARD_FW_DRAM_BYTES == 0 ||
+               (HAL_UG_DRAM_END < (1ull << 32) &&
+                (uint64_t)BOARD_FW_DRAM_OFFSET + BOARD_FW_DRAM_BYTES <= HAL_UG_DRAM_END),
+               "firmware DRAM inside a reach below 2^32 (service/kq_check.c)");
 
 /* Everything is set before use (kq_boot, kdp_init), so crt0 need not zero it: boot time
  * (issue 8: boot_insns) does not grow with these tables. */
@@ -24,7 +29,8 @@ static const void *kq_map(uint64_t ug)
 /* What the checks need: constant but for the mover caps and the unit count (kq_boot). In
  * .data, so it costs no instructions to set up. */
 static struct kq_env kq_env = {
-    .reach = { { HAL_UG_DRAM_END, HAL_UG_STAGING_BYTES } },
+    .reach = { { HAL_UG_DRAM_END, HAL_UG_STAGING_BYTES },
+               { BOARD_FW_DRAM_OFFSET, BOARD_FW_DRAM_OFFSET + BOARD_FW_DRAM_BYTES } },
     .units = kq.dp.units,
     .map = kq_map,
 };

@@ -22,6 +22,11 @@
  * left. */
 #define BOARD_STACK_BYTES     0x500u
 
+/* The firmware's own DRAM (cold code, docs/host-interface.md §2.1): DRAM local offsets the
+ * command queue refuses as data (service/kq_check.c kq_range: KS_BAD_ADDR). */
+#define BOARD_FW_DRAM_OFFSET  KX_FW_DRAM_OFFSET
+#define BOARD_FW_DRAM_BYTES   KX_FW_DRAM_BYTES
+
 #define BOARD_AGENT_BASE      RV32_AGENT_BASE
 /* Console and exit: on QEMU our machine serves them; on the node its debug block does (same
  * registers). */

@@ -30,6 +30,9 @@
  * decode but hit nothing), staging 2 MB. The command queue refuses data outside them. */
 #define BOARD_DRAM_BYTES      0x100000000ull
 #define BOARD_STAGING_BYTES   0x200000u
+/* RV64 images never keep code in DRAM (docs/host-interface.md §2.1): nothing reserved. */
+#define BOARD_FW_DRAM_OFFSET  0u
+#define BOARD_FW_DRAM_BYTES   0u
 
 /* The control agent's own mesh coordinate {y,x}: the src of every CU_CTRL request (BOARD.md
  * §1.1). The agent has no register that reports it; 0x10 is x 0, y 1 of the default map

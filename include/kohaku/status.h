@@ -35,8 +35,9 @@
 #define KS_BAD_FLAGS           0x02u    /* flags not 0 (none are defined); detail = flags */
 #define KS_BAD_LEN             0x03u    /* count (or a step's n) 0 or above its maximum; detail = it */
 #define KS_BAD_ALIGN           0x04u    /* data address not aligned for its records; detail = alignment, value = address */
-#define KS_BAD_ADDR            0x05u    /* data range outside memory the processor reaches, wrapping, or naming
-                                         * another mesh / aperture / bit 38; detail = bytes, value = address */
+#define KS_BAD_ADDR            0x05u    /* data range outside memory the processor reaches, wrapping, naming
+                                         * another mesh / aperture / bit 38, or overlapping the firmware's own
+                                         * DRAM code (RV32); detail = bytes, value = address */
 #define KS_BAD_TARGET          0x06u    /* target not in the unit table; detail = {y,x} */
 #define KS_BAD_NTARGETS        0x07u    /* DISPATCH ntargets 0 or above KQ_MAX_TARGETS; detail = it */
 #define KS_DUP_TARGET          0x08u    /* the same target twice in one DISPATCH; detail = {y,x} */

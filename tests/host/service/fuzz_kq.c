@@ -2,13 +2,18 @@
  * (issue 7 item 5: the command decoder and the step-list interpreter; service/kq_check.c):
  * a queue header, a submission and the memory it points at, checked as the firmware checks
  * them. Invariants beyond "no crash, no sanitizer report": every status is OK or an input
- * code, and an accepted RUN list keeps its own rules (re-checked here independently). */
+ * code, accepted data stays out of the reserved firmware DRAM, and an accepted RUN list keeps
+ * its own rules (re-checked here independently). */
 #include <stdint.h>
 #include <string.h>
 #include "kq.h"
 
 #define KQF_DRAM    0x10000u        /* the "DRAM" the fuzzer's processor reaches */
 #define KQF_STAGING 0x1000u
+/* Variant 0 (RV32-like) reserves a stretch of it as the firmware's own DRAM code (kq_reach.rsv,
+ * docs/host-interface.md §2.1); variant 1 (RV64-like) reserves nothing. */
+#define KQF_RSV_LO  0x8000u
+#define KQF_RSV_HI  0x8400u
 
 static uint8_t dram[KQF_DRAM + 64], staging[KQF_STAGING + 64];
 
@@ -46,7 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(staging, data + KQF_DRAM, size - KQF_DRAM < KQF_STAGING ? size - KQF_DRAM : KQF_STAGING);
 
     struct kq_env env = {
-        { KQF_DRAM, variant ? KQF_STAGING : 0 }, kqf_units, 3,
+        { { KQF_DRAM, variant ? KQF_STAGING : 0 }, { variant ? 0 : KQF_RSV_LO, variant ? 0 : KQF_RSV_HI } },
+        kqf_units, 3,
         variant ? &kmv_caps_rv64 : &kmv_caps_rv32, kqf_map,
     };
     memcpy(&h, dram, sizeof h);
@@ -55,6 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct kq_err e;
     unsigned st = kq_sub_check(&s, &env, &e);
     kqf_check_status(st);
+    /* accepted data never overlaps the reserved stretch (records: REPLAY 12, DISPATCH and RUN 32) */
+    if (st == KS_OK && !variant && s.op >= KQ_OP_REPLAY && s.op <= KQ_OP_RUN &&
+        s.addr < KQF_RSV_HI && s.addr + (uint64_t)s.count * (s.op == KQ_OP_REPLAY ? 12u : 32u) > KQF_RSV_LO)
+        __builtin_trap();
     if (st != KS_OK || s.op != KQ_OP_RUN)
         return 0;
     const struct kq_step *steps = kqf_map(s.addr);

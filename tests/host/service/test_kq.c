@@ -29,10 +29,11 @@ static const char *cur;
             printf("PASS: host-service/%s\n", #fn);                                        \
     } while (0)
 
-/* BOARD.md §4: RV32 reaches DRAM offsets 0..0x6FFF_FFFF, no staging. §5/§7: RV64 reaches the
- * 4 GB of DRAM (uncached alias) and the 2 MB staging store. */
-static const struct kq_reach rv32 = { { 0x70000000ull, 0 } };
-static const struct kq_reach rv64 = { { 0x100000000ull, 0x200000ull } };
+/* BOARD.md §4: RV32 reaches DRAM offsets 0..0x6FFF_FFFF, no staging; of that, 0x40_0000 +
+ * 64 KB is the firmware's own DRAM code (docs/host-interface.md §2.1). §5/§7: RV64 reaches the
+ * 4 GB of DRAM (uncached alias) and the 2 MB staging store, and reserves nothing. */
+static const struct kq_reach rv32 = { { 0x70000000ull, 0 }, { 0x400000u, 0x410000u } };
+static const struct kq_reach rv64 = { { 0x100000000ull, 0x200000ull }, { 0, 0 } };
 
 /* ---- ring arithmetic ---- */
 
@@ -64,6 +65,9 @@ static void ring_used(void)
 
 /* ---- address ranges ---- */
 
+static struct kq_header hdr;
+static void good_header_at(uint64_t sq, uint64_t cq);
+
 static void range_rv32(void)
 {
     struct kq_err e;
@@ -85,6 +89,41 @@ static void range_rv32(void)
     CHECK_EQ(e.detail, 0xFFFFFFF0u);
 }
 
+/* Data overlapping the firmware's own DRAM code is refused like unreachable memory:
+ * KS_BAD_ADDR, detail = bytes, value = the address. Its neighbours are fine. */
+static void range_rv32_fw_dram(void)
+{
+    struct kq_err e;
+    CHECK_EQ(kq_range(&rv32, 0x3FFFE0ull, 32, 32, &e), KS_OK);           /* ends at its start */
+    CHECK_EQ(kq_range(&rv32, 0x410000ull, 32, 32, &e), KS_OK);           /* starts at its end */
+    CHECK_EQ(kq_range(&rv32, 0x400000ull, 12, 4, &e), KS_BAD_ADDR);      /* its first word */
+    CHECK_EQ(e.detail, 12);
+    CHECK_EQ(e.value, 0x400000ull);
+    CHECK_EQ(kq_range(&rv32, 0x3FFFE0ull, 64, 32, &e), KS_BAD_ADDR);     /* runs into it */
+    CHECK_EQ(e.detail, 64);
+    CHECK_EQ(e.value, 0x3FFFE0ull);
+    CHECK_EQ(kq_range(&rv32, 0x40FFFCull, 4, 4, &e), KS_BAD_ADDR);       /* its last word */
+    CHECK_EQ(kq_range(&rv32, 0x40FFFCull, 8, 4, &e), KS_BAD_ADDR);       /* out of its end */
+    CHECK_EQ(kq_range(&rv32, 0x100000ull, 0x400000u, 32, &e), KS_BAD_ADDR); /* all of it */
+    CHECK_EQ(e.detail, 0x400000u);
+    CHECK_EQ(e.value, 0x100000ull);
+    CHECK_EQ(kq_range(&rv32, 0x6FFFFFE0ull, 32, 32, &e), KS_OK);         /* the reach end probe */
+    CHECK_EQ(kq_range(&rv32, 0x1000400000ull, 32, 8, &e), KS_BAD_ADDR);  /* mesh 1 still refused */
+    /* RV64 reserves nothing: the same ranges are its DRAM. */
+    CHECK_EQ(kq_range(&rv64, 0x400000ull, 12, 4, &e), KS_OK);
+    CHECK_EQ(kq_range(&rv64, 0x100000ull, 0x400000u, 32, &e), KS_OK);
+    /* The queue and its rings. */
+    good_header_at(0x2000, 0x3000);
+    CHECK_EQ(kq_setup_check(&rv32, 0x400000, &hdr), KQ_SETUP_ADDR);
+    CHECK_EQ(kq_setup_check(&rv64, 0x400000, &hdr), 0);
+    good_header_at(0x40FE00, 0x3000);                                    /* 512 bytes: its last */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_SQ_ADDR);
+    good_header_at(0x2000, 0x3FFF20);                                    /* 256 bytes into it */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_CQ_ADDR);
+    good_header_at(0x410000, 0x3FFF00);                                  /* both just outside */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+}
+
 static void range_rv64(void)
 {
     struct kq_err e;
@@ -103,8 +142,6 @@ static void range_rv64(void)
 
 /* ---- setup line ---- */
 
-static struct kq_header hdr;
-
 /* A good queue: header at 0x1000, 8 submissions at 0x2000 (512 bytes), 8 completions at
  * 0x3000 (256 bytes). */
 static void good_header(void)
@@ -116,6 +153,13 @@ static void good_header(void)
     hdr.setup.cq_entries = 8;
     hdr.setup.sq_addr = 0x2000;
     hdr.setup.cq_addr = 0x3000;
+}
+
+static void good_header_at(uint64_t sq, uint64_t cq)
+{
+    good_header();
+    hdr.setup.sq_addr = sq;
+    hdr.setup.cq_addr = cq;
 }
 
 static void setup_rules(void)
@@ -309,6 +353,35 @@ static void run_sub(void)
     s = sub(3, 0x1000, 4097); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
 }
 
+/* Commands whose data overlaps the firmware's own DRAM code (RV32): BAD_ADDR, the address. */
+static void sub_fw_dram(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_err e;
+    struct kq_sub s = sub(1, 0x400000, 1);                 /* REPLAY of its first record */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(e.detail, 12);
+    CHECK_EQ(e.value, 0x400000ull);
+    s = sub(2, 0x3FFFE0, 2);                               /* DISPATCH: payload 2 inside */
+    s.ntargets = 1; s.targets[0] = 0x11;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(e.detail, 0x40);
+    CHECK_EQ(e.value, 0x3FFFE0ull);
+    s.count = 1;                                           /* payload 1 alone: outside */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s = sub(3, 0x40FFE0, 1);                               /* RUN: a step list in it */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(e.value, 0x40FFE0ull);
+    /* A DISPATCH step pointing into it: step 1's refusal, value[63:48] = 1. */
+    step(0, 1, 0x11, 8, 0x2000);
+    step(1, 1, 0x12, 1, 0x400020);
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(e.detail, 32);
+    CHECK_EQ(e.value, (1ull << 48) | 0x400020ull);
+    struct kq_env v64 = env(&rv64, &kmv_caps_rv64);
+    CHECK_EQ(kq_steps_check(steps, 2, &v64, &e), KS_OK);    /* RV64: plain DRAM */
+}
+
 static void run_steps_good(void)
 {
     struct kq_env v = env(&rv32, &kmv_caps_rv32);
@@ -411,12 +484,14 @@ int main(void)
     RUN(ring_used);
     RUN(range_rv32);
     RUN(range_rv64);
+    RUN(range_rv32_fw_dram);
     RUN(setup_rules);
     RUN(setup_indices);
     RUN(sub_simple);
     RUN(sub_replay);
     RUN(sub_dispatch);
     RUN(run_sub);
+    RUN(sub_fw_dram);
     RUN(run_steps_good);
     RUN(run_steps_bad);
     RUN(run_steps_replay);
