@@ -16,4 +16,8 @@ void kx_layout(void)
     KX_LAYOUT(LD_SPAD_BYTES, BOARD_SPAD_BYTES);
     KX_LAYOUT(LD_STACK_BYTES, BOARD_STACK_BYTES);
     KX_LAYOUT(LD_BOOT_RESERVED, KX_BOOT_RESERVED);
+    /* The firmware-owned DRAM range (RV32 cold code, docs/host-interface.md §2.1) at its CPU
+     * address in the cached DRAM window; 0 bytes on boards without one. */
+    KX_LAYOUT(LD_FW_DRAM_BASE, BOARD_FW_DRAM_BYTES ? RV32_DRAM_BASE + BOARD_FW_DRAM_OFFSET : 0);
+    KX_LAYOUT(LD_FW_DRAM_BYTES, BOARD_FW_DRAM_BYTES);
 }

@@ -12,6 +12,10 @@ MEMORY
     /* The first LD_BOOT_RESERVED bytes belong to the boot block the host writes. */
     SPAD (rw) : ORIGIN = LD_SPAD_BASE + LD_BOOT_RESERVED,
                 LENGTH = LD_SPAD_BYTES - LD_BOOT_RESERVED
+    /* The firmware-owned DRAM range (docs/host-interface.md §2.1): cold code, read as data
+     * through the cached DRAM window by the interpreter (docs/kvm.md); its own PT_LOAD segment,
+     * which the QEMU loader and the host's flasher write into DRAM before the core runs. */
+    FW_DRAM (r) : ORIGIN = LD_FW_DRAM_BASE, LENGTH = LD_FW_DRAM_BYTES
 }
 
 __kx_imem_base   = LD_IMEM_BASE;
@@ -29,15 +33,15 @@ SECTIONS
         __kx_text_end = .;
     } > IMEM
 
-    /* Cold code (docs/kvm.md): instructions of the cold objects as read-only data, run by
-     * hal/rv32/kvm.c. First in the scratchpad, so gp (.rodata + 2 KB below) still reaches the
-     * same .rodata, .data and .bss as without it. */
+    /* Cold code (docs/kvm.md): instructions of the cold objects as read-only data in the
+     * firmware's DRAM range, run by hal/rv32/kvm.c. Their data (.rodata, .data, .bss) stays in
+     * the scratchpad with everyone else's, gp-relative as natively. */
     .kvm_cold : ALIGN(4) {
         __kx_cold_start = .;
         *(.kvm_cold .kvm_cold.*)
         . = ALIGN(4);
         __kx_cold_end = .;
-    } > SPAD
+    } > FW_DRAM
 
     .rodata : ALIGN(8) {
         __kx_rodata_start = .;

@@ -89,6 +89,8 @@ fw_obj = $(patsubst %,$(FW_O)/$(1)/obj/%.o,$(2))
 # passes registers through, hal/rv32/kvm_stub.c).
 FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text \
                 dispatch/enum.c:kdp_scan_range,kdp_ctrl_read,kdp_enumerate \
+                dispatch/recover.c:kdp_abort,kdp_fail,kdp_fault,kdp_owed_start,kdp_pay_owed,kdp_refuse,kdp_settle,kdp_timeout \
+                service/kq_cold.c:kq_cold_aborted,kq_cold_enumerate,kq_cold_exec,kq_cold_group_failed,kq_cold_refuse,kq_cold_replay_result,kq_cold_stop,kq_cold_fatal \
                 $(FW_COLD_EXTRA_rv32)
 # FW_COLD_EXTRA_rv32: more words of the same form from the command line (tests/build cases).
 fw_comma := ,
@@ -159,7 +161,7 @@ $(FW_O)/$(1)/layout.h: linker/layout.c board/$(1)/board.h $(wildcard board/commo
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -S -o $$@.s $$<
 	$(Q)sed -n 's/^->\([A-Z_0-9]*\) \(.*\)$$$$/#define \1 \2/p' $$@.s > $$@ && rm -f $$@.s
-	$(Q)test $$$$(wc -l < $$@) -eq 6 || { echo "layout.h: expected 6 values" >&2; rm -f $$@; exit 1; }
+	$(Q)test $$$$(wc -l < $$@) -eq 8 || { echo "layout.h: expected 8 values" >&2; rm -f $$@; exit 1; }
 
 # FW_LD_SED (tests/build only): a sed script applied to the generated linker script, so the
 # build-check suite can show check-image.sh catching a script whose regions are wrong.

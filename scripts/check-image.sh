@@ -24,11 +24,10 @@ done
 imem_avail=$(( S[__kx_imem_end] - S[__kx_imem_base] ))
 text=$(( S[__kx_text_end] - S[__kx_imem_base] ))
 spad_avail=$(( S[__kx_spad_end] - S[__kx_spad_base] ))
-# RV32 cold code (linker/rv32.ld.S .kvm_cold, docs/kvm.md) sits between the boot block and
-# .rodata; other images have none.
-cold_start=${S[__kx_cold_start]:-${S[__kx_rodata_start]}}
-cold=$(( ${S[__kx_cold_end]:-$cold_start} - cold_start ))
-boot=$(( cold_start - S[__kx_spad_base] ))
+# RV32 cold code (linker/rv32.ld.S .kvm_cold, docs/kvm.md) lives in the firmware's DRAM range,
+# not in either window; other images have none.
+cold=$(( ${S[__kx_cold_end]:-0} - ${S[__kx_cold_start]:-0} ))
+boot=$(( S[__kx_rodata_start] - S[__kx_spad_base] ))
 rodata=$(( S[__kx_rodata_end] - S[__kx_rodata_start] ))
 data=$(( S[__kx_data_end] - S[__kx_data_start] ))
 bss=$(( S[__kx_bss_end] - S[__kx_bss_start] ))
@@ -40,7 +39,7 @@ spad_used=$(( S[__kx_noinit_end] - S[__kx_spad_base] + stack ))
   printf '%-28s %s\n' "image" "${elf%.tmp} ($variant)"
   printf '%-28s %6d / %6d bytes (%d free)\n' "instruction window used" "$text" "$imem_avail" $((imem_avail - text))
   printf '%-28s %6d / %6d bytes (%d free)\n' "scratchpad used" "$spad_used" "$spad_avail" $((spad_avail - spad_used))
-  printf '  %-26s %6d\n' "boot block (reserved)" "$boot" "text" "$text" "cold code" "$cold" "rodata" "$rodata" \
+  printf '  %-26s %6d\n' "boot block (reserved)" "$boot" "text" "$text" "cold code (DRAM)" "$cold" "rodata" "$rodata" \
      "data" "$data" "bss" "$bss" "noinit" "$noinit" "stack" "$stack"
 } > "$report"
 

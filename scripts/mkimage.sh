@@ -20,13 +20,20 @@ $OBJCOPY -O binary -j .text "$elf" "$out.imem.bin"
 pad4 "$out.imem.bin"
 
 spad_base=$((16#$(sym __kx_spad_base)))
-# RV32 cold code (.kvm_cold, docs/kvm.md) is loaded first, just above the boot block.
-first=$(sym __kx_cold_start); first=$((16#${first:-$(sym __kx_rodata_start)}))
-$OBJCOPY -O binary -j .kvm_cold -j .rodata -j .data "$elf" "$out.spad.tmp"
+first=$((16#$(sym __kx_rodata_start)))
+$OBJCOPY -O binary -j .rodata -j .data "$elf" "$out.spad.tmp"
 { head -c $((first - spad_base)) /dev/zero; cat "$out.spad.tmp"; } > "$out.spad.bin"
 rm -f "$out.spad.tmp"
 pad4 "$out.spad.bin"
 
 hex "$out.imem.bin" "$out.imem.hex"
 hex "$out.spad.bin" "$out.spad.hex"
+# RV32 cold code (.kvm_cold, docs/kvm.md): PREFIX.dram.{bin,hex}, the firmware's DRAM range from
+# its start (docs/host-interface.md §2.1), only when the image has any.
+rm -f "$out.dram.bin" "$out.dram.hex"
+if [ -n "$(sym __kx_cold_start)" ] && [ "$(sym __kx_cold_start)" != "$(sym __kx_cold_end)" ]; then
+  $OBJCOPY -O binary -j .kvm_cold "$elf" "$out.dram.bin"
+  pad4 "$out.dram.bin"
+  hex "$out.dram.bin" "$out.dram.hex"
+fi
 $OBJDUMP -h -d -S "$elf" > "$out.lst"

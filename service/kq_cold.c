@@ -52,7 +52,7 @@ _Static_assert(offsetof(struct kx_fatal_record, pc) == offsetof(struct kx_fatal_
                offsetof(struct kx_fatal_record, addr) == offsetof(struct kx_fatal_record, cause) + 16,
                "cause, pc, addr copy as the state line's cause, pc, tval");
 
-void kx_fatal_hook(uint64_t word)
+void kq_cold_fatal(uint64_t word)
 {
     volatile struct kq_header *h = kq_hdr;
     if (!h)

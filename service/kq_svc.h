@@ -83,4 +83,8 @@ void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t fi
  * stops the core; else returns (a refused STOP stops nothing). */
 void kq_cold_stop(const struct kq_err *e);
 
+/* The fatal hook's work (boot/fatal.c kx_fatal_hook, which queue.c defines to call this): the
+ * state line FATAL with its code, cause, PC and tval, when a queue was accepted. */
+void kq_cold_fatal(uint64_t word);
+
 #endif

@@ -21,6 +21,14 @@ struct kq_svc kq __attribute__((section(".noinit.kq")));
 /* The header once accepted; NULL before, so the fatal hook never writes through garbage. */
 volatile struct kq_header *kq_hdr;
 
+/* The fatal path's state line is cold code (kq_cold_fatal). This strong definition overrides
+ * boot/fatal.c's weak default: on RV32 the cold entry's stub sits in libfw.a, and a linker never
+ * pulls an archive member to replace a weak definition it already has. */
+void kx_fatal_hook(uint64_t word)
+{
+    kq_cold_fatal(word);
+}
+
 static const void *kq_map(uint64_t ug)
 {
     return (const void *)(uintptr_t)hal_ug_ptr(ug);
