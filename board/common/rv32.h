@@ -16,8 +16,9 @@
 /* Stack at the top of the scratchpad. The firmware has no recursion and no large locals
  * (tables go to .noinit). 1,280: the deepest chain (-fstack-usage, -fcallgraph-info, docs/kvm.md
  * "Stack") is main 16 + kq_serve 224 + kq_steps_check 160 + kq_rules 112 + kmv_validate's
- * stub 0 + kvm_call 624 (register file 128, interpreted stack KVM_STACK_BYTES 448, saves 48),
- * and on a bad cold encoding kvm_bad 32 + kx_fatal 80 + the queue's fatal hook 32 = 1,280.
+ * stub 0 + kvm_call 640 (register file 128, interpreted stack KVM_STACK_BYTES 448, saves 48,
+ * kx_fatal's stack argument 16), and on a bad cold encoding kx_fatal 80 + the queue's fatal
+ * hook 32 = 1,264.
  * Natively (before cold code) the same chain was 848 of 1,024. The size report shows what is
  * left. */
 #define BOARD_STACK_BYTES     0x500u

@@ -10,12 +10,21 @@
 #include "kvm.h"
 
 #define KVM_CAT(a, b)  a##b
+/* The entry's address is a word of .sdata, the start of .data, which gp (.rodata + 2 KB,
+ * linker/rv32.ld.S) reaches while .rodata is under 2 KB: the stub is then `lw a6, off(gp)` and
+ * `j kvm_call` once the link relaxes it, 8 bytes of the window and 4 of the scratchpad instead
+ * of 12 (lui, addi, j). Out of reach it stays correct at 12 (lui, lw, j). Not .srodata: that
+ * starts .rodata, at the very edge of gp's reach, where the link does not relax. volatile
+ * keeps GCC from folding the load back into building the address. */
 #define KVM_STUB(f)                                                                          \
-    extern const uint32_t KVM_CAT(kvm_cold_, f)[];                                          \
+    extern const uint32_t KVM_CAT(kvm_cold_, f)[];                                           \
+    __attribute__((section(".sdata.kvm_entry." #f)))                                         \
+    static volatile uint32_t KVM_CAT(kvm_entry_, f) =                                        \
+        (uint32_t)(uintptr_t)KVM_CAT(kvm_cold_, f);                                          \
     uint64_t f(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5); \
-    uint64_t f(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)  \
+    uint64_t f(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5) \
     {                                                                                        \
-        return kvm_call(a0, a1, a2, a3, a4, a5, (uint32_t)(uintptr_t)KVM_CAT(kvm_cold_, f));  \
+        return kvm_call(a0, a1, a2, a3, a4, a5, KVM_CAT(kvm_entry_, f));                     \
     }
 #define KVM_STUB_OF(f) KVM_STUB(f)
 

@@ -4,7 +4,7 @@
 # the same file natively with names prefixed kvo_native_, and the stubs of its entries. RV32 only.
 # The build fails unless the cold code holds every instruction hal/rv32/kvm.c implements, so
 # test_ops.c exercises each.
-KVO_ENTRIES := kvo_ops kvo_bad_insn kvo_bad_fetch
+KVO_ENTRIES := kvo_ops kvo_bad_insn kvo_bad_fetch kvo_slot
 KVO_MNEMONICS := lui auipc jal jalr beq bne blt bge bltu bgeu lb lh lw lbu lhu sb sh sw \
                  addi slti sltiu xori ori andi slli srli srai add sub sll srl sra slt sltu \
                  xor or and mul mulh mulhsu mulhu fence

@@ -18,6 +18,9 @@ uint64_t kvo_native_ops(uint32_t a, uint32_t b, int32_t c, uint32_t sel, uint32_
 uint64_t kvo_bad_insn(void);
 /* Jumps to `target` (a scratchpad address outside the cold code) as cold code. */
 uint64_t kvo_bad_fetch(uint32_t target);
+/* Runs the cold-code word kvo_slot_insn (a NOP until a test stores another encoding there). */
+uint64_t kvo_slot(void);
+extern uint32_t kvo_slot_insn[];
 
 /* Native, called by the cold code with eight argument words (a0..a7); returns 64 bits. */
 uint64_t kvo_native_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4,

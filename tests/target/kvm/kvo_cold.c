@@ -162,4 +162,12 @@ uint64_t kvo_bad_fetch(uint32_t target)
 {
     return ((uint64_t (*)(void))(uintptr_t)target)() + 1;
 }
+
+uint64_t kvo_slot(void)
+{
+    /* A NOP that a test_bad_<encoding>.c test overwrites (the scratchpad is writable) with
+     * the word under test before it calls this. The label names it for the test. */
+    __asm__ volatile(".globl kvo_slot_insn\nkvo_slot_insn: nop");
+    return 1;
+}
 #endif

@@ -1,0 +1,29 @@
+/* bad_word.h — the body of the test_bad_<encoding>.c tests (docs/kvm.md "Tests"): each
+ * stores one encoding the interpreter must refuse, KVO_WORD, into the cold-code word
+ * kvo_slot_insn and runs it. The interpreter must stop the core through kx_fatal with site
+ * KX_SITE_KVM_INSN (exit word 0xDEAD0004), naming the word and its cold address; the test file
+ * states that in its directives. One image per encoding: the stop ends the image. The
+ * encodings cover every way hal/rv32/kvm.c refuses: a non-32-bit encoding, an empty funct3
+ * slot of a group, the JALR and FENCE funct3 checks, the shift and OP funct7 checks, and
+ * empty ALU slots (DIV/REM and funct7 0x20/0x21 combinations RV32IM lacks). */
+#ifndef KOHAKU_KVM_BAD_WORD_H
+#define KOHAKU_KVM_BAD_WORD_H
+
+#include "harness.h"
+#include "kvo.h"
+
+uint64_t kvo_native_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4,
+                         uint32_t a5, uint32_t a6, uint32_t a7)
+{
+    return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+}
+
+int main(void)
+{
+    *(volatile uint32_t *)kvo_slot_insn = KVO_WORD;
+    (void)kvo_slot();
+    EXPECT_TRUE(!"kvm_call ran an encoding it must refuse");
+    kt_finish();
+}
+
+#endif
