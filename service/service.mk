@@ -52,7 +52,7 @@ $(O)/qemu-rv64/tests/service_trap.elf: $(KQ_T64_OBJS) $(O)/qemu-rv64/libfw.a $(O
 # tests/service/smoke.py (boot block, queue, every command, bad input, flow control, restart,
 # STOP, a broken ring). qemu-rv64 only while RV32 boards build without the queue
 # (BOARD_SERVICE_QUEUE 0, docs/host-interface.md "Status").
-KQ_SMOKE_BOARDS := qemu-rv64
+KQ_SMOKE_BOARDS := qemu-rv32 qemu-rv64
 TEST_SUITES += service-smoke
 .PHONY: test-suite-service-smoke
 test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) $(O)/qemu-rv32/tests/service_protocol.elf \

@@ -14,14 +14,16 @@
 #define BOARD_SPAD_BASE       RV32_SPAD_BASE
 #define BOARD_SPAD_BYTES      RV32_SPAD_BYTES
 /* Stack at the top of the scratchpad. The firmware has no recursion and no large locals
- * (tables go to .noinit). 1,280: the deepest chain (-fstack-usage, -fcallgraph-info, docs/kvm.md
- * "Stack") is main 16 + kq_serve 224 + kq_steps_check 160 + kq_rules 112 + kmv_validate's
- * stub 0 + kvm_call 640 (register file 128, interpreted stack KVM_STACK_BYTES 448, saves 48,
- * kx_fatal's stack argument 16), and on a bad cold encoding kx_fatal 80 + the queue's fatal
- * hook 32 = 1,264.
- * Natively (before cold code) the same chain was 848 of 1,024. The size report shows what is
- * left. */
-#define BOARD_STACK_BYTES     0x500u
+ * (tables go to .noinit), but cold code (docs/kvm.md) nests: each entry into the interpreter
+ * is a 640-byte kvm_call frame (register file 128, interpreted stack KVM_STACK_BYTES 448,
+ * saves and arguments), and native code a cold function calls may enter it again. The deepest
+ * chain (-fstack-usage) is a command's cold glue calling dispatch, whose cold recovery waits
+ * natively and records a timeout in cold code: main 16 + kq_serve 208 + kvm_call 640
+ * (kq_cold_exec) + kdp_run 96 + kvm_call 640 (kdp_settle) + kdp_quiesce 16 + kdp_wait_reg 48
+ * + kvm_call 640 (kdp_fail) = 2,304; a bad cold encoding at that depth adds kx_fatal 80 + the
+ * fatal hook 16 + kvm_call 640 (kq_cold_fatal) = 3,040. 3 KB holds it; the size report shows
+ * what is left of the scratchpad. */
+#define BOARD_STACK_BYTES     0xC00u
 
 /* The firmware's own DRAM (cold code, docs/host-interface.md §2.1): DRAM local offsets the
  * command queue refuses as data (service/kq_check.c kq_range: KS_BAD_ADDR). */
@@ -41,11 +43,9 @@
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u
 
-/* The command queue (service/queue.c) does not fit the 8 KB instruction window yet (with
- * dispatch/ and mover/ the image links to 10,224 bytes with validation and enumeration as
- * cold code, `make size-rv32-queue`; issue 8 budget 7,168): this board's image reports ready and stops. docs/host-interface.md
- * "Status", docs/service.md "Size". */
-#define BOARD_SERVICE_QUEUE   0
+/* The command queue (service/), with cold code run from the firmware's DRAM range
+ * (docs/kvm.md), in the 8 KB instruction window: `make size-rv32-queue` prints the figures. */
+#define BOARD_SERVICE_QUEUE   1
 
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u
 

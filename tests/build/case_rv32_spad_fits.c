@@ -1,11 +1,11 @@
-/* case_rv32_spad_fits.c — build check (issue 2 item 3): Just under the RV32 scratchpad limit still builds (8192 - 512 boot block - 1280 stack - rodata). */
+/* case_rv32_spad_fits.c — build check (issue 2 item 3): Just under the RV32 scratchpad limit still builds (8192 - 512 boot block - 3072 stack (board/common/rv32.h) - rodata). */
 // buildcheck: board=qemu-rv32 expect=pass
 #include "hal/hal.h"
 
 int main(void)
 {
-    static volatile unsigned char big[6144];
+    static volatile unsigned char big[4096];
     big[0] = 1;
-    hal_put_hex(big[6143]);
+    hal_put_hex(big[4095]);
     hal_exit(0);
 }

@@ -14,7 +14,18 @@ TEST_SUITES += $(addprefix e2e-faults-,$(REL_BOARDS)) $(addprefix e2e-badinput-,
 # What the scripts run: the board's firmware, and the trap (RV64) or halt (RV32) images.
 $(addprefix rel-images-,$(REL_BOARDS)): rel-images-%: qemu host
 	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware > /dev/null
-	-$(Q)$(MAKE) --no-print-directory $(if $(filter qemu-rv64,$*),$(O)/qemu-rv64/tests/service_trap.elf,qemu-smoke-images) > /dev/null
+	-$(Q)$(MAKE) --no-print-directory $(if $(filter qemu-rv64,$*),$(O)/qemu-rv64/tests/service_trap.elf,qemu-smoke-images $(O)/qemu-rv32/tests/service_halt.elf) > /dev/null
+
+# The RV32 halt-in-command image (faults.sh rv32_halt_in_command_explained): the real service
+# with a replay that halts the core in the middle of a command (tests/e2e/rv32_halt_stubs.c).
+REL_HALT32_OBJS := $(FW_CRT0_qemu-rv32) $(O)/qemu-rv32/tests/rv32_halt_stubs.o \
+                   $(filter-out %/service/main.c.o,$(call fw_svc_objs,qemu-rv32))
+$(O)/qemu-rv32/tests/rv32_halt_stubs.o: tests/e2e/rv32_halt_stubs.c service/kq.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) $(FW_CFLAGS) $(FW_INC_qemu-rv32) -Iservice -c $< -o $@
+$(O)/qemu-rv32/tests/service_halt.elf: $(REL_HALT32_OBJS) $(O)/qemu-rv32/libfw.a $(O)/qemu-rv32/fw.ld scripts/check-image.sh
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(call fw_link,qemu-rv32,$@,$(REL_HALT32_OBJS))
 
 # $(call rel-run,SUITE,SCRIPT,BOARD,SECONDS)
 define rel-run
