@@ -152,9 +152,9 @@ static unsigned kdp_wait_idle(struct kdp_ctx *c)
 }
 
 /* A job's program is over: every pushed instruction retired, and nothing more to send. */
-static __attribute__((noinline)) void kdp_done(struct kdp_job *j)
+static void kdp_done(struct kdp_job *j)
 {
-    j->rep.cycles = hal_cycles() - j->t0;
+    j->rep.t_done = hal_cycles();
     j->state = KDP_J_DONE;
 }
 
@@ -245,8 +245,6 @@ static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32
     hal_agent_wr32(KA_PROG_CRED, cred);
     hal_fence();
     hal_agent_wr32(KA_PROG_KICK, 1);
-    if (j->rep.dispatched == 0)
-        j->t0 = hal_cycles();
     j->cursor += len;
     j->rep.dispatched += len;
     c->clock++;
@@ -268,8 +266,7 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
     kdp_stage(0, p, 0, len);
     c->staged_flits += len;
     hal_agent_wr32(KA_PROG_DST, j->yx);             /* one target: written once */
-    j->t0 = hal_cycles();
-    t = (uint32_t)j->t0;
+    t = kdp_now();
     for (;;) {
         uint32_t room, need = len < want ? len : want;
         kdp_poll(c, j);             /* completions since the staging: room only grows */

@@ -36,11 +36,13 @@ struct kdp_report {
     uint8_t last_code;      /* NODE_STATUS code and arg of the last signal read */
     uint32_t last_arg;
     uint32_t status;        /* KS_OK, or this job's own failure */
-    uint64_t cycles;        /* processor cycles from the first kick to the completion seen */
+    uint64_t t_done;        /* hal_cycles() when the firmware saw the program complete (0: it
+                             * did not); a caller that read hal_cycles() before kdp_run has
+                             * the span (docs/dispatch.md "Reports") */
 };
 
 /* One (program, target) pair of a kdp_run. Fill prog and yx; the rest is the layer's. On RV32
- * 56 bytes (the service keeps KDP_MAX_JOBS of them in the scratchpad): the private bytes sit
+ * 48 bytes (the service keeps KDP_MAX_JOBS of them in the scratchpad): the private bytes sit
  * in the padding after yx and after the report, each field as wide as its values need. */
 struct kdp_job {
     const struct kdp_prog *prog;
@@ -53,7 +55,6 @@ struct kdp_job {
                              * staging RAM, 64, anyway) */
     struct kdp_report rep;
     /* private */
-    uint64_t t0;            /* hal_cycles() at the first kick (the feed bench reads it) */
     uint32_t cursor;        /* next instruction to kick */
     uint16_t last_count;    /* NODE_STATUS count at the last read */
     uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
