@@ -186,7 +186,7 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
     j->rep.completions += got;
     j->rep.last_code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
     j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
-    if (j->rep.last_code == KF_SIG_FAULT && j->rep.status == KS_OK)
+    if (j->rep.last_code == KF_SIG_FAULT)
         kdp_fault(c, j);            /* recover.c: the program ends, in-flight work retires */
     if (j->rep.completions >= j->rep.dispatched && (j->cursor == j->prog->n || j->state == KDP_J_STOP))
         kdp_done(j);
@@ -247,7 +247,7 @@ static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32
     hal_agent_wr32(KA_PROG_KICK, 1);
     j->cursor += len;
     j->rep.dispatched += len;
-    c->clock++;
+    c->clock++;             /* after the region's stamp was taken (kdp_run) */
 }
 
 /* The single-target stream, the path `make bench` measures: region r kicked while region r^1
@@ -315,38 +315,41 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
 
 unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
 {
-    c->status = KS_OK;
-    c->detail = 0;
-    c->value = 0;
+    c->status = KS_OK;      /* detail and value are written with the first error */
     struct kdp_job *const end = jobs + n;
     /* Every job checked and set up in one pass; anything wrong and recover.c names the first
      * failing check (EMPTY, BAD_PROG, BAD_TARGET in order). A refusal leaves the agent and the
      * context's unit state as they were. */
     uint32_t seen = 0;          /* table indices: two jobs on one unit would share its room */
-    if (n - 1u >= KDP_MAX_JOBS)
-        return kdp_refuse(c, 0);
-    for (struct kdp_job *j = jobs; j != end; j++) {
-        const struct kdp_prog *p = j->prog;
-        unsigned ui;
-        if (!p || p->n == 0 || ((uintptr_t)p->payload & 7u) != 0 ||
-            (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u) ||
-            c->stage_flits < KDP_REGIONS)
-            return kdp_refuse(c, j);
-        seen |= UINT32_C(1) << ui;
-        /* The report and the private state from 0 in native words (as kdp_init: fewer
-         * instructions than a store a field); then what does not start at 0. */
-        typedef uintptr_t __attribute__((may_alias)) kdp_word;
-        _Static_assert(offsetof(struct kdp_job, rep) % sizeof(kdp_word) == 0 &&
-                       sizeof(struct kdp_job) % sizeof(kdp_word) == 0, "job state in words");
-        for (kdp_word *w = (kdp_word *)&j->rep; w != (kdp_word *)(j + 1); w++)
-            *w = 0;
-        j->ui = (uint8_t)ui;
-        uint32_t d = c->units[ui].inst_depth, cap = p->cap;
-        d = cap - 1u < d ? cap : d;                         /* cap 0 (none) wraps: d */
-        j->depth = (uint8_t)(d < 255u ? d : 255u);
-        j->state = KDP_J_RUN;
-        j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(j->yx)));
-    }
+    /* The staging RAM too small is the first job's BAD_TARGET unless that job is refused
+     * earlier (EMPTY, BAD_PROG): kdp_refuse(c, jobs) says which. A job count out of range
+     * stops at no job (NULL). */
+    struct kdp_job *j = n - 1u < KDP_MAX_JOBS ? jobs : 0;
+    if (j && c->stage_flits >= KDP_REGIONS)
+        for (; j != end; j++) {
+            const struct kdp_prog *p = j->prog;
+            unsigned ui;
+            if (!p || p->n == 0 || ((uintptr_t)p->payload & 7u) != 0 ||
+                (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u))
+                break;
+            seen |= UINT32_C(1) << ui;
+            /* The report and the private state from 0 in native words (as kdp_init: fewer
+             * instructions than a store a field); then what does not start at 0. */
+            typedef uintptr_t __attribute__((may_alias)) kdp_word;
+            _Static_assert(offsetof(struct kdp_job, rep) % sizeof(kdp_word) == 0 &&
+                           sizeof(struct kdp_job) % sizeof(kdp_word) == 0, "job state in words");
+            for (kdp_word *w = (kdp_word *)&j->rep; w != (kdp_word *)(j + 1); w++)
+                *w = 0;
+            j->ui = (uint8_t)ui;
+            uint32_t d = c->units[ui].inst_depth, cap = p->cap;
+            d = cap - 1u < d ? cap : d;                         /* cap 0 (none) wraps: d */
+            j->depth = (uint8_t)(d < 255u ? d : 255u);
+            j->state = KDP_J_RUN;
+            j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT,
+                                                   hal_agent_rd32(KA_NODE_STATUS(j->yx)));
+        }
+    if (!j || j != end)         /* !j: the job count out of range (n 0 with jobs NULL too) */
+        return kdp_refuse(c, j);
     if (kdp_wait_idle(c) != KS_OK)
         return c->status;
     for (unsigned r = 0; r < KDP_REGIONS; r++)   /* a region is trusted within one run only */
@@ -435,9 +438,9 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
                  * len = staged, on the unit's own returned credit */
                 uint32_t len = g->len - off, cred = len < proom ? len : proom;
+                g->stamp = c->clock;    /* before the kick counts it: no 16-bit wrap kept */
                 kdp_kick(c, pick, r * rs + off, stream ? len : cred, cred);
                 c->running = (uint8_t)r;
-                g->stamp = c->clock;
                 rr = pick + 1 == end ? jobs : pick + 1;
                 t = kdp_now();
                 run = true;
@@ -458,10 +461,11 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     }
 out:
     kdp_quiesce(c);         /* (c->running is set again when the next run starts) */
-    if (c->status == KS_OK)
-        c->owing &= ~seen;      /* every job done: its unit owes nothing */
-    else
-        kdp_settle(c, jobs, n); /* recover.c: what each unit still owes, each job's status */
+    /* After a failure, or with some unit owing from an earlier one (then this run's units, all
+     * done if it succeeded, owe nothing now): recover.c, what each unit still owes and each
+     * job's status. A run that succeeds with nothing owed changes no unit's debt. */
+    if (c->status != KS_OK || c->owing)
+        kdp_settle(c, jobs, n);
     return c->status;
 }
 

@@ -83,7 +83,8 @@ struct kdp_ctx {
     uint8_t running;        /* region read by the running kick, KDP_REGIONS when none */
     uint8_t n_units;
     uint32_t staged_flits;  /* flits written into STAGE since kdp_init (restaging shows here) */
-    /* first error of the last call (STYLE.md: the first error wins) */
+    /* first error of the last call (STYLE.md: the first error wins); detail and value are
+     * written with it, and mean nothing while status is KS_OK */
     uint32_t status;
     uint32_t detail;
     uint64_t value;
@@ -163,7 +164,8 @@ unsigned kdp_quiesce(struct kdp_ctx *c);
 void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value);
 /* KS_TIMEOUT naming what job j was waiting for; value = (signals seen << 32) | dispatched. */
 void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j);
-/* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops. */
+/* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops (unless
+ * j failed already: then nothing). */
 void kdp_fault(struct kdp_ctx *c, struct kdp_job *j);
 /* A kdp_run refused at job j, every earlier job passing (NULL: the job count out of range):
  * records and returns j's first failing check's status (and detail). */
@@ -176,8 +178,9 @@ uint32_t kdp_pay_owed(struct kdp_job *j, uint32_t got);
 /* Ends job j's running kick early (after its FAULT, or a stall: then the CREDIT timeout is
  * recorded once what came back is counted). Leaves no kick running. */
 void kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
-/* After a failed run, quiet already: what each job's unit still owes (CU_STATUS read when
- * something is unaccounted for), each unfinished job's status, and RX drained again. */
+/* After a failed run, or any run while some unit owes (c->owing), quiet already: what each
+ * job's unit still owes (CU_STATUS read when something is unaccounted for; a job done owes
+ * nothing), each unfinished job's status, and RX drained again. */
 void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
 
 #endif

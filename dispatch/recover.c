@@ -36,7 +36,10 @@ void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j)
 void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
 {
     /* A FAULT ends the program (a faulting last instruction reports FAULT, never
-     * BATCH_COMPLETE: BOARD.md §1.1); what is already in flight still retires. */
+     * BATCH_COMPLETE: BOARD.md §1.1); what is already in flight still retires. Called at every
+     * FAULT code read: only the first of a job counts. */
+    if (j->rep.status != KS_OK)
+        return;
     j->rep.status = KS_UNIT_FAULT;
     j->state = KDP_J_STOP;
     kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
@@ -47,8 +50,11 @@ unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j)
     /* kdp_run's one pass stopped at job j (every earlier job passed every check), or at none
      * (NULL) for a job count out of range; the status is j's first failing check in the
      * documented order (EMPTY, BAD_PROG, BAD_TARGET: its unit absent or taken by an earlier
-     * job, or the staging RAM too small for the regions). Nothing else changes. */
+     * job, or the staging RAM too small for the regions). Nothing else changes. kdp_run
+     * cleared only the status: detail and value are written here. */
     unsigned st = KS_DISPATCH_BAD_PROG;
+    c->detail = 0;
+    c->value = 0;
     if (j) {
         const struct kdp_prog *p = j->prog;
         if (!p || p->n == 0)
@@ -156,7 +162,8 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         c->owing &= ~bit;
         if (owed)
             c->owing |= bit;
-        /* A job not done ends with the run's first error (settle runs after a failure only). */
+        /* A job not done ends with the run's first error (after a run that succeeded every job
+         * is done). */
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
             j->rep.status = c->status;
     }
