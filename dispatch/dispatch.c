@@ -191,7 +191,7 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
     j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
     if (j->rep.last_code == KF_SIG_FAULT)
         kdp_fault(c, j);            /* recover.c: the program ends, in-flight work retires */
-    if (j->rep.completions >= j->rep.dispatched && (j->cursor == j->prog->n || j->state == KDP_J_STOP))
+    if (j->rep.completions >= j->rep.dispatched && (j->rep.dispatched == j->prog->n || j->state == KDP_J_STOP))
         kdp_done(j);
     return true;
 }
@@ -248,7 +248,6 @@ static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32
     hal_agent_wr32(KA_PROG_CRED, cred);
     hal_fence();
     hal_agent_wr32(KA_PROG_KICK, 1);
-    j->cursor += len;
     j->rep.dispatched += len;
     c->clock++;             /* after the region's stamp was taken (kdp_run) */
 }
@@ -289,14 +288,13 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
         hal_agent_wr32(KA_PROG_CRED, len < room ? len : room);
         hal_fence();
         hal_agent_wr32(KA_PROG_KICK, 1);
-        j->cursor += len;
         j->rep.dispatched += len;
         base = base ? 0 : rs;
-        len = p->n - j->cursor;
+        len = p->n - j->rep.dispatched;
         if (len > rs)
             len = rs;
         if (len) {                  /* the next half, while this one streams */
-            kdp_stage(base, p, j->cursor, len);
+            kdp_stage(base, p, j->rep.dispatched, len);
             c->staged_flits += len;
         }
         if (kdp_running()) {        /* usually done already: the staging took longer */
@@ -391,7 +389,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             moved |= kdp_poll(c, j);
             if (kdp_out(j) && !pend)
                 pend = j;
-            uint32_t want = j->prog->n - j->cursor;
+            uint32_t want = j->prog->n - j->rep.dispatched;
             if (j->state == KDP_J_RUN && want && c->status == KS_OK) {
                 if (!need)
                     need = j;
@@ -421,14 +419,14 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             /* Stage what the next kick needs while the running kick pushes and the units
              * work, into the least recently kicked region the running kick is not reading. */
             j = pick ? pick : need;
-            unsigned r = kdp_find(c, j->prog, j->cursor);
+            unsigned r = kdp_find(c, j->prog, j->rep.dispatched);
             for (;;) {
                 if (r == KDP_REGIONS) {
                     for (unsigned q = 0; q < nreg; q++)
                         if (q != c->running &&
                             (r == KDP_REGIONS || c->reg[q].stamp < c->reg[r].stamp))
                             r = q;
-                    kdp_fill(c, r, rs, j->prog, j->cursor);
+                    kdp_fill(c, r, rs, j->prog, j->rep.dispatched);
                     /* The staging took a while: the running kick has usually finished
                      * (c->running is let go at the next turn's check). */
                     if (run && !kdp_running())
@@ -437,7 +435,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 if (!pick || run)
                     break;
                 struct kdp_region *g = &c->reg[r];
-                uint32_t off = pick->cursor - g->start;
+                uint32_t off = pick->rep.dispatched - g->start;
                 /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
                  * len = staged, on the unit's own returned credit */
                 uint32_t len = g->len - off, cred = len < proom ? len : proom;
@@ -449,7 +447,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 run = true;
                 /* The stream stages its next region at once, while this kick pushes (it
                  * cannot be staged earlier: the stream's chunks follow each other). */
-                if (!stream || j->cursor == j->prog->n)
+                if (!stream || j->rep.dispatched == j->prog->n)
                     break;
                 pick = 0;
                 r = KDP_REGIONS;

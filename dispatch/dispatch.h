@@ -53,9 +53,9 @@ struct kdp_job {
     uint8_t depth;          /* inst_depth, or the program's credit cap when lower; at most 255
                              * (a lower credit bound is safe; kicks are at most half the
                              * staging RAM, 64, anyway) */
-    struct kdp_report rep;
+    struct kdp_report rep;  /* rep.dispatched is also the next instruction to kick: only an
+                             * early-ended kick lowers it, and nothing is kicked after one */
     /* private */
-    uint32_t cursor;        /* next instruction to kick */
     uint16_t last_count;    /* NODE_STATUS count at the last read */
     uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
 };
