@@ -276,7 +276,7 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
             if (kdp_poll(c, j))
                 t = kdp_now();
             else if (kdp_expired(c, t)) {
-                kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+                kdp_timeout(c, j, 0);
                 return;
             }
             if (j->state != KDP_J_RUN)
@@ -408,8 +408,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             t = kdp_now();
         bool run = c->running != KDP_REGIONS && kdp_running();
         if (run && stream && (jobs->state == KDP_J_STOP || kdp_expired(c, t))) {
-            kdp_abort(c, jobs);         /* recover.c: a stall's timeout recorded there */
-            if (jobs->state != KDP_J_STOP)
+            if (kdp_abort(c, jobs))     /* recover.c: a stall, its timeout recorded there */
                 break;
             run = false;
         }
@@ -456,7 +455,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         if (!run && !need && !pend)
             break;
         if (kdp_expired(c, t)) {
-            kdp_timeout(c, need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION, need ? need : pend);
+            kdp_timeout(c, need, pend);     /* recover.c: which of them was waited for */
             break;
         }
     }

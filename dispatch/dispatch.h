@@ -162,8 +162,10 @@ unsigned kdp_quiesce(struct kdp_ctx *c);
  * are called from there, and each is called from dispatch.c only when something went wrong). */
 /* Records an error unless one is recorded already (the first error wins). */
 void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value);
-/* KS_TIMEOUT naming what job j was waiting for; value = (signals seen << 32) | dispatched. */
-void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j);
+/* KS_TIMEOUT: job `need` waited for room (credit), or, need NULL, job `pend` for its
+ * completions; detail names what and the job's unit, value = (signals seen << 32) |
+ * dispatched. */
+void kdp_timeout(struct kdp_ctx *c, const struct kdp_job *need, const struct kdp_job *pend);
 /* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops (unless
  * j failed already: then nothing). */
 void kdp_fault(struct kdp_ctx *c, struct kdp_job *j);
@@ -176,8 +178,9 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
 /* j->skip != 0: `got` new signals of j's unit pay what it owes first; returns the rest. */
 uint32_t kdp_pay_owed(struct kdp_job *j, uint32_t got);
 /* Ends job j's running kick early (after its FAULT, or a stall: then the CREDIT timeout is
- * recorded once what came back is counted). Leaves no kick running. */
-void kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
+ * recorded once what came back is counted). Leaves no kick running. Returns whether it was a
+ * stall (the run ends) rather than a FAULT (what was pushed still retires). */
+bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
 /* After a failed run, or any run while some unit owes (c->owing), quiet already: what each
  * job's unit still owes (CU_STATUS read when something is unaccounted for; a job done owes
  * nothing), each unfinished job's status, and RX drained again. */

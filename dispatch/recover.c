@@ -27,8 +27,10 @@ void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t valu
     }
 }
 
-void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j)
+void kdp_timeout(struct kdp_ctx *c, const struct kdp_job *need, const struct kdp_job *pend)
 {
+    const struct kdp_job *j = need ? need : pend;
+    unsigned what = need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION;
     kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(what, j->yx),
              ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
 }
@@ -99,7 +101,7 @@ uint32_t kdp_pay_owed(struct kdp_job *j, uint32_t got)
     return got - k;
 }
 
-void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
+bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
 {
     /* There is no abort register, but PROG_DST is read live at every flit pushed (BOARD.md
      * §1.1): with the agent's own coordinate there, the rest of the program lands in the
@@ -137,9 +139,11 @@ void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
     j->rep.dispatched -= back < j->rep.dispatched ? back : j->rep.dispatched;
     /* Ended for a stall, not a FAULT: the timeout, recorded after the abort so that its value
      * counts what reached the unit (the kick's len less what came back to RX). */
-    if (j->state != KDP_J_STOP)
-        kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+    bool stall = j->state != KDP_J_STOP;
+    if (stall)
+        kdp_timeout(c, j, 0);
     c->running = KDP_REGIONS;       /* last: no tail call, one epilogue (cold code size) */
+    return stall;
 }
 
 void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
