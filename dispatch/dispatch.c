@@ -184,8 +184,12 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
     }
     uint32_t got = kdp_count_since(now, j->last_count);
     j->last_count = now;
-    if (j->skip && !(got = kdp_pay_owed(j, got)))     /* recover.c */
-        return true;
+    if (j->skip) {          /* here, not in recover.c: a call would keep w's halves on the stack */
+        uint32_t k = got < j->skip ? got : j->skip;
+        j->skip = (uint16_t)(j->skip - k);
+        if (!(got -= k))
+            return true;
+    }
     j->rep.completions += got;
     j->rep.last_code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
     j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
@@ -382,11 +386,11 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     struct kdp_job *rr = jobs;
     uint32_t t = kdp_now();
     for (;;) {
-        bool moved = false;
         struct kdp_job *pick = 0, *need = 0, *pend = 0, *j = rr;
         uint32_t proom = 0;
         do {
-            moved |= kdp_poll(c, j);
+            if (kdp_poll(c, j))
+                t = kdp_now();      /* progress: a signal (no flag kept across the pass) */
             if (kdp_out(j) && !pend)
                 pend = j;
             uint32_t want = j->prog->n - j->rep.dispatched;
@@ -404,8 +408,6 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             if (++j == end)
                 j = jobs;
         } while (j != rr);
-        if (moved)
-            t = kdp_now();
         bool run = c->running != KDP_REGIONS && kdp_running();
         if (run && stream && (jobs->state == KDP_J_STOP || kdp_expired(c, t))) {
             if (kdp_abort(c, jobs))     /* recover.c: a stall, its timeout recorded there */

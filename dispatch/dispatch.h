@@ -175,8 +175,6 @@ unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j);
 /* With c->owing set: each job's skip (its unit's signals still owed from an earlier run);
  * returns whether a unit outside `seen` (this run's table indices) may still return credit. */
 bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen);
-/* j->skip != 0: `got` new signals of j's unit pay what it owes first; returns the rest. */
-uint32_t kdp_pay_owed(struct kdp_job *j, uint32_t got);
 /* Ends job j's running kick early (after its FAULT, or a stall: then the CREDIT timeout is
  * recorded once what came back is counted). Leaves no kick running. Returns whether it was a
  * stall (the run ends) rather than a FAULT (what was pushed still retires). */

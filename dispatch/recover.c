@@ -94,13 +94,6 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
     return elsewhere;
 }
 
-uint32_t kdp_pay_owed(struct kdp_job *j, uint32_t got)
-{
-    uint32_t k = got < j->skip ? got : j->skip;
-    j->skip = (uint16_t)(j->skip - k);
-    return got - k;
-}
-
 bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
 {
     /* There is no abort register, but PROG_DST is read live at every flit pushed (BOARD.md
