@@ -137,11 +137,14 @@ static bool kdp_running(void)
 __attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit,
                                                 uint32_t want, uint32_t detail)
 {
-    uint32_t t = kdp_now();
+    /* The counter's low half (hal_cycles32, inline): no call in the loop, so nothing kept in
+     * saved registers. kdp_run's own loop calls hal_cycles (kdp_now) at every turn, which
+     * keeps RV32's 64-bit count extended (hal.h); one wait here is shorter than 2^32. */
+    uint32_t t = hal_cycles32();
     while ((hal_agent_rd32(off) & bit) != want) {
         if (off == KA_RX_STATUS)
             hal_agent_wr32(KA_RX_POP, 1);
-        if (kdp_expired(c, t)) {
+        if (hal_cycles32() - t > c->wait_cycles) {
             kdp_fail(c, KS_TIMEOUT, detail, hal_agent_rd(off));     /* recover.c */
             return KS_TIMEOUT;
         }
