@@ -367,7 +367,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     /* An earlier failed run left instructions in some unit: recover.c takes them off this
      * run's counts, and says whether a unit outside the run may still return credit (then
      * nothing streams on returned credit, credit being one counter). */
-    bool stream = n == 1 && !(c->owing && kdp_owed_start(c, jobs, n, seen));
+    bool stream = end == jobs + 1 && !(c->owing && kdp_owed_start(c, jobs, 1, seen));
     if (KDP_W == 8 && stream) {
         kdp_stream(c, jobs);
         if (KS_IS_TIMEOUT(c->status))   /* one bounded wait was enough */
@@ -470,7 +470,7 @@ out:
      * done if it succeeded, owe nothing now): recover.c, what each unit still owes and each
      * job's status. A run that succeeds with nothing owed changes no unit's debt. */
     if (c->status != KS_OK || c->owing)
-        kdp_settle(c, jobs, n);
+        kdp_settle(c, jobs, end);
     return c->status;
 }
 

@@ -182,6 +182,6 @@ bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
 /* After a failed run, or any run while some unit owes (c->owing), quiet already: what each
  * job's unit still owes (CU_STATUS read when something is unaccounted for; a job done owes
  * nothing), each unfinished job's status, and RX drained again. */
-void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
+void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end);
 
 #endif

@@ -139,7 +139,7 @@ bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
     return stall;
 }
 
-void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
+void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end)
 {
     /* Remember what each unit still owes, so the next run neither overfills it nor takes its
      * late signals for its own. A unit that reads idle (CU_STATUS, through the mailbox, quiet
@@ -147,7 +147,7 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * its signals reach the agent before its reply, on one path in order (docs/reliability.md:
      * a dropped completion must not lose the unit for good). The read is one bounded wait (a
      * slowed unit answers on its own clock). */
-    for (struct kdp_job *j = jobs; j != jobs + n; j++) {
+    for (struct kdp_job *j = jobs; j != end; j++) {
         uint32_t owed = j->skip + (j->rep.dispatched > j->rep.completions ?
                                    j->rep.dispatched - j->rep.completions : 0);
         uint64_t st;
