@@ -358,7 +358,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         }
     if (!j || j != end)         /* !j: the job count out of range (n 0 with jobs NULL too) */
         return kdp_refuse(c, j);
-    if (kdp_wait_idle(c) != KS_OK)
+    if (kdp_quiesce(c) != KS_OK)        /* a quiet agent to start from: RX emptied as well */
         return c->status;
     for (unsigned r = 0; r < KDP_REGIONS; r++)   /* a region is trusted within one run only */
         c->reg[r].prog = 0;
