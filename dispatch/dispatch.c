@@ -426,10 +426,13 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             unsigned r = kdp_find(c, j->prog, j->rep.dispatched);
             for (;;) {
                 if (r == KDP_REGIONS) {
-                    for (unsigned q = 0; q < nreg; q++)
-                        if (q != c->running &&
-                            (r == KDP_REGIONS || c->reg[q].stamp < c->reg[r].stamp))
+                    /* the oldest stamp kept at hand (above every 16-bit stamp to begin with,
+                     * so the first region not running is taken first) */
+                    for (uint32_t q = 0, oldest = 0x10000u; q < nreg; q++)
+                        if (q != c->running && c->reg[q].stamp < oldest) {
                             r = q;
+                            oldest = c->reg[q].stamp;
+                        }
                     kdp_fill(c, r, rs, j->prog, j->rep.dispatched);
                     /* The staging took a while: the running kick has usually finished
                      * (c->running is let go at the next turn's check). */
