@@ -40,7 +40,7 @@ void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint32_t wait_cycles, uint32_
     c->agent_yx = agent_yx;
     c->wait_cycles = wait_cycles;
     c->stage_flits = stage_flits;
-    c->running = KDP_REGIONS;
+    /* c->running is set by each kdp_run before it is read */
 }
 
 unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigned n)
