@@ -135,8 +135,8 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
  * report. Returns KS_OK or the first error: KS_DISPATCH_EMPTY / _BAD_TARGET / _BAD_PROG
  * (nothing sent, nothing changed), KS_UNIT_FAULT (detail {y,x}, value exec_result; the
  * faulted kick's rest is kept from the unit and what was pushed retires first), KS_TIMEOUT
- * (detail = what was awaited << 8 | {y,x}; value per docs/dispatch.md). The agent is left
- * quiet: no program running, RX empty. */
+ * (detail = what was awaited << 8 | {y,x}; value per docs/dispatch.md). It starts from a quiet
+ * agent (kdp_quiesce: KS_TIMEOUT if none), and leaves it quiet: no program running, RX empty. */
 unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
 
 /* One program to one target: kdp_run of the single job j (j->prog, j->yx filled). */
