@@ -40,7 +40,7 @@ void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint32_t wait_cycles, uint32_
     c->agent_yx = agent_yx;
     c->wait_cycles = wait_cycles;
     c->stage_flits = stage_flits;
-    c->running = KDP_REGIONS;
+    /* c->running is set by each kdp_run before it is read */
 }
 
 unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigned n)
@@ -48,15 +48,18 @@ unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigne
     unsigned st = kdp_units_check(u, n, c->agent_yx);
     if (st != KS_OK)
         return st;
-    for (unsigned i = 0; i < n; i++) {
-        /* field by field: a struct copy would pull memcpy into a small image */
-        struct kx_unit_entry *d = &c->units[i];
-        d->yx = u[i].yx;
-        d->version = u[i].version;
-        d->buffers = u[i].buffers;
-        d->rsvd = 0;
-        d->type = u[i].type;
-        d->inst_depth = u[i].inst_depth;
+    /* In halfwords (an entry's alignment; a struct copy would pull memcpy into a small image),
+     * rsvd, the high byte of the second (little-endian), cleared. may_alias: the entries' own
+     * storage. Four stores an entry instead of six. */
+    typedef uint16_t __attribute__((may_alias)) kdp_half;
+    _Static_assert(offsetof(struct kx_unit_entry, rsvd) == 3 && sizeof *u == 8, "entry layout");
+    const kdp_half *s = (const kdp_half *)u;
+    kdp_half *d = (kdp_half *)c->units;
+    for (const kdp_half *e = s + 4u * n; s != e; s += 4, d += 4) {
+        d[0] = s[0];
+        d[1] = (uint16_t)(s[1] & 0xFFu);
+        d[2] = s[2];
+        d[3] = s[3];
     }
     c->n_units = (uint8_t)n;
     c->owing = 0;           /* indices change meaning: nothing owed */
@@ -134,11 +137,14 @@ static bool kdp_running(void)
 __attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit,
                                                 uint32_t want, uint32_t detail)
 {
-    uint32_t t = kdp_now();
+    /* The counter's low half (hal_cycles32, inline): no call in the loop, so nothing kept in
+     * saved registers. kdp_run's own loop calls hal_cycles (kdp_now) at every turn, which
+     * keeps RV32's 64-bit count extended (hal.h); one wait here is shorter than 2^32. */
+    uint32_t t = hal_cycles32();
     while ((hal_agent_rd32(off) & bit) != want) {
         if (off == KA_RX_STATUS)
             hal_agent_wr32(KA_RX_POP, 1);
-        if (kdp_expired(c, t)) {
+        if (hal_cycles32() - t > c->wait_cycles) {
             kdp_fail(c, KS_TIMEOUT, detail, hal_agent_rd(off));     /* recover.c */
             return KS_TIMEOUT;
         }
@@ -152,9 +158,9 @@ static unsigned kdp_wait_idle(struct kdp_ctx *c)
 }
 
 /* A job's program is over: every pushed instruction retired, and nothing more to send. */
-static __attribute__((noinline)) void kdp_done(struct kdp_job *j)
+static void kdp_done(struct kdp_job *j)
 {
-    j->rep.cycles = hal_cycles() - j->t0;
+    j->rep.t_done = hal_cycles();
     j->state = KDP_J_DONE;
 }
 
@@ -181,14 +187,18 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
     }
     uint32_t got = kdp_count_since(now, j->last_count);
     j->last_count = now;
-    if (j->skip && !(got = kdp_pay_owed(j, got)))     /* recover.c */
-        return true;
+    if (j->skip) {          /* here, not in recover.c: a call would keep w's halves on the stack */
+        uint32_t k = got < j->skip ? got : j->skip;
+        j->skip = (uint16_t)(j->skip - k);
+        if (!(got -= k))
+            return true;
+    }
     j->rep.completions += got;
     j->rep.last_code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
     j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
-    if (j->rep.last_code == KF_SIG_FAULT && j->rep.status == KS_OK)
+    if (j->rep.last_code == KF_SIG_FAULT)
         kdp_fault(c, j);            /* recover.c: the program ends, in-flight work retires */
-    if (j->rep.completions >= j->rep.dispatched && (j->cursor == j->prog->n || j->state == KDP_J_STOP))
+    if (j->rep.completions >= j->rep.dispatched && (j->rep.dispatched == j->prog->n || j->state == KDP_J_STOP))
         kdp_done(j);
     return true;
 }
@@ -245,11 +255,8 @@ static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32
     hal_agent_wr32(KA_PROG_CRED, cred);
     hal_fence();
     hal_agent_wr32(KA_PROG_KICK, 1);
-    if (j->rep.dispatched == 0)
-        j->t0 = hal_cycles();
-    j->cursor += len;
     j->rep.dispatched += len;
-    c->clock++;
+    c->clock++;             /* after the region's stamp was taken (kdp_run) */
 }
 
 /* The single-target stream, the path `make bench` measures: region r kicked while region r^1
@@ -268,8 +275,7 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
     kdp_stage(0, p, 0, len);
     c->staged_flits += len;
     hal_agent_wr32(KA_PROG_DST, j->yx);             /* one target: written once */
-    j->t0 = hal_cycles();
-    t = (uint32_t)j->t0;
+    t = kdp_now();
     for (;;) {
         uint32_t room, need = len < want ? len : want;
         kdp_poll(c, j);             /* completions since the staging: room only grows */
@@ -277,7 +283,7 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
             if (kdp_poll(c, j))
                 t = kdp_now();
             else if (kdp_expired(c, t)) {
-                kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+                kdp_timeout(c, j, 0);
                 return;
             }
             if (j->state != KDP_J_RUN)
@@ -289,14 +295,13 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
         hal_agent_wr32(KA_PROG_CRED, len < room ? len : room);
         hal_fence();
         hal_agent_wr32(KA_PROG_KICK, 1);
-        j->cursor += len;
         j->rep.dispatched += len;
         base = base ? 0 : rs;
-        len = p->n - j->cursor;
+        len = p->n - j->rep.dispatched;
         if (len > rs)
             len = rs;
         if (len) {                  /* the next half, while this one streams */
-            kdp_stage(base, p, j->cursor, len);
+            kdp_stage(base, p, j->rep.dispatched, len);
             c->staged_flits += len;
         }
         if (kdp_running()) {        /* usually done already: the staging took longer */
@@ -318,39 +323,42 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
 
 unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
 {
-    c->status = KS_OK;
-    c->detail = 0;
-    c->value = 0;
+    c->status = KS_OK;      /* detail and value are written with the first error */
     struct kdp_job *const end = jobs + n;
     /* Every job checked and set up in one pass; anything wrong and recover.c names the first
      * failing check (EMPTY, BAD_PROG, BAD_TARGET in order). A refusal leaves the agent and the
      * context's unit state as they were. */
     uint32_t seen = 0;          /* table indices: two jobs on one unit would share its room */
-    if (n - 1u >= KDP_MAX_JOBS)
-        return kdp_refuse(c, 0);
-    for (struct kdp_job *j = jobs; j != end; j++) {
-        const struct kdp_prog *p = j->prog;
-        unsigned ui;
-        if (!p || p->n == 0 || ((uintptr_t)p->payload & 7u) != 0 ||
-            (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u) ||
-            c->stage_flits < KDP_REGIONS)
-            return kdp_refuse(c, j);
-        seen |= UINT32_C(1) << ui;
-        /* The report and the private state from 0 in native words (as kdp_init: fewer
-         * instructions than a store a field); then what does not start at 0. */
-        typedef uintptr_t __attribute__((may_alias)) kdp_word;
-        _Static_assert(offsetof(struct kdp_job, rep) % sizeof(kdp_word) == 0 &&
-                       sizeof(struct kdp_job) % sizeof(kdp_word) == 0, "job state in words");
-        for (kdp_word *w = (kdp_word *)&j->rep; w != (kdp_word *)(j + 1); w++)
-            *w = 0;
-        j->ui = (uint8_t)ui;
-        uint32_t d = c->units[ui].inst_depth, cap = p->cap;
-        d = cap - 1u < d ? cap : d;                         /* cap 0 (none) wraps: d */
-        j->depth = (uint8_t)(d < 255u ? d : 255u);
-        j->state = KDP_J_RUN;
-        j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(j->yx)));
-    }
-    if (kdp_wait_idle(c) != KS_OK)
+    /* The staging RAM too small is the first job's BAD_TARGET unless that job is refused
+     * earlier (EMPTY, BAD_PROG): kdp_refuse(c, jobs) says which. A job count out of range
+     * stops at no job (NULL). */
+    struct kdp_job *j = n - 1u < KDP_MAX_JOBS ? jobs : 0;
+    if (j && c->stage_flits >= KDP_REGIONS)
+        for (; j != end; j++) {
+            const struct kdp_prog *p = j->prog;
+            unsigned ui;
+            if (!p || p->n == 0 || ((uintptr_t)p->payload & 7u) != 0 ||
+                (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u))
+                break;
+            seen |= UINT32_C(1) << ui;
+            /* The report and the private state from 0 in native words (as kdp_init: fewer
+             * instructions than a store a field); then what does not start at 0. */
+            typedef uintptr_t __attribute__((may_alias)) kdp_word;
+            _Static_assert(offsetof(struct kdp_job, rep) % sizeof(kdp_word) == 0 &&
+                           sizeof(struct kdp_job) % sizeof(kdp_word) == 0, "job state in words");
+            for (kdp_word *w = (kdp_word *)&j->rep; w != (kdp_word *)(j + 1); w++)
+                *w = 0;
+            j->ui = (uint8_t)ui;
+            uint32_t d = c->units[ui].inst_depth, cap = p->cap;
+            d = cap - 1u < d ? cap : d;                         /* cap 0 (none) wraps: d */
+            j->depth = (uint8_t)(d < 255u ? d : 255u);
+            j->state = KDP_J_RUN;
+            j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT,
+                                                   hal_agent_rd32(KA_NODE_STATUS(j->yx)));
+        }
+    if (!j || j != end)         /* !j: the job count out of range (n 0 with jobs NULL too) */
+        return kdp_refuse(c, j);
+    if (kdp_quiesce(c) != KS_OK)        /* a quiet agent to start from: RX emptied as well */
         return c->status;
     for (unsigned r = 0; r < KDP_REGIONS; r++)   /* a region is trusted within one run only */
         c->reg[r].prog = 0;
@@ -359,7 +367,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     /* An earlier failed run left instructions in some unit: recover.c takes them off this
      * run's counts, and says whether a unit outside the run may still return credit (then
      * nothing streams on returned credit, credit being one counter). */
-    bool stream = n == 1 && !(c->owing && kdp_owed_start(c, jobs, n, seen));
+    bool stream = end == jobs + 1 && !(c->owing && kdp_owed_start(c, jobs, 1, seen));
     if (KDP_W == 8 && stream) {
         kdp_stream(c, jobs);
         if (KS_IS_TIMEOUT(c->status))   /* one bounded wait was enough */
@@ -381,14 +389,14 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     struct kdp_job *rr = jobs;
     uint32_t t = kdp_now();
     for (;;) {
-        bool moved = false;
         struct kdp_job *pick = 0, *need = 0, *pend = 0, *j = rr;
         uint32_t proom = 0;
         do {
-            moved |= kdp_poll(c, j);
+            if (kdp_poll(c, j))
+                t = kdp_now();      /* progress: a signal (no flag kept across the pass) */
             if (kdp_out(j) && !pend)
                 pend = j;
-            uint32_t want = j->prog->n - j->cursor;
+            uint32_t want = j->prog->n - j->rep.dispatched;
             if (j->state == KDP_J_RUN && want && c->status == KS_OK) {
                 if (!need)
                     need = j;
@@ -403,12 +411,9 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             if (++j == end)
                 j = jobs;
         } while (j != rr);
-        if (moved)
-            t = kdp_now();
         bool run = c->running != KDP_REGIONS && kdp_running();
         if (run && stream && (jobs->state == KDP_J_STOP || kdp_expired(c, t))) {
-            kdp_abort(c, jobs);         /* recover.c: a stall's timeout recorded there */
-            if (jobs->state != KDP_J_STOP)
+            if (kdp_abort(c, jobs))     /* recover.c: a stall, its timeout recorded there */
                 break;
             run = false;
         }
@@ -418,14 +423,17 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             /* Stage what the next kick needs while the running kick pushes and the units
              * work, into the least recently kicked region the running kick is not reading. */
             j = pick ? pick : need;
-            unsigned r = kdp_find(c, j->prog, j->cursor);
+            unsigned r = kdp_find(c, j->prog, j->rep.dispatched);
             for (;;) {
                 if (r == KDP_REGIONS) {
-                    for (unsigned q = 0; q < nreg; q++)
-                        if (q != c->running &&
-                            (r == KDP_REGIONS || c->reg[q].stamp < c->reg[r].stamp))
+                    /* the oldest stamp kept at hand (above every 16-bit stamp to begin with,
+                     * so the first region not running is taken first) */
+                    for (uint32_t q = 0, oldest = 0x10000u; q < nreg; q++)
+                        if (q != c->running && c->reg[q].stamp < oldest) {
                             r = q;
-                    kdp_fill(c, r, rs, j->prog, j->cursor);
+                            oldest = c->reg[q].stamp;
+                        }
+                    kdp_fill(c, r, rs, j->prog, j->rep.dispatched);
                     /* The staging took a while: the running kick has usually finished
                      * (c->running is let go at the next turn's check). */
                     if (run && !kdp_running())
@@ -434,19 +442,19 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 if (!pick || run)
                     break;
                 struct kdp_region *g = &c->reg[r];
-                uint32_t off = pick->cursor - g->start;
+                uint32_t off = pick->rep.dispatched - g->start;
                 /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
                  * len = staged, on the unit's own returned credit */
                 uint32_t len = g->len - off, cred = len < proom ? len : proom;
+                g->stamp = c->clock;    /* before the kick counts it: no 16-bit wrap kept */
                 kdp_kick(c, pick, r * rs + off, stream ? len : cred, cred);
                 c->running = (uint8_t)r;
-                g->stamp = c->clock;
                 rr = pick + 1 == end ? jobs : pick + 1;
                 t = kdp_now();
                 run = true;
                 /* The stream stages its next region at once, while this kick pushes (it
                  * cannot be staged earlier: the stream's chunks follow each other). */
-                if (!stream || j->cursor == j->prog->n)
+                if (!stream || j->rep.dispatched == j->prog->n)
                     break;
                 pick = 0;
                 r = KDP_REGIONS;
@@ -455,16 +463,17 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         if (!run && !need && !pend)
             break;
         if (kdp_expired(c, t)) {
-            kdp_timeout(c, need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION, need ? need : pend);
+            kdp_timeout(c, need, pend);     /* recover.c: which of them was waited for */
             break;
         }
     }
 out:
     kdp_quiesce(c);         /* (c->running is set again when the next run starts) */
-    if (c->status == KS_OK)
-        c->owing &= ~seen;      /* every job done: its unit owes nothing */
-    else
-        kdp_settle(c, jobs, n); /* recover.c: what each unit still owes, each job's status */
+    /* After a failure, or with some unit owing from an earlier one (then this run's units, all
+     * done if it succeeded, owe nothing now): recover.c, what each unit still owes and each
+     * job's status. A run that succeeds with nothing owed changes no unit's debt. */
+    if (c->status != KS_OK || c->owing)
+        kdp_settle(c, jobs, end);
     return c->status;
 }
 

@@ -36,11 +36,13 @@ struct kdp_report {
     uint8_t last_code;      /* NODE_STATUS code and arg of the last signal read */
     uint32_t last_arg;
     uint32_t status;        /* KS_OK, or this job's own failure */
-    uint64_t cycles;        /* processor cycles from the first kick to the completion seen */
+    uint64_t t_done;        /* hal_cycles() when the firmware saw the program complete (0: it
+                             * did not); a caller that read hal_cycles() before kdp_run has
+                             * the span (docs/dispatch.md "Reports") */
 };
 
 /* One (program, target) pair of a kdp_run. Fill prog and yx; the rest is the layer's. On RV32
- * 56 bytes (the service keeps KDP_MAX_JOBS of them in the scratchpad): the private bytes sit
+ * 48 bytes (the service keeps KDP_MAX_JOBS of them in the scratchpad): the private bytes sit
  * in the padding after yx and after the report, each field as wide as its values need. */
 struct kdp_job {
     const struct kdp_prog *prog;
@@ -51,10 +53,9 @@ struct kdp_job {
     uint8_t depth;          /* inst_depth, or the program's credit cap when lower; at most 255
                              * (a lower credit bound is safe; kicks are at most half the
                              * staging RAM, 64, anyway) */
-    struct kdp_report rep;
+    struct kdp_report rep;  /* rep.dispatched is also the next instruction to kick: only an
+                             * early-ended kick lowers it, and nothing is kicked after one */
     /* private */
-    uint64_t t0;            /* hal_cycles() at the first kick (the feed bench reads it) */
-    uint32_t cursor;        /* next instruction to kick */
     uint16_t last_count;    /* NODE_STATUS count at the last read */
     uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
 };
@@ -68,7 +69,11 @@ struct kdp_region {          /* what a staging region holds */
     uint16_t stamp;         /* for least-recently-used eviction (a wrapped stamp only makes
                              * one eviction choice worse, never a wrong one: the running
                              * region is never evicted) */
+    /* 16 bytes on both variants: RV32's 12 would cost a multiply by 12 at every region index
+     * (docs/dispatch.md "Size"); none on RV64 (a GNU zero-length array there) */
+    uint8_t pad[sizeof(void *) == 8u ? 0u : 4u];
 };
+_Static_assert(sizeof(struct kdp_region) == 16u, "a region index is a shift");
 
 struct kdp_ctx {
     uint32_t wait_cycles;   /* bound of every single wait, processor cycles */
@@ -78,7 +83,8 @@ struct kdp_ctx {
     uint8_t running;        /* region read by the running kick, KDP_REGIONS when none */
     uint8_t n_units;
     uint32_t staged_flits;  /* flits written into STAGE since kdp_init (restaging shows here) */
-    /* first error of the last call (STYLE.md: the first error wins) */
+    /* first error of the last call (STYLE.md: the first error wins); detail and value are
+     * written with it, and mean nothing while status is KS_OK */
     uint32_t status;
     uint32_t detail;
     uint64_t value;
@@ -129,8 +135,8 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
  * report. Returns KS_OK or the first error: KS_DISPATCH_EMPTY / _BAD_TARGET / _BAD_PROG
  * (nothing sent, nothing changed), KS_UNIT_FAULT (detail {y,x}, value exec_result; the
  * faulted kick's rest is kept from the unit and what was pushed retires first), KS_TIMEOUT
- * (detail = what was awaited << 8 | {y,x}; value per docs/dispatch.md). The agent is left
- * quiet: no program running, RX empty. */
+ * (detail = what was awaited << 8 | {y,x}; value per docs/dispatch.md). It starts from a quiet
+ * agent (kdp_quiesce: KS_TIMEOUT if none), and leaves it quiet: no program running, RX empty. */
 unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
 
 /* One program to one target: kdp_run of the single job j (j->prog, j->yx filled). */
@@ -156,9 +162,12 @@ unsigned kdp_quiesce(struct kdp_ctx *c);
  * are called from there, and each is called from dispatch.c only when something went wrong). */
 /* Records an error unless one is recorded already (the first error wins). */
 void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value);
-/* KS_TIMEOUT naming what job j was waiting for; value = (signals seen << 32) | dispatched. */
-void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j);
-/* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops. */
+/* KS_TIMEOUT: job `need` waited for room (credit), or, need NULL, job `pend` for its
+ * completions; detail names what and the job's unit, value = (signals seen << 32) |
+ * dispatched. */
+void kdp_timeout(struct kdp_ctx *c, const struct kdp_job *need, const struct kdp_job *pend);
+/* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops (unless
+ * j failed already: then nothing). */
 void kdp_fault(struct kdp_ctx *c, struct kdp_job *j);
 /* A kdp_run refused at job j, every earlier job passing (NULL: the job count out of range):
  * records and returns j's first failing check's status (and detail). */
@@ -166,13 +175,13 @@ unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j);
 /* With c->owing set: each job's skip (its unit's signals still owed from an earlier run);
  * returns whether a unit outside `seen` (this run's table indices) may still return credit. */
 bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen);
-/* j->skip != 0: `got` new signals of j's unit pay what it owes first; returns the rest. */
-uint32_t kdp_pay_owed(struct kdp_job *j, uint32_t got);
 /* Ends job j's running kick early (after its FAULT, or a stall: then the CREDIT timeout is
- * recorded once what came back is counted). Leaves no kick running. */
-void kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
-/* After a failed run, quiet already: what each job's unit still owes (CU_STATUS read when
- * something is unaccounted for), each unfinished job's status, and RX drained again. */
-void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
+ * recorded once what came back is counted). Leaves no kick running. Returns whether it was a
+ * stall (the run ends) rather than a FAULT (what was pushed still retires). */
+bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
+/* After a failed run, or any run while some unit owes (c->owing), quiet already: what each
+ * job's unit still owes (CU_STATUS read when something is unaccounted for; a job done owes
+ * nothing), each unfinished job's status, and RX drained again. */
+void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end);
 
 #endif

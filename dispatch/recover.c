@@ -27,8 +27,10 @@ void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t valu
     }
 }
 
-void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j)
+void kdp_timeout(struct kdp_ctx *c, const struct kdp_job *need, const struct kdp_job *pend)
 {
+    const struct kdp_job *j = need ? need : pend;
+    unsigned what = need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION;
     kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(what, j->yx),
              ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
 }
@@ -36,7 +38,10 @@ void kdp_timeout(struct kdp_ctx *c, unsigned what, const struct kdp_job *j)
 void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
 {
     /* A FAULT ends the program (a faulting last instruction reports FAULT, never
-     * BATCH_COMPLETE: BOARD.md §1.1); what is already in flight still retires. */
+     * BATCH_COMPLETE: BOARD.md §1.1); what is already in flight still retires. Called at every
+     * FAULT code read: only the first of a job counts. */
+    if (j->rep.status != KS_OK)
+        return;
     j->rep.status = KS_UNIT_FAULT;
     j->state = KDP_J_STOP;
     kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
@@ -47,8 +52,11 @@ unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j)
     /* kdp_run's one pass stopped at job j (every earlier job passed every check), or at none
      * (NULL) for a job count out of range; the status is j's first failing check in the
      * documented order (EMPTY, BAD_PROG, BAD_TARGET: its unit absent or taken by an earlier
-     * job, or the staging RAM too small for the regions). Nothing else changes. */
+     * job, or the staging RAM too small for the regions). Nothing else changes. kdp_run
+     * cleared only the status: detail and value are written here. */
     unsigned st = KS_DISPATCH_BAD_PROG;
+    c->detail = 0;
+    c->value = 0;
     if (j) {
         const struct kdp_prog *p = j->prog;
         if (!p || p->n == 0)
@@ -86,14 +94,7 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
     return elsewhere;
 }
 
-uint32_t kdp_pay_owed(struct kdp_job *j, uint32_t got)
-{
-    uint32_t k = got < j->skip ? got : j->skip;
-    j->skip = (uint16_t)(j->skip - k);
-    return got - k;
-}
-
-void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
+bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
 {
     /* There is no abort register, but PROG_DST is read live at every flit pushed (BOARD.md
      * §1.1): with the agent's own coordinate there, the rest of the program lands in the
@@ -131,12 +132,14 @@ void kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
     j->rep.dispatched -= back < j->rep.dispatched ? back : j->rep.dispatched;
     /* Ended for a stall, not a FAULT: the timeout, recorded after the abort so that its value
      * counts what reached the unit (the kick's len less what came back to RX). */
-    if (j->state != KDP_J_STOP)
-        kdp_timeout(c, KDP_AWAIT_CREDIT, j);
+    bool stall = j->state != KDP_J_STOP;
+    if (stall)
+        kdp_timeout(c, j, 0);
     c->running = KDP_REGIONS;       /* last: no tail call, one epilogue (cold code size) */
+    return stall;
 }
 
-void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
+void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end)
 {
     /* Remember what each unit still owes, so the next run neither overfills it nor takes its
      * late signals for its own. A unit that reads idle (CU_STATUS, through the mailbox, quiet
@@ -144,7 +147,7 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
      * its signals reach the agent before its reply, on one path in order (docs/reliability.md:
      * a dropped completion must not lose the unit for good). The read is one bounded wait (a
      * slowed unit answers on its own clock). */
-    for (struct kdp_job *j = jobs; j != jobs + n; j++) {
+    for (struct kdp_job *j = jobs; j != end; j++) {
         uint32_t owed = j->skip + (j->rep.dispatched > j->rep.completions ?
                                    j->rep.dispatched - j->rep.completions : 0);
         uint64_t st;
@@ -156,7 +159,8 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
         c->owing &= ~bit;
         if (owed)
             c->owing |= bit;
-        /* A job not done ends with the run's first error (settle runs after a failure only). */
+        /* A job not done ends with the run's first error (after a run that succeeded every job
+         * is done). */
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
             j->rep.status = c->status;
     }

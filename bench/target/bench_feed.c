@@ -4,7 +4,7 @@
  *  - busy: the unit's own busy-cycle counter (CU_COUNTERS [31:0], read through the mailbox
  *    before and after), i.e. what the model says the unit spent executing;
  *  - span: processor cycles from the kdp_run call (every instruction still undispatched) to the
- *    firmware seeing the program complete (job.t0 - call + rep.cycles; cycle = ns = unit cycle).
+ *    firmware seeing the program complete (rep.t_done - call; cycle = ns = unit cycle).
  * busy / span is the unit's feed. span also holds the hop and polling latency after the last
  * retirement, so the figure is a lower bound of busy / (busy + idle while instructions were
  * still undispatched). */
@@ -48,7 +48,7 @@ int main(void)
         EXPECT_EQ(jobs[u].rep.completions + ((cnt >> 32) << 16), (2 + GEMVS) * 0x10001u);
         EXPECT_EQ(busy, 2u * 4u + GEMVS * 2096u);
         kb_raw(busy_key[u], busy);
-        kb_raw(span_key[u], jobs[u].t0 - t_call + jobs[u].rep.cycles);
+        kb_raw(span_key[u], jobs[u].rep.t_done - t_call);
     }
     kt_finish();
 }

@@ -97,3 +97,8 @@ uint64_t hal_cycles(void)
     fh_tick();
     return fh_now;
 }
+
+uint32_t hal_cycles32(void)
+{
+    return (uint32_t)hal_cycles();
+}

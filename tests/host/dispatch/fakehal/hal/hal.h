@@ -15,5 +15,6 @@ void hal_agent_wr32(uint32_t off, uint32_t v);
 volatile void *hal_agent_ptr(uint32_t off);
 void hal_fence(void);
 uint64_t hal_cycles(void);
+uint32_t hal_cycles32(void);        /* hal_cycles' low half, one tick as well */
 
 #endif
