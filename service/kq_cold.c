@@ -6,11 +6,13 @@
  * interpreted from outside the RV32 instruction window (docs/rv32-fit-plan.md §3), at ~40x
  * the native cost:
  *   - entry functions take at most 6 scalar or pointer arguments (a0-a5), return at most one
- *     scalar, and are called only from queue.c or boot/fatal.c;
+ *     scalar, and are called only from queue.c or boot/fatal.c: two entries, kq_cold (every
+ *     service path, picked by `what`: kq_svc.h) and kx_fatal_hook, so two native stubs;
  *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/) with
  *     at most 6 argument registers, and no static function of another file;
  *   - the service's data is reached through kq and kq_hdr (kq_svc.h) or arguments.
  * Until the interpreter is in the image they are compiled and run natively like the rest. */
+#include <stdarg.h>
 #include "kq_svc.h"
 
 /* Enumeration (no table in the boot block): cycles to wait for one coordinate's CU_CTRL reply
@@ -18,7 +20,7 @@
  * wait_cycles is for work, far too long to spend on every empty coordinate. */
 #define KQ_ENUM_COORD_CYCLES   4000u
 
-void kq_cold_refuse(unsigned rule)
+static __attribute__((noreturn)) void cold_refuse(unsigned rule)
 {
     if (!rule)
         hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
@@ -28,7 +30,7 @@ void kq_cold_refuse(unsigned rule)
     hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
 }
 
-void kq_cold_enumerate(uint32_t wait_cycles)
+static void cold_enumerate(uint32_t wait_cycles)
 {
     uint8_t lo, hi;
     kdp_scan_range(&lo, &hi);
@@ -37,7 +39,7 @@ void kq_cold_enumerate(uint32_t wait_cycles)
     (void)kdp_enumerate(&kq.dp, lo, hi, coord);
 }
 
-void kq_cold_aborted(struct kq_err *e)
+static void cold_aborted(struct kq_err *e)
 {
     e->tag = kq_hdr->sq_head.tag;
     e->status = KS_ABORTED;
@@ -70,7 +72,9 @@ void kx_fatal_hook(uint64_t word)
 
 /* ---- Commands no budget measures ---- */
 
-void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
+static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first);
+
+static void cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
                            uint32_t step)
 {
     e->status = (uint16_t)st;
@@ -80,14 +84,14 @@ void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_resul
         e->value = kq_step_value(step, e->value);
 }
 
-void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
+static void cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
     if (s->op == KQ_OP_REPLAY) {
         /* validates, then runs: a REPLAY command's list was not read at acceptance */
         struct kmv_result r;
         unsigned st = kmv_replay((const struct kd_write *)(uintptr_t)hal_ug_ptr(s->addr), s->count,
                                  kq.wait_cycles, &r);
-        kq_cold_replay_result(e, st, &r, KQ_NO_STEP);
+        cold_replay_result(e, st, &r, KQ_NO_STEP);
     } else if (s->op == KQ_OP_DISPATCH) {
         /* One job per target (distinct, checked): one group, like RUN's (queue.c kq_add_job).
          * Jobs that send the same program are staged once: dispatch/ matches staged regions
@@ -104,7 +108,7 @@ void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
         }
         unsigned st = kdp_run(&kq.dp, kq.job, n);
         if (st != KS_OK) {
-            kq_cold_group_failed(e, st, n, KQ_NO_STEP);
+            cold_group_failed(e, st, n, KQ_NO_STEP);
         } else {
             uint32_t sent = 0;
             for (unsigned i = 0; i < s->ntargets; i++)
@@ -119,7 +123,7 @@ void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
     /* STOP: completed as it is; kq_serve stops after posting it (kq_cold_stop) */
 }
 
-void kq_cold_stop(const struct kq_err *e)
+static void cold_stop(const struct kq_err *e)
 {
     if (e->status != KS_OK)
         return;                         /* refused: not a STOP */
@@ -128,7 +132,7 @@ void kq_cold_stop(const struct kq_err *e)
     hal_exit(KX_EXIT_OK);
 }
 
-void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
+static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
 {
     unsigned failed = 0;
     for (unsigned i = n; i-- > 0;)          /* downwards: the first failed job is kept */
@@ -137,4 +141,36 @@ void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t fi
     e->status = (uint16_t)st;
     e->detail = kq.dp.detail;
     e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;
+}
+
+/* The one service entry (kq_svc.h): `what` says which path and which words follow. */
+uint32_t kq_cold(unsigned what, ...)
+{
+    va_list ap;
+    va_start(ap, what);
+    if (what < KQ_COLD_ENUMERATE)
+        cold_refuse(what);
+    if (what == KQ_COLD_ENUMERATE) {
+        cold_enumerate(va_arg(ap, uint32_t));
+    } else {
+        struct kq_err *e = va_arg(ap, struct kq_err *);
+        if (what == KQ_COLD_ABORTED) {
+            cold_aborted(e);
+        } else if (what == KQ_COLD_EXEC) {
+            cold_exec(va_arg(ap, const struct kq_sub *), e);
+        } else if (what == KQ_COLD_STOP) {
+            cold_stop(e);
+        } else {
+            unsigned st = va_arg(ap, unsigned);
+            if (what == KQ_COLD_GROUP_FAILED) {
+                unsigned n = va_arg(ap, unsigned);
+                cold_group_failed(e, st, n, va_arg(ap, uint32_t));
+            } else {                                /* KQ_COLD_REPLAY_RESULT */
+                const struct kmv_result *r = va_arg(ap, const struct kmv_result *);
+                cold_replay_result(e, st, r, va_arg(ap, uint32_t));
+            }
+        }
+    }
+    va_end(ap);
+    return 0;
 }

@@ -46,41 +46,80 @@ unsigned kq_publish_units(void);                /* the unit table into the heade
 #define KQ_NO_STEP  0xFFFFFFFFu
 
 /* ---- Cold paths (kq_cold.c: run once at boot or only on failure; docs/service.md "Cold
- * code") ---- */
+ * code") ----
+ * One entry, kq_cold, for all of them: each cold entry costs the RV32 window a 12-byte native
+ * stub (hal/rv32/kvm_stub.c), and one `li` of `what` at a call site is 4. The typed wrappers
+ * below are the API; `what` picks the path and says which arguments follow (32-bit scalars and
+ * pointers only: the variadic words travel in a1..a5 exactly as fixed ones would, so the stub's
+ * register pass-through carries them). */
+enum kq_cold_what {
+    /* 0 .. KQ_SETUP_INDICES: kq_cold_refuse(rule), the rule itself as `what` (no argument) */
+    KQ_COLD_ENUMERATE = 16,         /* (uint32_t wait_cycles) */
+    KQ_COLD_ABORTED,                /* (struct kq_err *) */
+    KQ_COLD_EXEC,                   /* (struct kq_err *, const struct kq_sub *) */
+    KQ_COLD_GROUP_FAILED,           /* (struct kq_err *, unsigned st, unsigned n, uint32_t first) */
+    KQ_COLD_STOP,                   /* (const struct kq_err *) */
+    KQ_COLD_REPLAY_RESULT,          /* (struct kq_err *, unsigned st, const struct kmv_result *,
+                                     * uint32_t step) */
+};
+_Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
+uint32_t kq_cold(unsigned what, ...);
 
 /* Boot refused: the queue the boot block names broke setup rule `rule` (KQ_SETUP_*): says so
  * on the console and stops the core with KX_BOOT_BAD_QUEUE; rule 0: dispatch/ refused the boot
  * block's unit table, the core stops with KX_BOOT_BAD_UNITS. */
-void kq_cold_refuse(unsigned rule) __attribute__((noreturn));
+static inline __attribute__((noreturn)) void kq_cold_refuse(unsigned rule)
+{
+    kq_cold(rule);
+    __builtin_unreachable();
+}
 
 /* No unit table in the boot block: enumerates the default scan range into kq.dp
  * (per-coordinate reply wait min(wait_cycles, 4000)); finding none is not fatal. */
-void kq_cold_enumerate(uint32_t wait_cycles);
+static inline void kq_cold_enumerate(uint32_t wait_cycles)
+{
+    kq_cold(KQ_COLD_ENUMERATE, wait_cycles);
+}
 
 /* A restart found a submission taken and never completed: e becomes its KS_ABORTED
  * completion (the tag kept on the sq_head line, detail, value and cycles 0). */
-void kq_cold_aborted(struct kq_err *e);
+static inline void kq_cold_aborted(struct kq_err *e)
+{
+    kq_cold(KQ_COLD_ABORTED, e);
+}
 
 /* The commands no issue 8 figure measures, once kq_sub_check accepted s: REPLAY (kmv_replay
  * validates, then runs: each move is native), DISPATCH (one group of ntargets jobs through
  * kdp_run), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
  * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
-void kq_cold_exec(const struct kq_sub *s, struct kq_err *e);
-
-/* e from a replay's outcome st and r: OK with the moves done; else r's detail and value = the
- * write concerned in [63:32], the mover status word's low half in [31:0] — under the step
- * index (value[63:48]) for a RUN's REPLAY step, as it is for a command (step KQ_NO_STEP). */
-void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
-                           uint32_t step);
+static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
+{
+    kq_cold(KQ_COLD_EXEC, e, s);
+}
 
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
  * value), the value under the failing job's step in a RUN (the group is the consecutive
  * DISPATCH steps first .. first + n - 1; value[63:48]), as it is for a DISPATCH command
  * (first KQ_NO_STEP). */
-void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first);
+static inline void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
+{
+    kq_cold(KQ_COLD_GROUP_FAILED, e, st, n, first);
+}
 
 /* A STOP was posted with e: when it was accepted (KS_OK), marks the state line STOPPED and
  * stops the core; else returns (a refused STOP stops nothing). */
-void kq_cold_stop(const struct kq_err *e);
+static inline void kq_cold_stop(const struct kq_err *e)
+{
+    kq_cold(KQ_COLD_STOP, e);
+}
+
+/* e from a replay's outcome st and r: OK with the moves done; else r's detail and value = the
+ * write concerned in [63:32], the mover status word's low half in [31:0] — under the step
+ * index (value[63:48]) for a RUN's REPLAY step, as it is for a command (step KQ_NO_STEP). */
+static inline void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
+                                         uint32_t step)
+{
+    kq_cold(KQ_COLD_REPLAY_RESULT, e, st, r, step);
+}
 
 #endif
