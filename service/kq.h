@@ -124,6 +124,12 @@ static inline uint64_t kq_step_value(uint32_t step, uint64_t inner)
     return ((uint64_t)step << 48) | (inner & 0xFFFFFFFFFFFFull);
 }
 
+/* A DISPATCH command's n targets (u8 {y,x}) at t: each in the unit table (else KS_BAD_TARGET),
+ * none twice (KS_DUP_TARGET), the first broken one in e->detail, value 0; KS_OK leaves e as it
+ * is. kq_sub_check's last row for a DISPATCH (kq_targets.c: cold code on RV32). */
+unsigned kq_targets_check(const uint8_t *t, uint32_t n, const struct kq_env *env,
+                          struct kq_err *e);
+
 /* Index in the unit table of yx, or -1. */
 int kq_unit_index(const struct kq_env *env, uint8_t yx);
 

@@ -57,11 +57,13 @@ enum kq_rule_kind {
     KQ_R_POW2,      /* as LIMIT, and a power of two */
     KQ_R_DATA,      /* kq_range of the u64 address field at off and value x rec bytes, align;
                      * a refusal keeps kq_range's status unless status is set (setup rules) */
-    KQ_R_TARGETS,   /* value targets (u8 {y,x}) at off: each in the unit table (KS_BAD_TARGET),
-                     * none twice (KS_DUP_TARGET), detail {y,x} */
+    KQ_R_TARGET,    /* a RUN step's one target (u8 {y,x}) at off: in the unit table, else
+                     * KS_BAD_TARGET, detail {y,x} */
+    KQ_R_TARGETS,   /* a DISPATCH command's value targets at off: kq_targets_check (kq_targets.c,
+                     * cold code on RV32: no measured path has a list) */
     KQ_R_END,       /* the list is done: KS_OK */
     KQ_R_NEXT,      /* go on with the list kq_lists[lo + the value] (the op's own rows) */
-    KQ_R_TALLY,     /* RUN steps, after the TARGETS row of the one target at off, value n:
+    KQ_R_TALLY,     /* RUN steps, after the TARGET row of the one target at off, value n:
                      * DISPATCH (rec 0) counts one more
                      * program for the unit; WAIT (rec 1) needs n <= that count, else
                      * KS_UNSATISFIABLE, detail {y,x}, value n */
@@ -69,9 +71,11 @@ enum kq_rule_kind {
                      * kmv_validate: its status, detail, value = the write index */
 };
 
-/* Every row has one value, the field of `vwidth` bytes at `voff` (vwidth 0: the constant 1),
- * read once before the row's kind is looked at: the field a LIMIT checks, the count of a DATA,
- * TARGETS, TALLY or LIST row, the op of a NEXT row. `off` is the row's other field. */
+/* Every row has one value, the field of `vwidth` bytes at `voff`, read once before the row's
+ * kind is looked at: the field a LIMIT checks, the count of a DATA, TARGETS, TALLY or LIST
+ * row, the op of a NEXT row (vwidth 0: a row with no value, TARGET or END; it reads the
+ * record's first 8 bytes as an 8-byte field would and ignores them). `off` is the row's other
+ * field. */
 struct kq_rule {
     uint8_t kind, off, voff, vwidth;
     uint8_t status, rec, align, rsvd;   /* DATA: record bytes, alignment */
@@ -85,7 +89,7 @@ struct kq_rule {
 #define KQ_ZERO_AT(at, n)        { KQ_R_LIMIT, at, at, n, KS_BAD_RSVD, 1, 0, 0, 0, 0 }
 #define KQ_ZERO(T, f)            KQ_ZERO_AT(offsetof(T, f), sizeof(((T *)0)->f))
 #define KQ_DATA(T, a, c, st, rec, al) { KQ_R_DATA, offsetof(T, a), KQ_FIELD(T, c), st, rec, al, 0, 0, 0 }
-#define KQ_TARGETS(T, t)         { KQ_R_TARGETS, offsetof(T, t), 0, 0, 0, 0, 0, 0, 0, 0 }
+#define KQ_TARGET(T, t)          { KQ_R_TARGET, offsetof(T, t), 0, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), KQ_FIELD(T, c), 0, 0, 0, 0, 0, 0 }
 #define KQ_END                   { KQ_R_END, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_TALLY(wait)           { KQ_R_TALLY, offsetof(struct kq_step, target), \
@@ -145,7 +149,7 @@ static const struct kq_rule kq_rules_step[] = {
 static const struct kq_rule kq_rules_step_dispatch[] = {
     KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, KQ_MAX_PROG),
     KQ_DATA(struct kq_step, addr, n, 0, KQ_PAYLOAD_BYTES, 8),
-    KQ_TARGETS(struct kq_step, target),
+    KQ_TARGET(struct kq_step, target),
     KQ_TALLY(0),
     KQ_END
 };
@@ -157,7 +161,7 @@ static const struct kq_rule kq_rules_step_replay[] = {
     KQ_END
 };
 static const struct kq_rule kq_rules_step_wait[] = {
-    KQ_TARGETS(struct kq_step, target),
+    KQ_TARGET(struct kq_step, target),
     KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, UINT32_MAX),
     /* Every program dispatched before this step completes by the time the WAIT runs (or the
      * RUN fails), so a WAIT is satisfiable exactly when enough precede it. */
@@ -189,16 +193,14 @@ static const struct kq_rule *const kq_lists[] = {
 typedef uint16_t __attribute__((may_alias)) kq_u16;
 typedef uint32_t __attribute__((may_alias)) kq_u32;
 
-/* A field of 1, 2 or 4 bytes; 8 bytes read as the OR of its two words (a zero test); width 0
- * reads nothing and is 1 (a TARGETS row of one target). */
+/* A field of 1, 2 or 4 bytes; 8 bytes (and width 0, whose value no row uses) read as the OR
+ * of its two words (a zero test). */
 static inline uint32_t kq_get(const uint8_t *f, unsigned width)
 {
     if (width == 1)
         return *f;
     if (width == 2)
         return *(const kq_u16 *)(const void *)f;
-    if (width == 0)
-        return 1;
     const kq_u32 *w = (const kq_u32 *)(const void *)f;
     return width == 4 ? w[0] : w[0] | w[1];
 }
@@ -227,15 +229,14 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
             /* the count row before it bounds v x rec to at most 2 MB */
             if (kq_range(reach, kq_get64(f), v * r->rec, r->align, e) != KS_OK)
                 return r->status ? r->status : e->status;   /* status: a KQ_SETUP_* rule */
+        } else if (kind == KQ_R_TARGET) {
+            if ((ui = kq_unit_index(env, *f)) < 0)
+                return kq_fail(e, KS_BAD_TARGET, *f, 0);
         } else if (kind == KQ_R_TARGETS) {
-            for (unsigned i = 0; i < v; i++) {
-                if ((ui = kq_unit_index(env, f[i])) < 0)
-                    return kq_fail(e, KS_BAD_TARGET, f[i], 0);
-                for (unsigned k = 0; k < i; k++)
-                    if (f[k] == f[i])
-                        return kq_fail(e, KS_DUP_TARGET, f[i], 0);
-            }
-        } else if (kind == KQ_R_TALLY) {    /* the TARGETS row before it: ui is *f's, known */
+            unsigned st = kq_targets_check(f, v, env, e);
+            if (st != KS_OK)
+                return st;
+        } else if (kind == KQ_R_TALLY) {    /* the TARGET row before it: ui is *f's, known */
             uint32_t *t = &tally[ui];
             if (!r->rec)
                 ++*t;
