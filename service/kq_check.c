@@ -49,7 +49,8 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
  * Every field check of the setup line, a submission and a RUN step is a row: which field, what
  * it must be, the status when it is not. One small interpreter runs them in order (first
  * broken wins); what is left in C is what needs state: overlap and indices of the setup line,
- * the WAIT count and the REPLAY step's descriptor list. The rows live with the data (the RV32
+ * the WAIT count; the DISPATCH command's target list and the REPLAY step's descriptor list are
+ * rows run by kq_check_cold.c. The rows live with the data (the RV32
  * scratchpad), not in the instruction window. */
 enum kq_rule_kind {
     KQ_R_LIMIT,     /* the value in [lo, hi]; else status, detail = the value (rec 1: detail =
@@ -59,16 +60,18 @@ enum kq_rule_kind {
                      * a refusal keeps kq_range's status unless status is set (setup rules) */
     KQ_R_TARGET,    /* a RUN step's one target (u8 {y,x}) at off: in the unit table, else
                      * KS_BAD_TARGET, detail {y,x} */
-    KQ_R_TARGETS,   /* a DISPATCH command's value targets at off: kq_targets_check (kq_targets.c,
-                     * cold code on RV32: no measured path has a list) */
     KQ_R_END,       /* the list is done: KS_OK */
     KQ_R_NEXT,      /* go on with the list kq_lists[lo + the value] (the op's own rows) */
     KQ_R_TALLY,     /* RUN steps, after the TARGET row of the one target at off, value n:
                      * DISPATCH (rec 0) counts one more
                      * program for the unit; WAIT (rec 1) needs n <= that count, else
                      * KS_UNSATISFIABLE, detail {y,x}, value n */
-    KQ_R_LIST,      /* a REPLAY step's descriptor list (u64 address at off, value n) through
-                     * kmv_validate: its status, detail, value = the write index */
+    /* The rows no issue 8 figure runs, through kq_check_cold (kq_check_cold.c, cold code on
+     * RV32), field at off, value n: */
+    KQ_R_COLD,
+    KQ_R_TARGETS = KQ_R_COLD + KQ_CHECK_TARGETS,   /* a DISPATCH command's n targets */
+    KQ_R_LIST = KQ_R_COLD + KQ_CHECK_LIST,         /* a REPLAY step's descriptor list (u64
+                                                    * address, range-checked by the row before) */
 };
 
 /* Every row has one value, the field of `vwidth` bytes at `voff`, read once before the row's
@@ -232,21 +235,16 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
         } else if (kind == KQ_R_TARGET) {
             if ((ui = kq_unit_index(env, *f)) < 0)
                 return kq_fail(e, KS_BAD_TARGET, *f, 0);
-        } else if (kind == KQ_R_TARGETS) {
-            unsigned st = kq_targets_check(f, v, env, e);
-            if (st != KS_OK)
-                return st;
         } else if (kind == KQ_R_TALLY) {    /* the TARGET row before it: ui is *f's, known */
             uint32_t *t = &tally[ui];
             if (!r->rec)
                 ++*t;
             else if (v > *t)
                 return kq_fail(e, KS_UNSATISFIABLE, *f, v);
-        } else if (kind == KQ_R_LIST) {             /* the DATA row before it: in range */
-            struct kmv_result res;
-            if (kmv_validate((const struct kd_write *)env->map(kq_get64(f)), v, env->caps,
-                             &res) != KS_OK)
-                return kq_fail(e, res.status, res.detail, res.index);
+        } else if (kind >= KQ_R_COLD) {
+            unsigned st = kq_check_cold(kind - KQ_R_COLD, f, v, env, e);
+            if (st != KS_OK)
+                return st;
         } else if (kind == KQ_R_NEXT) {             /* the op row before it bounds the field */
             r = kq_lists[r->lo + v];
             continue;
