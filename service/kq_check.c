@@ -255,13 +255,15 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
     }
 }
 
-/* Do [a, a + la) and [b, b + lb) overlap? Both reachable: each in one region (the high word)
- * and ending at or below 2^32 in it, so 32-bit differences are exact. Out of line: three
- * calls share one copy. */
-static __attribute__((noinline)) int kq_overlap(uint64_t a, uint32_t la, uint64_t b, uint32_t lb)
+/* Do [a, a + la) and [b, b + lb) overlap? a and b point at the addresses' two words (low
+ * first: both targets are little-endian), so a call passes four registers, not six. Both
+ * reachable: each in one region (the high word) and ending at or below 2^32 in it, so 32-bit
+ * differences are exact. Out of line: three calls share one copy. */
+static __attribute__((noinline)) int kq_overlap(const kq_u32 *a, uint32_t la, const kq_u32 *b,
+                                                uint32_t lb)
 {
-    uint32_t x = (uint32_t)a, y = (uint32_t)b;
-    return (uint32_t)(a >> 32) == (uint32_t)(b >> 32) && (x - y < lb || y - x < la);
+    uint32_t x = a[0], y = b[0];
+    return a[1] == b[1] && (x - y < lb || y - x < la);
 }
 
 unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h)
@@ -276,10 +278,13 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
         return rule;
     /* The header, then the two rings. All three are reachable, so each lies in one region
      * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it. */
+    const uint32_t q[2] = { (uint32_t)qaddr, (uint32_t)(qaddr >> 32) };
+    const kq_u32 *sq = (const kq_u32 *)(const void *)&s->sq_addr;
+    const kq_u32 *cq = (const kq_u32 *)(const void *)&s->cq_addr;
     uint32_t sq_len = (uint32_t)s->sq_entries * KQ_SUB_BYTES;
-    if (kq_overlap(qaddr, sizeof *h, s->sq_addr, sq_len) ||
-        kq_overlap(qaddr, sizeof *h, s->cq_addr, (uint32_t)s->cq_entries * KQ_CPL_BYTES) ||
-        kq_overlap(s->sq_addr, sq_len, s->cq_addr, (uint32_t)s->cq_entries * KQ_CPL_BYTES))
+    uint32_t cq_len = (uint32_t)s->cq_entries * KQ_CPL_BYTES;
+    if (kq_overlap(q, sizeof *h, sq, sq_len) || kq_overlap(q, sizeof *h, cq, cq_len) ||
+        kq_overlap(sq, sq_len, cq, cq_len))
         return KQ_SETUP_OVERLAP;
     /* The firmware completes in order, one command at a time: at most one taken and not yet
      * completed (a restart finds it and completes it KS_ABORTED). The host's indices must be
