@@ -148,6 +148,7 @@ uint32_t kq_cold(unsigned what, ...)
 {
     va_list ap;
     va_start(ap, what);
+    uint32_t ret = 0;
     if (what < KQ_COLD_ENUMERATE)
         cold_refuse(what);
     if (what == KQ_COLD_ENUMERATE) {
@@ -160,17 +161,20 @@ uint32_t kq_cold(unsigned what, ...)
             cold_exec(va_arg(ap, const struct kq_sub *), e);
         } else if (what == KQ_COLD_STOP) {
             cold_stop(e);
-        } else {
+        } else if (what == KQ_COLD_GROUP_FAILED) {
             unsigned st = va_arg(ap, unsigned);
-            if (what == KQ_COLD_GROUP_FAILED) {
-                unsigned n = va_arg(ap, unsigned);
-                cold_group_failed(e, st, n, va_arg(ap, uint32_t));
-            } else {                                /* KQ_COLD_REPLAY_RESULT */
-                const struct kmv_result *r = va_arg(ap, const struct kmv_result *);
-                cold_replay_result(e, st, r, va_arg(ap, uint32_t));
-            }
+            unsigned n = va_arg(ap, unsigned);
+            cold_group_failed(e, st, n, va_arg(ap, uint32_t));
+        } else {                                    /* KQ_COLD_RUN_REPLAY */
+            const struct kq_step *step = va_arg(ap, const struct kq_step *);
+            uint32_t i = va_arg(ap, uint32_t);
+            struct kmv_result r;
+            ret = kmv_replay_validated((const struct kd_write *)(uintptr_t)hal_ug_ptr(step->addr),
+                                       step->n, kq.wait_cycles, &r);
+            if (ret != KS_OK)
+                cold_replay_result(e, ret, &r, i);  /* as a REPLAY command's, under step i */
         }
     }
     va_end(ap);
-    return 0;
+    return ret;
 }

@@ -41,8 +41,8 @@ extern volatile struct kq_header *kq_hdr;
 
 /* ---- queue.c, for kq_cold.c ---- */
 unsigned kq_publish_units(void);                /* the unit table into the header; its count */
-/* `first` / `step` of kq_cold_group_failed / kq_cold_replay_result for a command (not a
- * RUN's steps) */
+/* `first` of kq_cold_group_failed (and a replay result's step, kq_cold.c) for a command (not
+ * a RUN's steps) */
 #define KQ_NO_STEP  0xFFFFFFFFu
 
 /* ---- Cold paths (kq_cold.c: run once at boot or only on failure; docs/service.md "Cold
@@ -59,8 +59,7 @@ enum kq_cold_what {
     KQ_COLD_EXEC,                   /* (struct kq_err *, const struct kq_sub *) */
     KQ_COLD_GROUP_FAILED,           /* (struct kq_err *, unsigned st, unsigned n, uint32_t first) */
     KQ_COLD_STOP,                   /* (const struct kq_err *) */
-    KQ_COLD_REPLAY_RESULT,          /* (struct kq_err *, unsigned st, const struct kmv_result *,
-                                     * uint32_t step) */
+    KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
 };
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
 uint32_t kq_cold(unsigned what, ...);
@@ -113,13 +112,15 @@ static inline void kq_cold_stop(const struct kq_err *e)
     kq_cold(KQ_COLD_STOP, e);
 }
 
-/* e from a replay's outcome st and r: OK with the moves done; else r's detail and value = the
- * write concerned in [63:32], the mover status word's low half in [31:0] — under the step
- * index (value[63:48]) for a RUN's REPLAY step, as it is for a command (step KQ_NO_STEP). */
-static inline void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
-                                         uint32_t step)
+/* A RUN's REPLAY step i, st: replays its list through kmv_replay_validated (kq_steps_check
+ * validated it when the RUN was accepted: one validation, not two; the moves run native) and
+ * returns the mover's status; on a failure e is the REPLAY command's, under step i
+ * (value[63:48]). The glue is cold: no issue 8 figure runs a RUN with a REPLAY step
+ * (host_vs_fw_ratio's RUN is DISPATCH and WAIT steps; replay_insns_per_write calls
+ * kmv_replay_validated itself). */
+static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *st, uint32_t i)
 {
-    kq_cold(KQ_COLD_REPLAY_RESULT, e, st, r, step);
+    return kq_cold(KQ_COLD_RUN_REPLAY, e, st, i);
 }
 
 #endif

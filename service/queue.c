@@ -99,7 +99,8 @@ static inline void kq_add_job(unsigned i, const struct kq_step *s)
  * KDP_MAX_JOBS, distinct units) and run together, and every other step starts once they have
  * all completed — so a WAIT is met when it runs, and SIGNAL reports everything before it done.
  * A REPLAY step replays through kmv_replay_validated: kq_steps_check validated its list when
- * the command was accepted (one validation, not two: issue 8's replay cost). */
+ * the command was accepted (one validation, not two: issue 8's replay cost); its glue is cold
+ * (kq_cold_run_replay: no budgeted RUN has a REPLAY step), the moves native. */
 static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
 {
     unsigned nj = 0;
@@ -124,13 +125,8 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
             kq_add_job(nj++, st);
             busy |= bit;
         } else if (op == KQ_STEP_REPLAY) {
-            struct kmv_result r;
-            unsigned rs = kmv_replay_validated((const struct kd_write *)kq_map(st->addr), st->n,
-                                               kq.wait_cycles, &r);
-            if (rs != KS_OK) {
-                kq_cold_replay_result(e, rs, &r, i);     /* as a REPLAY command's, under step i */
-                return;
-            }
+            if (kq_cold_run_replay(e, st, i) != KS_OK)
+                return;                         /* e: the replay's failure, under step i */
         } else if (op == KQ_STEP_SIGNAL) {
             kq_hdr->info.progress = st->addr;
             hal_shared_release();
