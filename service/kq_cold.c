@@ -30,8 +30,9 @@ static __attribute__((noreturn)) void cold_refuse(unsigned rule)
     hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
 }
 
-static void cold_enumerate(uint32_t wait_cycles)
+static void cold_enumerate(void)
 {
+    uint32_t wait_cycles = kq.dp.wait_cycles;
     uint8_t lo, hi;
     kdp_scan_range(&lo, &hi);
     uint32_t coord = wait_cycles < KQ_ENUM_COORD_CYCLES ? wait_cycles : KQ_ENUM_COORD_CYCLES;
@@ -90,7 +91,7 @@ static void cold_exec(const struct kq_sub *s, struct kq_err *e)
         /* validates, then runs: a REPLAY command's list was not read at acceptance */
         struct kmv_result r;
         unsigned st = kmv_replay((const struct kd_write *)(uintptr_t)hal_ug_ptr(s->addr), s->count,
-                                 kq.wait_cycles, &r);
+                                 kq.dp.wait_cycles, &r);
         cold_replay_result(e, st, &r, KQ_NO_STEP);
     } else if (s->op == KQ_OP_DISPATCH) {
         /* One job per target (distinct, checked): one group, like RUN's (queue.c kq_add_job).
@@ -152,7 +153,7 @@ uint32_t kq_cold(unsigned what, ...)
     if (what < KQ_COLD_ENUMERATE)
         cold_refuse(what);
     if (what == KQ_COLD_ENUMERATE) {
-        cold_enumerate(va_arg(ap, uint32_t));
+        cold_enumerate();
     } else {
         struct kq_err *e = va_arg(ap, struct kq_err *);
         if (what == KQ_COLD_ABORTED) {
@@ -170,7 +171,7 @@ uint32_t kq_cold(unsigned what, ...)
             uint32_t i = va_arg(ap, uint32_t);
             struct kmv_result r;
             ret = kmv_replay_validated((const struct kd_write *)(uintptr_t)hal_ug_ptr(step->addr),
-                                       step->n, kq.wait_cycles, &r);
+                                       step->n, kq.dp.wait_cycles, &r);
             if (ret != KS_OK)
                 cold_replay_result(e, ret, &r, i);  /* as a REPLAY command's, under step i */
         }

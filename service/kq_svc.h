@@ -26,7 +26,6 @@ struct kq_lines {
 
 struct kq_svc {
     struct kq_lines m;
-    uint32_t wait_cycles;
     struct kdp_ctx dp;
     /* RUN's group of DISPATCH steps (and a DISPATCH command's targets) */
     struct kdp_prog prog[KDP_MAX_JOBS];
@@ -54,7 +53,7 @@ unsigned kq_publish_units(void);                /* the unit table into the heade
  * register pass-through carries them). */
 enum kq_cold_what {
     /* 0 .. KQ_SETUP_INDICES: kq_cold_refuse(rule), the rule itself as `what` (no argument) */
-    KQ_COLD_ENUMERATE = 16,         /* (uint32_t wait_cycles) */
+    KQ_COLD_ENUMERATE = 16,         /* () */
     KQ_COLD_ABORTED,                /* (struct kq_err *) */
     KQ_COLD_EXEC,                   /* (struct kq_err *, const struct kq_sub *) */
     KQ_COLD_GROUP_FAILED,           /* (struct kq_err *, unsigned st, unsigned n, uint32_t first) */
@@ -74,10 +73,11 @@ static inline __attribute__((noreturn)) void kq_cold_refuse(unsigned rule)
 }
 
 /* No unit table in the boot block: enumerates the default scan range into kq.dp
- * (per-coordinate reply wait min(wait_cycles, 4000)); finding none is not fatal. */
-static inline void kq_cold_enumerate(uint32_t wait_cycles)
+ * (per-coordinate reply wait min(kq.dp.wait_cycles, 4000): the boot block's, kdp_init set it);
+ * finding none is not fatal. */
+static inline void kq_cold_enumerate(void)
 {
-    kq_cold(KQ_COLD_ENUMERATE, wait_cycles);
+    kq_cold(KQ_COLD_ENUMERATE);
 }
 
 /* A restart found a submission taken and never completed: e becomes its KS_ABORTED

@@ -158,7 +158,6 @@ static void kq_boot(void)
     kq.m.sq_tail = kq.m.sq_head = h->sq_head.value;   /* nothing seen yet */
     kq.m.cq_tail = h->cq_tail.value;
     kq.m.cq_head = h->cq_head.value;
-    kq.wait_cycles = bb->wait_cycles;
     kq_hdr = h;
 
     kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
@@ -168,7 +167,7 @@ static void kq_boot(void)
         if (kdp_units_set(&kq.dp, bb->units, bb->unit_count) != KS_OK)
             kq_cold_refuse(0);
     } else {
-        kq_cold_enumerate(bb->wait_cycles);
+        kq_cold_enumerate();
     }
     kq_env.n_units = kq_publish_units();
     /* code, cause, pc, tval: a FATAL of the last run is cleared */
