@@ -299,10 +299,13 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
 
 int kq_unit_index(const struct kq_env *env, uint8_t yx)
 {
-    for (unsigned i = 0; i < env->n_units; i++)
-        if (env->units[i].yx == yx)
-            return (int)i;
-    return -1;
+    /* downwards, the table and its count in registers: the last match is the only one (the
+     * unit table holds distinct coordinates) */
+    const struct kx_unit_entry *u = env->units;
+    int i = (int)env->n_units;
+    while (--i >= 0 && u[i].yx != yx)
+        ;
+    return i;
 }
 
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
