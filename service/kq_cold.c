@@ -119,7 +119,14 @@ static void cold_exec(const struct kq_sub *s, struct kq_err *e)
             e->value = sent;          /* instructions sent, all targets */
         }
     } else if (s->op == KQ_OP_UNITS) {
-        e->value = kq_publish_units();
+        /* the table again, as kq_boot published it (queue.c kq_publish_units) */
+        volatile struct kq_units *u = &kq_hdr->units;
+        unsigned n = kq.dp.n_units;
+        for (unsigned i = 0; i < 2u * n; i++)
+            ((volatile kq_word *)u->entries)[i] = ((const kq_word *)kq.dp.units)[i];
+        u->count = n;
+        hal_shared_release();
+        e->value = n;
     }
     /* STOP: completed as it is; kq_serve stops after posting it (kq_cold_stop) */
 }

@@ -38,8 +38,7 @@ extern struct kq_svc kq;
  * garbage. */
 extern volatile struct kq_header *kq_hdr;
 
-/* ---- queue.c, for kq_cold.c ---- */
-unsigned kq_publish_units(void);                /* the unit table into the header; its count */
+/* ---- For kq_cold.c ---- */
 /* `first` of kq_cold_group_failed (and a replay result's step, kq_cold.c) for a command (not
  * a RUN's steps) */
 #define KQ_NO_STEP  0xFFFFFFFFu

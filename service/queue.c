@@ -69,8 +69,9 @@ static __attribute__((noinline)) void kq_bump(volatile uint64_t *line, uint64_t 
 
 /* The unit table into header lines 7-15: entries as they are (struct kx_unit_entry is the
  * published layout; dispatch/ keeps its rsvd byte 0), then count. Entries past count are left
- * as they are: count says how many are valid (boot time, issue 8: boot_insns). */
-unsigned kq_publish_units(void)
+ * as they are: count says how many are valid (boot time, issue 8: boot_insns). Inlined in
+ * kq_boot, its one caller here; the UNITS command's copy is cold (kq_cold.c). */
+static inline unsigned kq_publish_units(void)
 {
     volatile struct kq_units *u = &kq_hdr->units;
     unsigned n = kq.dp.n_units;
