@@ -6,8 +6,8 @@
  * interpreted from outside the RV32 instruction window (docs/rv32-fit-plan.md §3), at ~40x
  * the native cost:
  *   - entry functions take at most 6 scalar or pointer arguments (a0-a5), return at most one
- *     scalar, and are called only from queue.c or boot/fatal.c: two entries, kq_cold (every
- *     service path, picked by `what`: kq_svc.h) and kx_fatal_hook, so two native stubs;
+ *     scalar, and are called only from queue.c: one entry, kq_cold (every path, picked by
+ *     `what`: kq_svc.h), so one native stub;
  *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/) with
  *     at most 6 argument registers, and no static function of another file;
  *   - the service's data is reached through kq and kq_hdr (kq_svc.h) or arguments.
@@ -49,13 +49,14 @@ static void cold_aborted(struct kq_err *e)
     e->cycles = 0;
 }
 
-/* ---- Fatal path: the state line tells the host why the core stopped (boot/fatal.c hook) ---- */
+/* ---- Fatal path: the state line tells the host why the core stopped (queue.c's
+ * kx_fatal_hook, boot/fatal.c) ---- */
 
 _Static_assert(offsetof(struct kx_fatal_record, pc) == offsetof(struct kx_fatal_record, cause) + 8 &&
                offsetof(struct kx_fatal_record, addr) == offsetof(struct kx_fatal_record, cause) + 16,
                "cause, pc, addr copy as the state line's cause, pc, tval");
 
-void kx_fatal_hook(uint64_t word)
+static void cold_fatal(uint64_t word)
 {
     volatile struct kq_header *h = kq_hdr;
     if (!h)
@@ -159,7 +160,9 @@ uint32_t kq_cold(unsigned what, ...)
     uint32_t ret = 0;
     if (what < KQ_COLD_ENUMERATE)
         cold_refuse(what);
-    if (what == KQ_COLD_ENUMERATE) {
+    if (what == KQ_COLD_FATAL) {
+        cold_fatal(va_arg(ap, uint64_t));
+    } else if (what == KQ_COLD_ENUMERATE) {
         cold_enumerate();
     } else {
         struct kq_err *e = va_arg(ap, struct kq_err *);

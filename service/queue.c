@@ -65,6 +65,21 @@ static __attribute__((noinline)) void kq_bump(volatile uint64_t *line, uint64_t 
     hal_shared_release();
 }
 
+/* The fatal hook (boot/fatal.c): once the queue is accepted, the state line tells the host why
+ * the core stopped (kq_cold.c does it). Defined here, in the object every queue image links,
+ * not in kq_cold.c: once kq_cold.c is cold, an entry's native stub is an archive member of its
+ * own, and a linker pulls no member for a symbol boot/'s weak default already defines, so a
+ * cold kx_fatal_hook would never be linked. kq_cold is reached through a pointer kq_boot sets
+ * (zero before, in .bss): a direct call would keep all of kq_cold.c in images that link the
+ * service but never serve (service/main.c: the RV32 boards until the queue fits their window). */
+static uint32_t (*kq_fatal_cold)(unsigned what, ...);
+
+void kx_fatal_hook(uint64_t word)
+{
+    if (kq_fatal_cold)
+        kq_fatal_cold(KQ_COLD_FATAL, word);
+}
+
 /* ---- Commands ---- */
 
 /* The unit table into header lines 7-15: entries as they are (struct kx_unit_entry is the
@@ -160,6 +175,7 @@ static void kq_boot(void)
     kq.m.cq_tail = h->cq_tail.value;
     kq.m.cq_head = h->cq_head.value;
     kq_hdr = h;
+    kq_fatal_cold = kq_cold;
 
     kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
     if (bb->flags & KX_BOOT_F_UNITS) {
