@@ -225,10 +225,9 @@ void kq_serve(void)
                     (const volatile kq_word *)&((volatile struct kq_sub *)hal_ug_ptr(
                         kq.m.setup.sq_addr))[kq_slot(kq.m.sq_head, kq.m.setup.sq_entries)],
                     KQ_SUB_BYTES / 4);
-            h->sq_head.tag = s.tag;
+            h->sq_head.tag = e.tag = s.tag;
             kq_bump(&h->sq_head.value, &kq.m.sq_head);
             /* The checks fill status, detail and value on every path. */
-            e.tag = s.tag;
             if (kq_sub_check(&s, &kq_env, &e) == KS_OK) {
                 if (s.op == KQ_OP_RUN) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(s.addr);
