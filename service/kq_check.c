@@ -322,11 +322,12 @@ unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_en
         /* keeps GCC from turning the loop into a memset call: no libc in the RV32 image */
         __asm__("" : : "r"(dispatched) : "memory");
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (kq_rules(&st[i], kq_rules_step, &env->reach, env, dispatched, e) != KS_OK) {
+    uint32_t i = 0;
+    do {                                /* n >= 1: the RUN's count row */
+        if (kq_rules(st++, kq_rules_step, &env->reach, env, dispatched, e) != KS_OK) {
             e->value = kq_step_value(i, e->value);
             return e->status;
         }
-    }
-    return KS_OK;                       /* e: the last step's END (n >= 1) */
+    } while (++i < n);
+    return KS_OK;                       /* e: the last step's END */
 }
