@@ -128,6 +128,17 @@ static inline uint64_t kq_step_value(uint32_t step, uint64_t inner)
     return ((uint64_t)step << 48) | (inner & 0xFFFFFFFFFFFFull);
 }
 
+/* The two rows no measured path runs (kq_check_cold.c: cold code on RV32), for kq_check.c's
+ * rule interpreter. KQ_CHECK_TARGETS: a DISPATCH command's n targets (u8 {y,x}) at f, each in
+ * the unit table (else KS_BAD_TARGET), none twice (KS_DUP_TARGET), the first broken one in
+ * e->detail, value 0. KQ_CHECK_LIST: a RUN REPLAY step's descriptor list of n writes, its
+ * address (u64, range-checked) at f, through kmv_validate: its status, detail, value = the
+ * write index. KS_OK leaves e as it is. */
+#define KQ_CHECK_TARGETS  0u
+#define KQ_CHECK_LIST     1u
+unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct kq_env *env,
+                       struct kq_err *e);
+
 /* Index in the unit table of yx, or -1. */
 int kq_unit_index(const struct kq_env *env, uint8_t yx);
 

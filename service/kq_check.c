@@ -54,7 +54,8 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
  * Every field check of the setup line, a submission and a RUN step is a row: which field, what
  * it must be, the status when it is not. One small interpreter runs them in order (first
  * broken wins); what is left in C is what needs state: overlap and indices of the setup line,
- * the WAIT count and the REPLAY step's descriptor list. The rows live with the data (the RV32
+ * the WAIT count; the DISPATCH command's target list and the REPLAY step's descriptor list are
+ * rows run by kq_check_cold.c. The rows live with the data (the RV32
  * scratchpad), not in the instruction window. */
 enum kq_rule_kind {
     KQ_R_LIMIT,     /* the value in [lo, hi]; else status, detail = the value (rec 1: detail =
@@ -62,21 +63,27 @@ enum kq_rule_kind {
     KQ_R_POW2,      /* as LIMIT, and a power of two */
     KQ_R_DATA,      /* kq_range of the u64 address field at off and value x rec bytes, align;
                      * a refusal keeps kq_range's status unless status is set (setup rules) */
-    KQ_R_TARGETS,   /* value targets (u8 {y,x}) at off: each in the unit table (KS_BAD_TARGET),
-                     * none twice (KS_DUP_TARGET), detail {y,x} */
+    KQ_R_TARGET,    /* a RUN step's one target (u8 {y,x}) at off: in the unit table, else
+                     * KS_BAD_TARGET, detail {y,x} */
     KQ_R_END,       /* the list is done: KS_OK */
     KQ_R_NEXT,      /* go on with the list kq_lists[lo + the value] (the op's own rows) */
-    KQ_R_TALLY,     /* RUN steps, after the TARGETS row of the one target at off, value n:
+    KQ_R_TALLY,     /* RUN steps, after the TARGET row of the one target at off, value n:
                      * DISPATCH (rec 0) counts one more
                      * program for the unit; WAIT (rec 1) needs n <= that count, else
                      * KS_UNSATISFIABLE, detail {y,x}, value n */
-    KQ_R_LIST,      /* a REPLAY step's descriptor list (u64 address at off, value n) through
-                     * kmv_validate: its status, detail, value = the write index */
+    /* The rows no issue 8 figure runs, through kq_check_cold (kq_check_cold.c, cold code on
+     * RV32), field at off, value n: */
+    KQ_R_COLD,
+    KQ_R_TARGETS = KQ_R_COLD + KQ_CHECK_TARGETS,   /* a DISPATCH command's n targets */
+    KQ_R_LIST = KQ_R_COLD + KQ_CHECK_LIST,         /* a REPLAY step's descriptor list (u64
+                                                    * address, range-checked by the row before) */
 };
 
-/* Every row has one value, the field of `vwidth` bytes at `voff` (vwidth 0: the constant 1),
- * read once before the row's kind is looked at: the field a LIMIT checks, the count of a DATA,
- * TARGETS, TALLY or LIST row, the op of a NEXT row. `off` is the row's other field. */
+/* Every row has one value, the field of `vwidth` bytes at `voff`, read once before the row's
+ * kind is looked at: the field a LIMIT checks, the count of a DATA, TARGETS, TALLY or LIST
+ * row, the op of a NEXT row (vwidth 0: a row with no value, TARGET or END; it reads the
+ * record's first 8 bytes as an 8-byte field would and ignores them). `off` is the row's other
+ * field. */
 struct kq_rule {
     uint8_t kind, off, voff, vwidth;
     uint8_t status, rec, align, rsvd;   /* DATA: record bytes, alignment */
@@ -90,7 +97,7 @@ struct kq_rule {
 #define KQ_ZERO_AT(at, n)        { KQ_R_LIMIT, at, at, n, KS_BAD_RSVD, 1, 0, 0, 0, 0 }
 #define KQ_ZERO(T, f)            KQ_ZERO_AT(offsetof(T, f), sizeof(((T *)0)->f))
 #define KQ_DATA(T, a, c, st, rec, al) { KQ_R_DATA, offsetof(T, a), KQ_FIELD(T, c), st, rec, al, 0, 0, 0 }
-#define KQ_TARGETS(T, t)         { KQ_R_TARGETS, offsetof(T, t), 0, 0, 0, 0, 0, 0, 0, 0 }
+#define KQ_TARGET(T, t)          { KQ_R_TARGET, offsetof(T, t), 0, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), KQ_FIELD(T, c), 0, 0, 0, 0, 0, 0 }
 #define KQ_END                   { KQ_R_END, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_TALLY(wait)           { KQ_R_TALLY, offsetof(struct kq_step, target), \
@@ -150,7 +157,7 @@ static const struct kq_rule kq_rules_step[] = {
 static const struct kq_rule kq_rules_step_dispatch[] = {
     KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, KQ_MAX_PROG),
     KQ_DATA(struct kq_step, addr, n, 0, KQ_PAYLOAD_BYTES, 8),
-    KQ_TARGETS(struct kq_step, target),
+    KQ_TARGET(struct kq_step, target),
     KQ_TALLY(0),
     KQ_END
 };
@@ -162,7 +169,7 @@ static const struct kq_rule kq_rules_step_replay[] = {
     KQ_END
 };
 static const struct kq_rule kq_rules_step_wait[] = {
-    KQ_TARGETS(struct kq_step, target),
+    KQ_TARGET(struct kq_step, target),
     KQ_LIMIT(struct kq_step, n, KS_BAD_LEN, 1, UINT32_MAX),
     /* Every program dispatched before this step completes by the time the WAIT runs (or the
      * RUN fails), so a WAIT is satisfiable exactly when enough precede it. */
@@ -194,16 +201,14 @@ static const struct kq_rule *const kq_lists[] = {
 typedef uint16_t __attribute__((may_alias)) kq_u16;
 typedef uint32_t __attribute__((may_alias)) kq_u32;
 
-/* A field of 1, 2 or 4 bytes; 8 bytes read as the OR of its two words (a zero test); width 0
- * reads nothing and is 1 (a TARGETS row of one target). */
+/* A field of 1, 2 or 4 bytes; 8 bytes (and width 0, whose value no row uses) read as the OR
+ * of its two words (a zero test). */
 static inline uint32_t kq_get(const uint8_t *f, unsigned width)
 {
     if (width == 1)
         return *f;
     if (width == 2)
         return *(const kq_u16 *)(const void *)f;
-    if (width == 0)
-        return 1;
     const kq_u32 *w = (const kq_u32 *)(const void *)f;
     return width == 4 ? w[0] : w[0] | w[1];
 }
@@ -232,25 +237,19 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
             /* the count row before it bounds v x rec to at most 2 MB */
             if (kq_range(reach, kq_get64(f), v * r->rec, r->align, e) != KS_OK)
                 return r->status ? r->status : e->status;   /* status: a KQ_SETUP_* rule */
-        } else if (kind == KQ_R_TARGETS) {
-            for (unsigned i = 0; i < v; i++) {
-                if ((ui = kq_unit_index(env, f[i])) < 0)
-                    return kq_fail(e, KS_BAD_TARGET, f[i], 0);
-                for (unsigned k = 0; k < i; k++)
-                    if (f[k] == f[i])
-                        return kq_fail(e, KS_DUP_TARGET, f[i], 0);
-            }
-        } else if (kind == KQ_R_TALLY) {    /* the TARGETS row before it: ui is *f's, known */
+        } else if (kind == KQ_R_TARGET) {
+            if ((ui = kq_unit_index(env, *f)) < 0)
+                return kq_fail(e, KS_BAD_TARGET, *f, 0);
+        } else if (kind == KQ_R_TALLY) {    /* the TARGET row before it: ui is *f's, known */
             uint32_t *t = &tally[ui];
             if (!r->rec)
                 ++*t;
             else if (v > *t)
                 return kq_fail(e, KS_UNSATISFIABLE, *f, v);
-        } else if (kind == KQ_R_LIST) {             /* the DATA row before it: in range */
-            struct kmv_result res;
-            if (kmv_validate((const struct kd_write *)env->map(kq_get64(f)), v, env->caps,
-                             &res) != KS_OK)
-                return kq_fail(e, res.status, res.detail, res.index);
+        } else if (kind >= KQ_R_COLD) {
+            unsigned st = kq_check_cold(kind - KQ_R_COLD, f, v, env, e);
+            if (st != KS_OK)
+                return st;
         } else if (kind == KQ_R_NEXT) {             /* the op row before it bounds the field */
             r = kq_lists[r->lo + v];
             continue;
@@ -261,13 +260,15 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
     }
 }
 
-/* Do [a, a + la) and [b, b + lb) overlap? Both reachable: each in one region (the high word)
- * and ending at or below 2^32 in it, so 32-bit differences are exact. Out of line: three
- * calls share one copy. */
-static __attribute__((noinline)) int kq_overlap(uint64_t a, uint32_t la, uint64_t b, uint32_t lb)
+/* Do [a, a + la) and [b, b + lb) overlap? a and b point at the addresses' two words (low
+ * first: both targets are little-endian), so a call passes four registers, not six. Both
+ * reachable: each in one region (the high word) and ending at or below 2^32 in it, so 32-bit
+ * differences are exact. Out of line: three calls share one copy. */
+static __attribute__((noinline)) int kq_overlap(const kq_u32 *a, uint32_t la, const kq_u32 *b,
+                                                uint32_t lb)
 {
-    uint32_t x = (uint32_t)a, y = (uint32_t)b;
-    return (uint32_t)(a >> 32) == (uint32_t)(b >> 32) && (x - y < lb || y - x < la);
+    uint32_t x = a[0], y = b[0];
+    return a[1] == b[1] && (x - y < lb || y - x < la);
 }
 
 unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h)
@@ -282,10 +283,13 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
         return rule;
     /* The header, then the two rings. All three are reachable, so each lies in one region
      * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it. */
+    const uint32_t q[2] = { (uint32_t)qaddr, (uint32_t)(qaddr >> 32) };
+    const kq_u32 *sq = (const kq_u32 *)(const void *)&s->sq_addr;
+    const kq_u32 *cq = (const kq_u32 *)(const void *)&s->cq_addr;
     uint32_t sq_len = (uint32_t)s->sq_entries * KQ_SUB_BYTES;
-    if (kq_overlap(qaddr, sizeof *h, s->sq_addr, sq_len) ||
-        kq_overlap(qaddr, sizeof *h, s->cq_addr, (uint32_t)s->cq_entries * KQ_CPL_BYTES) ||
-        kq_overlap(s->sq_addr, sq_len, s->cq_addr, (uint32_t)s->cq_entries * KQ_CPL_BYTES))
+    uint32_t cq_len = (uint32_t)s->cq_entries * KQ_CPL_BYTES;
+    if (kq_overlap(q, sizeof *h, sq, sq_len) || kq_overlap(q, sizeof *h, cq, cq_len) ||
+        kq_overlap(sq, sq_len, cq, cq_len))
         return KQ_SETUP_OVERLAP;
     /* The firmware completes in order, one command at a time: at most one taken and not yet
      * completed (a restart finds it and completes it KS_ABORTED). The host's indices must be
@@ -300,10 +304,13 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
 
 int kq_unit_index(const struct kq_env *env, uint8_t yx)
 {
-    for (unsigned i = 0; i < env->n_units; i++)
-        if (env->units[i].yx == yx)
-            return (int)i;
-    return -1;
+    /* downwards, the table and its count in registers: the last match is the only one (the
+     * unit table holds distinct coordinates) */
+    const struct kx_unit_entry *u = env->units;
+    int i = (int)env->n_units;
+    while (--i >= 0 && u[i].yx != yx)
+        ;
+    return i;
 }
 
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
@@ -320,11 +327,12 @@ unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_en
         /* keeps GCC from turning the loop into a memset call: no libc in the RV32 image */
         __asm__("" : : "r"(dispatched) : "memory");
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (kq_rules(&st[i], kq_rules_step, &env->reach, env, dispatched, e) != KS_OK) {
+    uint32_t i = 0;
+    do {                                /* n >= 1: the RUN's count row */
+        if (kq_rules(st++, kq_rules_step, &env->reach, env, dispatched, e) != KS_OK) {
             e->value = kq_step_value(i, e->value);
             return e->status;
         }
-    }
-    return KS_OK;                       /* e: the last step's END (n >= 1) */
+    } while (++i < n);
+    return KS_OK;                       /* e: the last step's END */
 }

@@ -26,7 +26,6 @@ struct kq_lines {
 
 struct kq_svc {
     struct kq_lines m;
-    uint32_t wait_cycles;
     struct kdp_ctx dp;
     /* RUN's group of DISPATCH steps (and a DISPATCH command's targets) */
     struct kdp_prog prog[KDP_MAX_JOBS];
@@ -39,52 +38,91 @@ extern struct kq_svc kq;
  * garbage. */
 extern volatile struct kq_header *kq_hdr;
 
-/* ---- queue.c, for kq_cold.c ---- */
-unsigned kq_publish_units(void);                /* the unit table into the header; its count */
-/* `first` / `step` of kq_cold_group_failed / kq_cold_replay_result for a command (not a
- * RUN's steps) */
+/* ---- For kq_cold.c ---- */
+/* `first` of kq_cold_group_failed (and a replay result's step, kq_cold.c) for a command (not
+ * a RUN's steps) */
 #define KQ_NO_STEP  0xFFFFFFFFu
 
 /* ---- Cold paths (kq_cold.c: run once at boot or only on failure; docs/service.md "Cold
- * code") ---- */
+ * code") ----
+ * One entry, kq_cold, for all of them: each cold entry costs the RV32 window a 12-byte native
+ * stub (hal/rv32/kvm_stub.c), and one `li` of `what` at a call site is 4. The typed wrappers
+ * below are the API; `what` picks the path and says which arguments follow (32-bit scalars and
+ * pointers, and KQ_COLD_FATAL's one 64-bit word: the variadic words travel in a1..a5 exactly
+ * as fixed ones would — the 64-bit one in an aligned pair, a2:a3, on RV32 — so the stub's
+ * register pass-through carries them). */
+enum kq_cold_what {
+    /* 0 .. KQ_SETUP_INDICES: kq_cold_refuse(rule), the rule itself as `what` (no argument) */
+    KQ_COLD_ENUMERATE = 16,         /* () */
+    KQ_COLD_ABORTED,                /* (struct kq_err *) */
+    KQ_COLD_EXEC,                   /* (struct kq_err *, const struct kq_sub *) */
+    KQ_COLD_GROUP_FAILED,           /* (struct kq_err *, unsigned st, unsigned n, uint32_t first) */
+    KQ_COLD_STOP,                   /* (const struct kq_err *) */
+    KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
+    KQ_COLD_FATAL,                  /* (uint64_t word): queue.c's kx_fatal_hook */
+};
+_Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
+uint32_t kq_cold(unsigned what, ...);
 
 /* Boot refused: the queue the boot block names broke setup rule `rule` (KQ_SETUP_*): says so
  * on the console and stops the core with KX_BOOT_BAD_QUEUE; rule 0: dispatch/ refused the boot
  * block's unit table, the core stops with KX_BOOT_BAD_UNITS. */
-void kq_cold_refuse(unsigned rule) __attribute__((noreturn));
+static inline __attribute__((noreturn)) void kq_cold_refuse(unsigned rule)
+{
+    kq_cold(rule);
+    __builtin_unreachable();
+}
 
 /* No unit table in the boot block: enumerates the default scan range into kq.dp
- * (per-coordinate reply wait min(wait_cycles, 4000)); finding none is not fatal. */
-void kq_cold_enumerate(uint32_t wait_cycles);
+ * (per-coordinate reply wait min(kq.dp.wait_cycles, 4000): the boot block's, kdp_init set it);
+ * finding none is not fatal. */
+static inline void kq_cold_enumerate(void)
+{
+    kq_cold(KQ_COLD_ENUMERATE);
+}
 
 /* A restart found a submission taken and never completed: e becomes its KS_ABORTED
  * completion (the tag kept on the sq_head line, detail, value and cycles 0). */
-void kq_cold_aborted(struct kq_err *e);
+static inline void kq_cold_aborted(struct kq_err *e)
+{
+    kq_cold(KQ_COLD_ABORTED, e);
+}
 
 /* The commands no issue 8 figure measures, once kq_sub_check accepted s: REPLAY (kmv_replay
  * validates, then runs: each move is native), DISPATCH (one group of ntargets jobs through
  * kdp_run), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
  * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
-void kq_cold_exec(const struct kq_sub *s, struct kq_err *e);
-
-/* e from a replay's outcome st and r: OK with the moves done; else r's detail and value = the
- * write concerned in [63:32], the mover status word's low half in [31:0] — under the step
- * index (value[63:48]) for a RUN's REPLAY step, as it is for a command (step KQ_NO_STEP). */
-void kq_cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
-                           uint32_t step);
+static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
+{
+    kq_cold(KQ_COLD_EXEC, e, s);
+}
 
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
  * value), the value under the failing job's step in a RUN (the group is the consecutive
  * DISPATCH steps first .. first + n - 1; value[63:48]), as it is for a DISPATCH command
  * (first KQ_NO_STEP). */
-void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first);
+static inline void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
+{
+    kq_cold(KQ_COLD_GROUP_FAILED, e, st, n, first);
+}
 
 /* A STOP was posted with e: when it was accepted (KS_OK), marks the state line STOPPED and
  * stops the core; else returns (a refused STOP stops nothing). */
-void kq_cold_stop(const struct kq_err *e);
+static inline void kq_cold_stop(const struct kq_err *e)
+{
+    kq_cold(KQ_COLD_STOP, e);
+}
 
-/* The fatal hook's work (boot/fatal.c kx_fatal_hook, which queue.c defines to call this): the
- * state line FATAL with its code, cause, PC and tval, when a queue was accepted. */
-void kq_cold_fatal(uint64_t word);
+/* A RUN's REPLAY step i, st: replays its list through kmv_replay_validated (kq_steps_check
+ * validated it when the RUN was accepted: one validation, not two; the moves run native) and
+ * returns the mover's status; on a failure e is the REPLAY command's, under step i
+ * (value[63:48]). The glue is cold: no issue 8 figure runs a RUN with a REPLAY step
+ * (host_vs_fw_ratio's RUN is DISPATCH and WAIT steps; replay_insns_per_write calls
+ * kmv_replay_validated itself). */
+static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *st, uint32_t i)
+{
+    return kq_cold(KQ_COLD_RUN_REPLAY, e, st, i);
+}
+
 
 #endif

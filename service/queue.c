@@ -21,14 +21,6 @@ struct kq_svc kq __attribute__((section(".noinit.kq")));
 /* The header once accepted; NULL before, so the fatal hook never writes through garbage. */
 volatile struct kq_header *kq_hdr;
 
-/* The fatal path's state line is cold code (kq_cold_fatal). This strong definition overrides
- * boot/fatal.c's weak default: on RV32 the cold entry's stub sits in libfw.a, and a linker never
- * pulls an archive member to replace a weak definition it already has. */
-void kx_fatal_hook(uint64_t word)
-{
-    kq_cold_fatal(word);
-}
-
 static const void *kq_map(uint64_t ug)
 {
     return (const void *)(uintptr_t)hal_ug_ptr(ug);
@@ -79,12 +71,23 @@ static __attribute__((noinline)) void kq_bump(volatile uint64_t *line, uint64_t 
     hal_shared_release();
 }
 
+/* The fatal hook (boot/fatal.c): once the queue is accepted, the state line tells the host why
+ * the core stopped (kq_cold.c does it; before, kq_hdr is NULL and it does nothing). Defined
+ * here, in the object every queue image links, not in kq_cold.c: once kq_cold.c is cold, an
+ * entry's native stub is an archive member of its own, and a linker pulls no member for a
+ * symbol boot/'s weak default already defines, so a cold kx_fatal_hook would never be linked. */
+void kx_fatal_hook(uint64_t word)
+{
+    kq_cold(KQ_COLD_FATAL, word);
+}
+
 /* ---- Commands ---- */
 
 /* The unit table into header lines 7-15: entries as they are (struct kx_unit_entry is the
  * published layout; dispatch/ keeps its rsvd byte 0), then count. Entries past count are left
- * as they are: count says how many are valid (boot time, issue 8: boot_insns). */
-unsigned kq_publish_units(void)
+ * as they are: count says how many are valid (boot time, issue 8: boot_insns). Inlined in
+ * kq_boot, its one caller here; the UNITS command's copy is cold (kq_cold.c). */
+static inline unsigned kq_publish_units(void)
 {
     volatile struct kq_units *u = &kq_hdr->units;
     unsigned n = kq.dp.n_units;
@@ -113,7 +116,8 @@ static inline void kq_add_job(unsigned i, const struct kq_step *s)
  * KDP_MAX_JOBS, distinct units) and run together, and every other step starts once they have
  * all completed — so a WAIT is met when it runs, and SIGNAL reports everything before it done.
  * A REPLAY step replays through kmv_replay_validated: kq_steps_check validated its list when
- * the command was accepted (one validation, not two: issue 8's replay cost). */
+ * the command was accepted (one validation, not two: issue 8's replay cost); its glue is cold
+ * (kq_cold_run_replay: no budgeted RUN has a REPLAY step), the moves native. */
 static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
 {
     unsigned nj = 0;
@@ -138,13 +142,8 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
             kq_add_job(nj++, st);
             busy |= bit;
         } else if (op == KQ_STEP_REPLAY) {
-            struct kmv_result r;
-            unsigned rs = kmv_replay_validated((const struct kd_write *)kq_map(st->addr), st->n,
-                                               kq.wait_cycles, &r);
-            if (rs != KS_OK) {
-                kq_cold_replay_result(e, rs, &r, i);     /* as a REPLAY command's, under step i */
-                return;
-            }
+            if (kq_cold_run_replay(e, st, i) != KS_OK)
+                return;                         /* e: the replay's failure, under step i */
         } else if (op == KQ_STEP_SIGNAL) {
             kq_hdr->info.progress = st->addr;
             hal_shared_release();
@@ -176,7 +175,6 @@ static void kq_boot(void)
     kq.m.sq_tail = kq.m.sq_head = h->sq_head.value;   /* nothing seen yet */
     kq.m.cq_tail = h->cq_tail.value;
     kq.m.cq_head = h->cq_head.value;
-    kq.wait_cycles = bb->wait_cycles;
     kq_hdr = h;
 
     kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
@@ -186,7 +184,7 @@ static void kq_boot(void)
         if (kdp_units_set(&kq.dp, bb->units, bb->unit_count) != KS_OK)
             kq_cold_refuse(0);
     } else {
-        kq_cold_enumerate(bb->wait_cycles);
+        kq_cold_enumerate();
     }
     kq_env.n_units = kq_publish_units();
     /* code, cause, pc, tval: a FATAL of the last run is cleared */
@@ -227,10 +225,9 @@ void kq_serve(void)
                     (const volatile kq_word *)&((volatile struct kq_sub *)hal_ug_ptr(
                         kq.m.setup.sq_addr))[kq_slot(kq.m.sq_head, kq.m.setup.sq_entries)],
                     KQ_SUB_BYTES / 4);
-            h->sq_head.tag = s.tag;
+            h->sq_head.tag = e.tag = s.tag;
             kq_bump(&h->sq_head.value, &kq.m.sq_head);
             /* The checks fill status, detail and value on every path. */
-            e.tag = s.tag;
             if (kq_sub_check(&s, &kq_env, &e) == KS_OK) {
                 if (s.op == KQ_OP_RUN) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(s.addr);

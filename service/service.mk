@@ -4,7 +4,7 @@
 
 KQ_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
                   -fno-omit-frame-pointer -fno-sanitize-recover=all -Iinclude -Iservice -Imover -Iboot
-KQ_HOST_SRCS   := service/kq_check.c mover/validate.c
+KQ_HOST_SRCS   := service/kq_check.c service/kq_check_cold.c mover/validate.c
 KQ_HOST_DEPS   := $(KQ_HOST_SRCS) service/kq.h mover/kmv.h include/kohaku/queue.h \
                   include/kohaku/status.h include/kohaku/bootblock.h include/kohaku/desc_list.h
 KQ_TEST_BIN    := $(O)/tests/host/service/test_kq
@@ -28,6 +28,7 @@ test-suite-host-service: $(KQ_TEST_BIN)
 # protocol and the RV32 cache discipline against the model's write-back L1.
 KQ_P32_OBJS := $(O)/qemu-rv32/obj/boot/rv32/crt0.S.o $(O)/qemu-rv32/obj/service/queue.c.o \
                $(O)/qemu-rv32/obj/service/kq_check.c.o $(O)/qemu-rv32/obj/service/kq_cold.c.o \
+               $(O)/qemu-rv32/obj/service/kq_check_cold.c.o \
                $(O)/qemu-rv32/tests/service_lower_stubs.o
 $(O)/qemu-rv32/tests/service_lower_stubs.o: tests/service/lower_stubs.c service/kq.h
 	@mkdir -p $(@D)
@@ -40,6 +41,7 @@ $(O)/qemu-rv32/tests/service_protocol.elf: $(KQ_P32_OBJS) $(O)/qemu-rv32/libfw.a
 # instruction (tests/service/trap_stubs.c), for the fatal path's FATAL/KQ_FATAL_TRAP state line.
 KQ_T64_OBJS := $(O)/qemu-rv64/obj/boot/rv64/crt0.S.o $(O)/qemu-rv64/obj/service/queue.c.o \
                $(O)/qemu-rv64/obj/service/kq_check.c.o $(O)/qemu-rv64/obj/service/kq_cold.c.o \
+               $(O)/qemu-rv64/obj/service/kq_check_cold.c.o \
                $(O)/qemu-rv64/tests/service_trap_stubs.o
 $(O)/qemu-rv64/tests/service_trap_stubs.o: tests/service/trap_stubs.c service/kq.h
 	@mkdir -p $(@D)

@@ -1,0 +1,39 @@
+/* kq_check_cold.c — the rows of the checks (kq_check.c) that no issue 8 figure runs: a
+ * DISPATCH command's target list (only that command has a list; a RUN step names one target,
+ * which kq_check.c checks itself on every step) and a RUN REPLAY step's descriptor list (its
+ * validation, kmv_validate, is cold code already). Written to be cold code on RV32 (docs/service.md
+ * "Cold code"; the entry rules of kq_cold.c): one entry, the row picked by `what`. Pure logic like
+ * kq_check.c: no hal, built natively for tests/host/service and fuzzing. */
+#include "kq.h"
+
+unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct kq_env *env,
+                       struct kq_err *e)
+{
+    uint32_t st = KS_OK, detail = 0, value = 0;
+    if (what == KQ_CHECK_TARGETS) {
+        for (uint32_t i = 0; i < n && st == KS_OK; i++) {
+            st = KS_BAD_TARGET;
+            detail = f[i];
+            if (kq_unit_index(env, f[i]) >= 0) {
+                st = KS_OK;
+                for (uint32_t k = 0; k < i; k++)
+                    if (f[k] == f[i])
+                        st = KS_DUP_TARGET;
+            }
+        }
+    } else {                                        /* KQ_CHECK_LIST */
+        /* the address was range-checked by the row before; fields are 8-byte aligned */
+        const uint32_t *w = (const uint32_t *)(const void *)f;
+        struct kmv_result res;
+        st = kmv_validate((const struct kd_write *)env->map(w[0] | (uint64_t)w[1] << 32), n,
+                          env->caps, &res);
+        detail = res.detail;
+        value = res.index;
+    }
+    if (st != KS_OK) {
+        e->status = (uint16_t)st;
+        e->detail = detail;
+        e->value = value;
+    }
+    return st;
+}
