@@ -86,8 +86,10 @@ FW_LTO_LINK_rv64 :=
 # other than these do not override the per-function ones recorded at compile time.
 # FW_LTO_SKIP_rv32: native sources compiled as before (not LTO). dispatch/recover.c (failure
 # paths only, to become cold code): with kdp_pay_owed inlined into dispatch.c's kdp_poll the
-# target test dispatch_hang fails (the hung unit's third run dispatches 40, not 14); not
-# explained yet (the inlined code reads right); -fno-inline or noinline on kdp_pay_owed also pass.
+# target test dispatch_hang fails (the hung unit's third run dispatches 40, not 14). Not an LTO
+# fault: pasting kdp_pay_owed's three lines into kdp_poll by hand fails it without LTO too (the
+# first run then sees 0 of its 3 signals): the test's outcome depends on kdp_poll's code, an
+# open question for dispatch/ (docs/firmware.md "Link-time optimisation").
 FW_LTO_SKIP_rv32 := dispatch/recover.c
 
 # Sources. dispatch/ and mover/ join the firmware library when their owners add them
