@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include "hal/hal.h"
 
-__attribute__((weak)) void kx_fatal_hook(uint64_t word)
+__attribute__((weak, noipa)) void kx_fatal_hook(uint64_t word)
 {
     (void)word;
 }

@@ -101,7 +101,7 @@ $(KQ_FIT_DIR)/fit.ld: $(O)/qemu-rv32/fw.ld
 	@mkdir -p $(@D)
 	$(Q)sed -e '/^ *IMEM (x)/s/LENGTH = [0-9]*/LENGTH = 65536/' -e '/instruction window overflow/d' $< > $@
 $(KQ_FIT_DIR)/fit.elf: $(KQ_FIT_OBJS) $(O)/qemu-rv32/libfw.a $(KQ_FIT_DIR)/fit.ld
-	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) -nostdlib -nostartfiles -static -T $(KQ_FIT_DIR)/fit.ld \
+	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) $(FW_LTOL_qemu-rv32) -nostdlib -nostartfiles -static -T $(KQ_FIT_DIR)/fit.ld \
 	    -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(KQ_FIT_DIR)/fit.map -o $@ \
 	    $(KQ_FIT_OBJS) -Wl,--start-group $(FW_LIBS_qemu-rv32) -Wl,--end-group
 
@@ -110,8 +110,9 @@ $(KQ_FIT_DIR)/fit.elf: $(KQ_FIT_OBJS) $(O)/qemu-rv32/libfw.a $(KQ_FIT_DIR)/fit.l
 # the scratchpad, reported after the table with the scratchpad's use.
 .PHONY: size-rv32-queue
 size-rv32-queue: $(KQ_FIT_DIR)/fit.elf
-	$(Q)awk -v window=8192 -v budget=7168 \
-	    -v srcs="$(FW_LIB_COMMON) $(FW_LIB_rv32) kvm/kvm.c $(patsubst %,kvm/%.stub,$(FW_COLD_ENTRIES_rv32))" \
+	$(Q)$(NM) -l --defined-only $< > $(KQ_FIT_DIR)/fit.syms
+	$(Q)awk -v window=8192 -v budget=7168 -v syms=$(KQ_FIT_DIR)/fit.syms \
+	    -v srcs="$(FW_SERVICE) $(FW_LIB_COMMON) $(FW_LIB_rv32) kvm/kvm.c $(patsubst %,kvm/%.stub,$(FW_COLD_ENTRIES_rv32))" \
 	    -f tests/service/text_by_module.awk $(KQ_FIT_DIR)/fit.map; rc=$$?; \
 	eval $$($(NM) $(KQ_FIT_DIR)/fit.elf | awk '$$3 ~ /^__kx_(cold_start|cold_end|noinit_end|spad_base|stack_bytes)$$/ { print substr($$3, 6) "=$$((0x" $$1 "))" }'); \
 	echo "scratchpad: cold code $$((cold_end - cold_start)) bytes; used $$((noinit_end - spad_base + stack_bytes)) of 8192 with the $$stack_bytes-byte stack ($$((8192 - noinit_end + spad_base - stack_bytes)) free)"; \

@@ -4,7 +4,11 @@
 # the source of that name in `srcs`; fit_main.o is the service's; libgcc.a and libc.a by
 # library), then the output section's size against the window and the issue 8 budget. Exit
 # status 1 when it exceeds the window.
-# Usage: awk -v window=8192 -v budget=7168 -v srcs="boot/start.c ..." -f text_by_module.awk fit.map
+# Link-time optimisation (docs/firmware.md "Size") compiles the RV32 native code into
+# /tmp/...ltrans*.o objects that name no source: with -v syms=FILE (`nm -l --defined-only` of
+# the image) such a section counts for the folder of the source its first function comes from
+# (the debug line of the symbol at the section's address).
+# Usage: awk -v window=8192 -v budget=7168 -v srcs="boot/start.c ..." [-v syms=nm-l.txt] -f text_by_module.awk fit.map
 function hex(s,    i, c, v) {
     v = 0
     s = tolower(s)
@@ -34,6 +38,16 @@ BEGIN {
         top = src[i]
         sub(/\/.*/, "", top)
         folder[base] = top
+        istop[top] = 1
+    }
+    # "<addr> <type> <name>\t<file>:<line>": the folder of that source as above, or for a file
+    # not in srcs (a header's inline function) the path's last directory that is a top folder.
+    while (syms != "" && (getline line < syms) > 0) {
+        if (split(line, f, "\t") < 2 || split(f[1], a, " ") < 3 || a[2] !~ /^[tTW]$/) continue
+        sub(/:[0-9]+$/, "", f[2])
+        np = split(f[2], part, "/")
+        if (part[np] in folder) { symdir[hex(a[1])] = folder[part[np]]; continue }
+        for (i = np - 1; i >= 1; i--) if (part[i] in istop) { symdir[hex(a[1])] = part[i]; break }
     }
 }
 /^Linker script and memory map/ { mm = 1; next }
@@ -45,6 +59,7 @@ BEGIN {
 }
 out == ".text" && NF >= 3 && $(NF - 2) ~ /^0x/ && $(NF - 1) ~ /^0x/ && $NF !~ /^0x/ {
     m = module($NF)
+    if (m == "other" && $NF ~ /ltrans/ && (hex($(NF - 2)) in symdir)) m = symdir[hex($(NF - 2))]
     if (!(m in bytes)) order[++n] = m
     bytes[m] += hex($(NF - 1))
 }
