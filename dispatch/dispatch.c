@@ -46,8 +46,13 @@ void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint32_t wait_cycles, uint32_
 unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigned n)
 {
     unsigned st = kdp_units_check(u, n, c->agent_yx);
-    if (st != KS_OK)
-        return st;
+    if (st == KS_OK)
+        kdp_units_load(c, u, n);
+    return st;
+}
+
+void kdp_units_load(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigned n)
+{
     /* In halfwords (an entry's alignment; a struct copy would pull memcpy into a small image),
      * rsvd, the high byte of the second (little-endian), cleared. may_alias: the entries' own
      * storage. Four stores an entry instead of six. */
@@ -63,7 +68,6 @@ unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigne
     }
     c->n_units = (uint8_t)n;
     c->owing = 0;           /* indices change meaning: nothing owed */
-    return KS_OK;
 }
 
 /* Table index of the unit at yx, or n_units. */

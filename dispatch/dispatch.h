@@ -107,6 +107,10 @@ void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint32_t wait_cycles, uint32_
  * Returns KS_OK or KS_DISPATCH_BAD_UNITS (table unchanged). */
 unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigned n);
 
+/* Loads a table already checked by kdp_units_check's rules (the boot block's, by boot/'s
+ * kx_bootblock_check with this board's agent coordinate): kdp_units_set without the check. */
+void kdp_units_load(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigned n);
+
 /* The table entry of the unit at yx, or NULL. */
 const struct kx_unit_entry *kdp_unit(const struct kdp_ctx *c, uint8_t yx);
 

@@ -8,14 +8,14 @@
 
 KDP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
                    -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Iinclude -Idispatch
-KDP_SRCS        := dispatch/dispatch.c dispatch/enum.c dispatch/kdp_flit.c dispatch/recover.c
+KDP_SRCS        := dispatch/dispatch.c dispatch/enum.c dispatch/kdp_flit.c dispatch/recover.c dispatch/units.c
 KDP_HDRS        := dispatch/dispatch.h dispatch/kdp_flit.h include/kohaku/status.h \
                    include/kohaku/flit.h include/kohaku/agent_regs.h
 KDP_T           := $(O)/tests/host/dispatch
 
-$(KDP_T)/test_kdp_flit: tests/host/dispatch/test_kdp_flit.c dispatch/kdp_flit.c $(KDP_HDRS)
+$(KDP_T)/test_kdp_flit: tests/host/dispatch/test_kdp_flit.c dispatch/kdp_flit.c dispatch/units.c $(KDP_HDRS)
 	@mkdir -p $(@D)
-	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) $< dispatch/kdp_flit.c -o $@
+	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) $< dispatch/kdp_flit.c dispatch/units.c -o $@
 
 $(KDP_T)/test_kdp_model: tests/host/dispatch/test_kdp_model.c tests/host/dispatch/fakehal.c \
         tests/host/dispatch/fakehal.h tests/host/dispatch/fakehal/hal/hal.h $(KDP_SRCS) $(KDP_HDRS) \

@@ -61,20 +61,6 @@ void kdp_ns_unpack(uint64_t w, struct kdp_ns *ns)
     ns->valid = KH_FIELD_GET(KA_NS_VALID, w) != 0;
 }
 
-unsigned kdp_units_check(const struct kx_unit_entry *u, unsigned n, uint8_t agent_yx)
-{
-    if (n > KX_BOOT_MAX_UNITS)
-        return KS_DISPATCH_BAD_UNITS;
-    for (unsigned i = 0; i < n; i++) {
-        if (u[i].inst_depth == 0 || u[i].yx == agent_yx || u[i].yx == 0)
-            return KS_DISPATCH_BAD_UNITS;
-        for (unsigned k = 0; k < i; k++)
-            if (u[k].yx == u[i].yx)
-                return KS_DISPATCH_BAD_UNITS;
-    }
-    return KS_OK;
-}
-
 bool kdp_plan_kick(uint32_t staged, uint32_t room, uint32_t others, struct kdp_kick *k)
 {
     uint32_t len = staged, credit = staged;

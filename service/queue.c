@@ -179,10 +179,9 @@ static void kq_boot(void)
 
     kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
     if (bb->flags & KX_BOOT_F_UNITS) {
-        /* boot/ checked count, depth and duplicates; dispatch/ also refuses the agent's own
-         * coordinate, which boot/ cannot know. */
-        if (kdp_units_set(&kq.dp, bb->units, bb->unit_count) != KS_OK)
-            kq_cold_refuse(0);
+        /* boot/ checked it by dispatch/'s rules (count, depth, duplicates, (0,0), the agent's
+         * coordinate): loaded as it is. */
+        kdp_units_load(&kq.dp, bb->units, bb->unit_count);
     } else {
         kq_cold_enumerate();
     }

@@ -108,8 +108,8 @@ boot_row boot_unknown_flag flags 0x2 0xb0070004
 boot_row boot_wait_cycles_zero wait_cycles 0 0xb0070006
 boot_row boot_units_duplicate units_dup 0 0xb0070007
 boot_row boot_units_depth_zero units_depth0 0 0xb0070007
-# dispatch/'s kdp_units_set refuses the agent's coordinate; the protocol image stands it in.
-[ -z "$P" ] && boot_row boot_units_agent_coordinate units_agent 0 0xb0070007
+# boot/ refuses a unit at the agent's own coordinate (kx_bootblock_check, dispatch/'s rule).
+boot_row boot_units_agent_coordinate units_agent 0 0xb0070007
 boot_row boot_units_without_flag units_noflag 0 0xb0070007
 boot_row boot_flag_without_units flag_notable 0 0xb0070007
 boot_row boot_queue_misaligned queue_addr 0x800010 0xb0070005 1

@@ -23,7 +23,7 @@ void kdp_init(struct kdp_ctx *c, uint8_t agent_yx, uint32_t wait_cycles, uint32_
     c->n_units = 0;
 }
 
-unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigned n)
+void kdp_units_load(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         c->units[i].yx = u[i].yx;
@@ -34,7 +34,6 @@ unsigned kdp_units_set(struct kdp_ctx *c, const struct kx_unit_entry *u, unsigne
         c->units[i].inst_depth = u[i].inst_depth;
     }
     c->n_units = (uint8_t)n;
-    return KS_OK;
 }
 
 void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx)

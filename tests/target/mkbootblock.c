@@ -3,7 +3,7 @@
  * so tests can show the firmware refusing each.
  *   mkbootblock -o FILE [--magic N] [--version N] [--size N] [--flags N] [--wait N]
  *                       [--queue N] [--units N] [--depth N] [--dup]
- * --units N writes N entries (yx = 0x00, 0x01, ...; type 1, version 1, 2 buffers) and sets
+ * --units N writes N entries (yx = 0x20, 0x21, ...: never (0,0) nor the agent's 0x10; type 1, version 1, 2 buffers) and sets
  * KX_BOOT_F_UNITS; --depth sets every entry's inst_depth (default 16); --dup repeats the
  * first coordinate in the last entry. Numbers take C syntax (0x..). */
 #include <stdio.h>
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     }
     bb.unit_count = (uint16_t)units;
     for (unsigned i = 0; i < units; i++) {
-        bb.units[i].yx = (uint8_t)i;
+        bb.units[i].yx = (uint8_t)(0x20 + i);
         bb.units[i].version = 1;
         bb.units[i].buffers = 2;
         bb.units[i].type = 1;

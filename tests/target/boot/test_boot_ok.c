@@ -25,7 +25,7 @@ int main(void)
     EXPECT_EQ(bb->unit_count, 3);
     EXPECT_EQ(bb->size, 32 + 3 * 8);
     EXPECT_EQ(bb->flags, 1);
-    EXPECT_EQ(bb->units[2].yx, 2);
+    EXPECT_EQ(bb->units[2].yx, 0x22);
     EXPECT_EQ(bb->units[2].inst_depth, 12);
 
     EXPECT_EQ(kt_data_word, 0x600DDA7Au);

@@ -7,7 +7,9 @@
 
 static struct kx_bootblock kt_bb;
 
-/* A good block with n units: yx 0x10, 0x11, ..., depth 16, the flag set when n > 0. */
+/* A good block with n units: yx 0x20, 0x21, ... (clear of (0,0) and of the agent's own
+ * coordinate 0x10, x 0 y 1 of the default map, docs/model-mesh.md), depth 16, the flag set
+ * when n > 0. */
 static struct kx_bootblock *kt_good(unsigned n)
 {
     struct kx_bootblock *bb = &kt_bb;
@@ -19,7 +21,7 @@ static struct kx_bootblock *kt_good(unsigned n)
     bb->queue_addr = 0x800000;
     bb->unit_count = (uint16_t)n;
     for (unsigned i = 0; i < 32; i++) {
-        bb->units[i].yx = (uint8_t)(0x10 + i);
+        bb->units[i].yx = (uint8_t)(0x20 + i);
         bb->units[i].type = 1;
         bb->units[i].inst_depth = 16;
     }
@@ -59,11 +61,15 @@ int main(void)
     EXPECT_EQ(kx_bootblock_check(bb), 7);
     bb = kt_good(3); bb->units[0].inst_depth = 0;
     EXPECT_EQ(kx_bootblock_check(bb), 7);
-    bb = kt_good(5); bb->units[4].yx = 0x11;                        /* repeats entry 1 */
+    bb = kt_good(5); bb->units[4].yx = 0x21;                        /* repeats entry 1 */
     EXPECT_EQ(kx_bootblock_check(bb), 7);
-    bb = kt_good(32); bb->units[31].yx = 0x10;                      /* last repeats first */
+    bb = kt_good(32); bb->units[31].yx = 0x20;                      /* last repeats first */
     EXPECT_EQ(kx_bootblock_check(bb), 7);
-    bb = kt_good(32); bb->units[30].yx = 0x2F;                      /* repeats entry 31 */
+    bb = kt_good(32); bb->units[30].yx = 0x3F;                      /* repeats entry 31 */
+    EXPECT_EQ(kx_bootblock_check(bb), 7);
+    bb = kt_good(3); bb->units[1].yx = 0x00;                        /* (0,0): a corner, no unit */
+    EXPECT_EQ(kx_bootblock_check(bb), 7);
+    bb = kt_good(3); bb->units[2].yx = 0x10;                        /* the agent's own coordinate */
     EXPECT_EQ(kx_bootblock_check(bb), 7);
     bb = kt_good(3); bb->units[3].yx = 0x10;       /* past the count: not looked at */
     bb->units[3].inst_depth = 0;
