@@ -86,7 +86,7 @@ TEST_SUITES += e2e-qemu-rv32 e2e-qemu-rv64
 .PHONY: test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64
 test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64: test-suite-e2e-%: qemu host $(E2E_SOAK)
 	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware
-	-$(Q)$(MAKE) --no-print-directory $(if $(filter qemu-rv64,$*),$(O)/qemu-rv64/tests/service_trap.elf,$(O)/qemu-rv32/tests/service_protocol.elf) > /dev/null
+	-$(Q)$(MAKE) --no-print-directory $(if $(filter qemu-rv64,$*),$(O)/qemu-rv64/tests/service_trap.elf) > /dev/null
 	@mkdir -p $(O)/tests
 	$(Q)timeout 900 tests/e2e/e2e.sh $* $(O) > $(O)/tests/e2e-$*.log 2> $(O)/tests/e2e-$*.stderr; rc=$$?; \
 	if [ $$rc -eq 124 ]; then echo "HANG: e2e-$*/suite (900 s)" >> $(O)/tests/e2e-$*.log; \

@@ -23,20 +23,6 @@ test-suite-host-service: $(KQ_TEST_BIN)
 	  echo "FAIL: host-service/test_kq exit $$rc: $$(tail -c 300 $(O)/tests/host-service.stderr | tr '\n' '|')" >> $(O)/tests/host-service.log; fi; \
 	grep -E '^(FAIL|HANG): ' $(O)/tests/host-service.log || true
 
-# The RV32 queue-protocol image: the real service over stand-ins for dispatch/ and mover/
-# (tests/service/lower_stubs.c), which the RV32 window cannot hold beside it yet. It proves the
-# protocol and the RV32 cache discipline against the model's write-back L1.
-KQ_P32_OBJS := $(O)/qemu-rv32/obj/boot/rv32/crt0.S.o $(O)/qemu-rv32/obj/service/queue.c.o \
-               $(O)/qemu-rv32/obj/service/kq_check.c.o $(O)/qemu-rv32/obj/service/kq_cold.c.o \
-               $(O)/qemu-rv32/obj/service/kq_check_cold.c.o \
-               $(O)/qemu-rv32/tests/service_lower_stubs.o
-$(O)/qemu-rv32/tests/service_lower_stubs.o: tests/service/lower_stubs.c service/kq.h
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) $(FW_CFLAGS) $(FW_INC_qemu-rv32) -Iservice -c $< -o $@
-$(O)/qemu-rv32/tests/service_protocol.elf: $(KQ_P32_OBJS) $(O)/qemu-rv32/libfw.a $(O)/qemu-rv32/fw.ld scripts/check-image.sh
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(call fw_link,qemu-rv32,$@,$(KQ_P32_OBJS))
-
 # The RV64 trap image: the real service with a mover replay that executes an illegal
 # instruction (tests/service/trap_stubs.c), for the fatal path's FATAL/KQ_FATAL_TRAP state line.
 KQ_T64_OBJS := $(O)/qemu-rv64/obj/boot/rv64/crt0.S.o $(O)/qemu-rv64/obj/service/queue.c.o \
@@ -57,7 +43,7 @@ $(O)/qemu-rv64/tests/service_trap.elf: $(KQ_T64_OBJS) $(O)/qemu-rv64/libfw.a $(O
 KQ_SMOKE_BOARDS := qemu-rv32 qemu-rv64
 TEST_SUITES += service-smoke
 .PHONY: test-suite-service-smoke
-test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) $(O)/qemu-rv32/tests/service_protocol.elf \
+test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) \
         $(O)/qemu-rv64/tests/service_trap.elf
 	@mkdir -p $(O)/tests
 	$(Q): > $(O)/tests/service-smoke.log; \
@@ -69,12 +55,6 @@ test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) 
 	  elif [ $$rc -ne 0 ] && ! grep -q '^FAIL: service-smoke-'$$b $(O)/tests/service-smoke.log; then \
 	    echo "FAIL: service-smoke-$$b/smoke exit $$rc" >> $(O)/tests/service-smoke.log; fi; \
 	done; \
-	timeout 300 python3 tests/service/smoke.py $(O)/qemu/bin/qemu-system-riscv32 rv32,c=false \
-	  $(O)/qemu-rv32/tests/service_protocol.elf service-smoke-qemu-rv32-protocol protocol \
-	  >> $(O)/tests/service-smoke.log 2> $(O)/tests/service-smoke.rv32-protocol.stderr; rc=$$?; \
-	if [ $$rc -eq 124 ]; then echo "HANG: service-smoke-qemu-rv32-protocol/smoke" >> $(O)/tests/service-smoke.log; \
-	elif [ $$rc -ne 0 ] && ! grep -q '^FAIL: service-smoke-qemu-rv32' $(O)/tests/service-smoke.log; then \
-	  echo "FAIL: service-smoke-qemu-rv32-protocol/smoke exit $$rc" >> $(O)/tests/service-smoke.log; fi; \
 	KQ_TRAP_PC=0x$$($(NM) $(O)/qemu-rv64/tests/service_trap.elf | sed -n 's/^\([0-9a-f]*\) T kq_test_trap_pc$$/\1/p') \
 	timeout 300 python3 tests/service/smoke.py $(O)/qemu/bin/qemu-system-riscv64 rv64,c=false \
 	  $(O)/qemu-rv64/tests/service_trap.elf service-smoke-qemu-rv64-trap trap \

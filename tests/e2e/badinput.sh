@@ -5,30 +5,22 @@
 # input's valid part would have written, and the referee counters), and that the node still
 # serves (a NOP). Boot-block and queue-header rows boot with the bad field
 # (tests/e2e/badinput_guard.c) and assert the core's stop word, then boot properly again.
-# Usage: tests/e2e/badinput.sh BOARD OUTDIR [proto]    -> PASS:/FAIL: lines on stdout (suite log)
-#   proto (RV32): against service.mk's queue-protocol image (the real service over dispatch/mover
-#   stand-ins that refuse, e2e.sh run 4) until the RV32 firmware serves the queue: the rows that
-#   are pure checks (boot block, queue header, command arguments, step lists without REPLAY),
-#   named proto_*.
+# Usage: tests/e2e/badinput.sh BOARD OUTDIR    -> PASS:/FAIL: lines on stdout (suite log)
 # Expected values are literals of include/kohaku/status.h, exitword.h (0xB007_00rr, rr the
 # boot-block reason) and docs/host-interface.md §2, §3.2, §5, §6 (limits: REPLAY 4096 records,
 # DISPATCH 65536 payloads and 8 targets, RUN 4096 steps; reach: RV32 DRAM below 0x7000_0000
 # less the firmware's own 0x40_0000 + 64 KB (§2.1), RV64 below 4 GB; the record layouts).
 set -u
-board=$1 out=$2 mode=${3:-}
+board=$1 out=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 . scripts/qemu-hostport.sh
 kactl=$out/host/kactl helper=$out/tests/e2e/badinput_guard
 fw=$out/$board/fw.elf demo=host/demo
-work=$out/tests/e2e-badinput/$board$mode
-P=""
-if [ "$mode" = proto ]; then
-  fw=$out/qemu-rv32/tests/service_protocol.elf P=proto_
-fi
+work=$out/tests/e2e-badinput/$board
 rm -rf "$work" && mkdir -p "$work"
 case $board in
-  *rv32|*rv32-wide) variant=32 dram_end=0x70000000 ;;
+  *rv32) variant=32 dram_end=0x70000000 ;;
   *rv64) variant=64 dram_end=0x100000000 ;;
 esac
 GUARD=0x100000 GLEN=1024        # the guard: the demo copy's X destination and the TU write below
@@ -47,10 +39,9 @@ untouched() {
   k nop; [ "$RC" -eq 0 ] && grep -q 'nop: 1 completed, 0 not OK' <<< "$OUT" || why="$why NOP afterwards: $(tr '\n' '|' <<< "$OUT" | head -c 200);"
 }
 end() {
-  if [ -z "$why" ]; then echo "PASS: e2e-badinput-$board/$P$T"; return; fi
-  skipped "e2e-badinput-$board/$P$T" && return
+  if [ -z "$why" ]; then echo "PASS: e2e-badinput-$board/$T"; return; fi
   [ -n "$dead" ] && why=" not run: the firmware did not boot ($dead)"
-  echo "FAIL: e2e-badinput-$board/$P$T$(head -c 700 <<< "$why")"
+  echo "FAIL: e2e-badinput-$board/$T$(head -c 700 <<< "$why")"
 }
 row() { # NAME STATUS DETAIL VALUE -- kactl args
   local name=$1 st=$2 det=$3 val=$4; shift 5
@@ -75,11 +66,9 @@ start() {
   hp_start "$board" "$out" "$work/qemu" "" || { echo "FAIL: e2e-badinput-$board/qemu_start $(head -c 300 "$HP_LOG")"; exit 0; }
   export KACTL_SOCKET=$HP_SOCK
 }
-# The protocol image's stand-in enumeration finds nothing: it boots with the default map's table.
-printf '1,1 NP 16\n2,1 NP 16\n3,1 NP 16\n4,1 NP 16\n1,2 TU 16\n2,2 TU 16\n' > "$work/units.txt"
 boot_ok() {
   dead=""
-  if [ -n "$P" ]; then k boot "$fw" --units "$work/units.txt"; else k boot "$fw"; fi
+  k boot "$fw"
   [ "$RC" -eq 0 ] || dead="boot: $(tail -n1 <<< "$OUT" | head -c 200)"
 }
 trap 'hp_stop' EXIT
@@ -164,8 +153,6 @@ row run_count_zero BAD_LEN 0x0 0x0 -- submit --op 3 --addr $DATA --count 0
 row run_count_above_max BAD_LEN 0x1001 0x0 -- submit --op 3 --addr $DATA --count 4097
 row run_outside_memory BAD_ADDR 0x20 $(printf '0x%x' $dram_end) -- submit --op 3 --addr $dram_end --count 1
 
-# From here to the step lists, rows that need the real dispatch/ and mover/ (not in proto mode).
-if [ -z "$P" ]; then
 # The maximum program: 65,536 payloads of zeros (TU NOP, exec_result 0) to TU 2,2 complete.
 begin dispatch_count_maximum_runs
 k submit --op 2 --addr 0x3000000 --count 65536 --target 2,2
@@ -219,7 +206,6 @@ want_out "^0000100100: 00 ed 5e 00 00 00 00 00$"     # lane 0 = seed 0x5EED00
 untouched
 end
 
-fi
 
 # ---------------------------------------------------------------- step lists
 # Each list starts with a valid DISPATCH of a TU WRITE into the guard (step 0), then the bad
@@ -247,7 +233,6 @@ steps_row steps_dispatch_outside_memory BAD_ADDR 0x20 $(printf '0x1%012x' $dram_
 steps_row steps_rsvd0 BAD_RSVD 0x3 0x1000000000000 "$(step 4 0 0 1 0 0 0 0 0 0)"
 steps_row steps_rsvd3 BAD_RSVD 0x18 0x1000000000000 "$(step 4 0 0 0 0 0 0 0 0 1)"
 # A REPLAY step whose list has a bad offset: the list's own status, record index 0 inside.
-if [ -z "$P" ]; then
 begin steps_replay_bad_list
 put $((DATA + 0x2000)) "$(rec 0x07 0)$(rec 0x00 0x10010)"
 put $((DATA + 0x1000)) "$(tu_write $TUDST 0xBAD0)"
@@ -257,7 +242,6 @@ want_rc 1 submit
 want_out "^submit: status=BAD_OFFSET detail=0x7 value=0x1000000000000 "
 untouched
 end
-fi
 # A WAIT placed before the DISPATCH it waits for can never be met (step 0).
 begin steps_wait_before_dispatch
 put $((DATA + 0x1000)) "$(tu_write $TUDST 0xBAD0)"

@@ -257,22 +257,20 @@ still_serves
 end
 
 # The queue-protocol tests: malformed inputs, step-list refusals, a syntax error, 10,000 NOPs.
-# Run against the real firmware, and on RV32 also against service.mk's protocol image.
-protocol_tests() {
 # Issue 6's malformed inputs, each its own status, nothing executed, the queue still served.
-refused ${P}unknown_command BAD_OP 0x9 0x0 -- --op 9
-refused ${P}nonzero_flags BAD_FLAGS 0x1 0x0 -- --op 0 --flags 1
-refused ${P}replay_count_zero BAD_LEN 0x0 0x0 -- --op 1 --addr 0x900000 --count 0
-refused ${P}replay_length_overruns_memory BAD_ADDR 0x18 $(printf '0x%x' $((dram_end - 12))) -- \
+refused unknown_command BAD_OP 0x9 0x0 -- --op 9
+refused nonzero_flags BAD_FLAGS 0x1 0x0 -- --op 0 --flags 1
+refused replay_count_zero BAD_LEN 0x0 0x0 -- --op 1 --addr 0x900000 --count 0
+refused replay_length_overruns_memory BAD_ADDR 0x18 $(printf '0x%x' $((dram_end - 12))) -- \
   --op 1 --addr $((dram_end - 12)) --count 2
-refused ${P}replay_misaligned BAD_ALIGN 0x4 0x900002 -- --op 1 --addr 0x900002 --count 1
-refused ${P}dispatch_misaligned BAD_ALIGN 0x8 0x900004 -- --op 2 --addr 0x900004 --count 1 --target 1,1
-refused ${P}dispatch_unknown_target BAD_TARGET 0x99 0x0 -- --op 2 --addr 0x900000 --count 1 --target 9,9
-refused ${P}dispatch_no_target BAD_NTARGETS 0x0 0x0 -- --op 2 --addr 0x900000 --count 1
-refused ${P}dispatch_duplicate_target DUP_TARGET 0x11 0x0 -- --op 2 --addr 0x900000 --count 1 --target 1,1 --target 1,1
-refused ${P}run_misaligned BAD_ALIGN 0x8 0x900004 -- --op 3 --addr 0x900004 --count 1
+refused replay_misaligned BAD_ALIGN 0x4 0x900002 -- --op 1 --addr 0x900002 --count 1
+refused dispatch_misaligned BAD_ALIGN 0x8 0x900004 -- --op 2 --addr 0x900004 --count 1 --target 1,1
+refused dispatch_unknown_target BAD_TARGET 0x99 0x0 -- --op 2 --addr 0x900000 --count 1 --target 9,9
+refused dispatch_no_target BAD_NTARGETS 0x0 0x0 -- --op 2 --addr 0x900000 --count 1
+refused dispatch_duplicate_target DUP_TARGET 0x11 0x0 -- --op 2 --addr 0x900000 --count 1 --target 1,1 --target 1,1
+refused run_misaligned BAD_ALIGN 0x8 0x900004 -- --op 3 --addr 0x900004 --count 1
 
-begin ${P}run_step_unknown_unit
+begin run_step_unknown_unit
 printf 'dispatch 1,1 %s\nwait 9,9 1\n' "$top/$demo/softmax.prog" > "$work/bad-steps.txt"
 k run "$work/bad-steps.txt"
 want_rc 1 run
@@ -281,7 +279,7 @@ want_out "failed at step 1"
 still_serves
 end
 
-begin ${P}run_wait_unsatisfiable
+begin run_wait_unsatisfiable
 printf 'wait 1,1 1\n' > "$work/bad-wait.txt"
 k run "$work/bad-wait.txt"
 want_rc 1 run
@@ -289,7 +287,7 @@ want_out "^run: status=UNSATISFIABLE detail=0x11 value=0x1 "
 still_serves
 end
 
-begin ${P}replay_text_syntax_sends_nothing
+begin replay_text_syntax_sends_nothing
 k status; before=$(grep -o 'sq_tail=[0-9]*' <<< "$OUT")
 printf '# bad\n0x18\n' > "$work/bad.txt"
 k replay "$work/bad.txt"
@@ -299,15 +297,11 @@ k status; after=$(grep -o 'sq_tail=[0-9]*' <<< "$OUT")
 [ -n "$before" ] && [ "$before" = "$after" ] || why="$why submissions changed: $before -> $after;"
 end
 
-begin ${P}nops_10000
+begin nops_10000
 k nop --count 10000
 want_rc 0 nop
 want_out "^nop: 10000 completed, 0 not OK, tags [0-9]+\.\.[0-9]+ in order"
 end
-
-}
-P=""
-protocol_tests
 
 begin mixed_1000
 if S=$("$soak" "$HP_SOCK" $variant 1000 "$demo" 2>&1); then
@@ -435,48 +429,6 @@ if [ $variant = 64 ]; then
     finish 3
   fi
   [ -f "$timg" ] || end
-fi
-
-# ---------------------------------------------------------------- run 4 (RV32): the protocol image
-# Until the RV32 firmware image fits with the queue (host-interface.md §9), service.mk's RV32
-# queue-protocol image (the real service and its RV32 cache discipline over dispatch/mover
-# stand-ins that refuse loudly) carries the host side's protocol tests on RV32.
-if [ $variant = 32 ]; then
-  pimg=$out/qemu-rv32/tests/service_protocol.elf
-  start 4
-  P="proto_"
-  begin proto_boot
-  if [ -f "$pimg" ]; then
-    printf '1,1 NP 16\n' > "$work/units-proto.txt"
-    k boot "$pimg" --units "$work/units-proto.txt" --entries 32
-    want_rc 0 boot
-    want_out "^boot: READY on RV32, 1 units \(from --units\), queue 0x800000 \(32 entries\)"
-  else
-    why=" $pimg was not built"; RC=1; OUT="$why"
-  fi
-  booted
-  end
-  begin proto_units
-  k units
-  want_rc 0 units
-  want_out "^units: status=OK detail=0x0 value=0x1 "
-  want_out "unit 1,1 type=0x4e50 \(NP\) version=1 buffers=0 depth=16"
-  end
-  protocol_tests
-  begin proto_restart_in_place
-  k status; before=$(grep -o 'sq_tail=[0-9]*' <<< "$OUT" | cut -d= -f2)
-  k restart
-  want_rc 0 restart
-  want_out "^restart: READY, sq $before/$before cq $before/$before"
-  k nop --count 3
-  want_out "tags $((before + 1))\.\.$((before + 3)) in order"
-  end
-  begin proto_stop
-  k stop
-  want_rc 0 stop
-  want_out "^stop: core exited with word 0x0 \(clean stop\)"
-  end
-  finish 4
 fi
 trap - EXIT
 exit 0

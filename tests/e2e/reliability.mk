@@ -38,13 +38,8 @@ endef
 $(addprefix test-suite-e2e-faults-,$(REL_BOARDS)): test-suite-e2e-faults-%: rel-images-%
 	$(call rel-run,e2e-faults-$*,tests/e2e/faults.sh,$*,600)
 
-# RV32 also runs the pure-check rows against service.mk's queue-protocol image (proto_*) until
-# the RV32 firmware serves the queue.
 $(addprefix test-suite-e2e-badinput-,$(REL_BOARDS)): test-suite-e2e-badinput-%: rel-images-% $(O)/tests/e2e/badinput_guard
 	$(call rel-run,e2e-badinput-$*,tests/e2e/badinput.sh,$*,600)
-	$(if $(filter qemu-rv32,$*),-$(Q)$(MAKE) --no-print-directory $(O)/qemu-rv32/tests/service_protocol.elf > /dev/null)
-	$(if $(filter qemu-rv32,$*),$(Q)timeout 600 tests/e2e/badinput.sh $* $(O) proto >> $(O)/tests/e2e-badinput-$*.log 2>> $(O)/tests/e2e-badinput-$*.stderr \
-	  || echo "FAIL: e2e-badinput-$*/proto_suite exit $$?" >> $(O)/tests/e2e-badinput-$*.log)
 
 $(O)/tests/e2e/badinput_guard: tests/e2e/badinput_guard.c $(HOST_LIB) $(HOST_HDRS)
 	@mkdir -p $(@D)

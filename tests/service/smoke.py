@@ -5,9 +5,7 @@ docs/host-interface.md says, and drives it with raw host-port requests (include/
 A minimal stand-in for the C host library, for this test only. Expected values are literals from
 docs/host-interface.md, include/kohaku/queue.h and status.h.
 
-usage: smoke.py QEMU CPU FW_ELF SUITE [protocol]   (PASS:/FAIL: lines; exit 0 when all pass)
-"protocol": the image runs the service over stand-ins for dispatch/ and mover/
-(tests/service/lower_stubs.c, the RV32 image): skip the REPLAY / DISPATCH / RUN data paths.
+usage: smoke.py QEMU CPU FW_ELF SUITE [trap]   (PASS:/FAIL: lines; exit 0 when all pass)
 "trap": the image's replay executes an illegal instruction (tests/service/trap_stubs.c): a
 REPLAY must leave the state line FATAL / KQ_FATAL_TRAP with mcause 2, mepc = $KQ_TRAP_PC.
 """
@@ -15,7 +13,6 @@ import os, socket, struct, subprocess, sys, tempfile, time
 
 QEMU, CPU, ELF, SUITE = sys.argv[1:5]
 MODE = sys.argv[5] if len(sys.argv) > 5 else "full"
-FULL = MODE == "full"
 
 # ---- host port (hostport.h) ----
 HELLO, READ, WRITE = 1, 2, 3
@@ -244,8 +241,7 @@ def run(p):
     expect("dup_target", h.cmd(sub(DISPATCH, 12, DATA, 1, targets=[0x21, 0x21])), "DUP_TARGET", 0x21)
 
     lst = generate_list(OUT, 4, 0x0123456789ABCDEF)
-    if FULL:
-        data_paths(h, p, lst)
+    data_paths(h, p, lst)
     bad = step(S_DISPATCH, 0x21, 3, DATA + 0x400) + step(S_WAIT, 0x21, 2)
     p.wr(mem(DATA + 0xC00), bad)
     expect("run_unsatisfiable", h.cmd(sub(RUN, 41, DATA + 0xC00, 2)), "UNSATISFIABLE", 0x21, (1 << 48) | 2)
@@ -341,11 +337,10 @@ def after_data(h, p):
     p.wr(SPAD_LOAD, bootblock(table=False))
     p.setreg(CPU_BASE + CPU_CTRL, 0)
     check("restart_after_stop", h.wait_state(READY))
-    if FULL:
-        expect("enumerated_units", h.cmd(sub(UNITS, 0x600)), "OK", 0, 6)
-        ents = p.rd(mem(Q + L_UNITS + 32), 8 * 6)
-        got = sorted((e[0], e[4], e[5]) for e in struct.iter_unpack("<BBBBHH", ents))
-        check("enumerated_table", got == sorted((yx, t, 16) for yx, t in UNITS_MAP), repr(got))
+    expect("enumerated_units", h.cmd(sub(UNITS, 0x600)), "OK", 0, 6)
+    ents = p.rd(mem(Q + L_UNITS + 32), 8 * 6)
+    got = sorted((e[0], e[4], e[5]) for e in struct.iter_unpack("<BBBBHH", ents))
+    check("enumerated_table", got == sorted((yx, t, 16) for yx, t in UNITS_MAP), repr(got))
 
     # A host that breaks the ring rules: FATAL, KQ_FATAL_QUEUE, which = KQ_BROKEN_SQ_TAIL.
     h.p.wr(mem(Q + L_SQ_TAIL), struct.pack("<Q", h.sq_tail + 100))
