@@ -76,7 +76,7 @@ static uint8_t target(unsigned k)
     return (uint8_t)(0x11 + k % 4u);       /* NP@1,1 .. NP@4,1 */
 }
 
-/* Waits for the core to stop (STOP completed, or an image that exits by itself). */
+/* Waits for the core to stop after the STOP command completed. */
 static void wait_stopped(void)
 {
     struct kh_core_status cs;
@@ -163,17 +163,8 @@ int main(int argc, char **argv)
     static uint64_t progs[PROGS][PROG_INSNS][4];
     for (unsigned k = 0; k < PROGS; k++)
         program(progs[k], k);
-    if (kh_wait_ready(&node, &q)) {
-        /* An image that does not serve the queue (RV32 today: BOARD_SERVICE_QUEUE 0): what
-         * needs the queue is missing; the host-driven side is still measured. */
-        printf("missing boot_insns firmware does not reach READY (%s)\n", kh_error(&node));
-        printf("missing cmd_overhead_insns no queue\n");
-        printf("missing host_vs_fw_ratio no queue (firmware-driven side)\n");
-        printf("raw t_before %llu\n", (unsigned long long)t_before);
-        wait_stopped();
-        host_driven(progs);
-        return 0;
-    }
+    if (kh_wait_ready(&node, &q))
+        die("waiting for READY");
     struct kh_queue_view v;
     if (kh_queue_view(&node, &q, &v))
         die("reading the queue header");

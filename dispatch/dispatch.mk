@@ -62,10 +62,9 @@ test-suite-host-dispatch-model: $(KDP_T)/test_kdp_model
 $(foreach b,$(BOARDS),$(if $(filter rv32,$(FW_V_$(b))),\
   $(eval $(FW_O)/$(b)/obj/dispatch/%.c.o: FW_CFLAGS += -msave-restore)))
 
-# make dispatch-size: what this layer puts into each QEMU board's image once the command queue is
-# in it (docs/dispatch.md "Size"). The board's own objects and libraries, service/main.c with
-# kq_serve kept as a root (-u: an RV32 board builds with BOARD_SERVICE_QUEUE 0), linked past a
-# window overflow (--noinhibit-exec; never an image to run) into $(O)/<board>/dispatch-size.*.
+# make dispatch-size: what this layer puts into each QEMU board's image with the command queue
+# (docs/dispatch.md "Size"). The board's own objects and libraries, linked past a window overflow
+# (--noinhibit-exec; never an image to run) into $(O)/<board>/dispatch-size.*.
 .PHONY: dispatch-size
 dispatch-size: $(foreach b,qemu-rv32 qemu-rv64,$(FW_O)/$(b)/dispatch-size.map)
 	$(Q)for b in qemu-rv32 qemu-rv64; do echo "$$b:"; dispatch/size.sh $(FW_O)/$$b/dispatch-size.map; done
@@ -74,7 +73,7 @@ $(foreach b,qemu-rv32 qemu-rv64,$(eval \
 $(FW_O)/$(b)/dispatch-size.map: $$(FW_CRT0_$(b)) $$(call fw_svc_objs,$(b)) $(FW_O)/$(b)/libfw.a \
         $(FW_O)/$(b)/fw.ld dispatch/size.sh ; \
 	$$(Q)rm -f $$@; $$(CC) $$(FW_FLAGS_$(b)) -nostdlib -nostartfiles -static -T $(FW_O)/$(b)/fw.ld \
-	    -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,--noinhibit-exec -Wl,-u,kq_serve \
+	    -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,--noinhibit-exec \
 	    -Wl,-Map=$$@ -o $(FW_O)/$(b)/dispatch-size.elf $$(FW_CRT0_$(b)) \
 	    $$(call fw_svc_objs,$(b)) -Wl,--start-group $$(FW_LIBS_$(b)) -Wl,--end-group \
 	    2>&1 | grep -v -e 'will not fit in region' -e 'region .* overflowed' \

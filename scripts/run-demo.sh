@@ -28,21 +28,6 @@ trap 'hp_stop' EXIT
 echo "qemu pid $HP_PID, socket $HP_SOCK"
 
 step "flash and boot: hold the core, load $fw through the load paths, boot block + queue, release"
-if ! scripts/board-serves-queue.sh "$board"; then
-  # Known gap (docs/service.md "Size"): this board's image does not serve the command queue yet,
-  # because with the queue it exceeds the 8 KB instruction window. Show that plainly — the image
-  # boots, checks its boot block, prints its banner and stops — then run the demonstration on
-  # the board that serves the queue.
-  k boot "$fw"
-  echo "-- firmware console:"; cat "$work/console.txt" 2>/dev/null
-  hp_stop; trap - EXIT
-  echo
-  echo "run: NOTE: the $board image does not serve the command queue yet (BOARD_SERVICE_QUEUE 0:"
-  echo "run: the image with the queue exceeds the 8 KB instruction window; docs/service.md Size)."
-  echo "run: running the same demonstration on qemu-rv64."
-  $(command -v make) --no-print-directory BOARD=qemu-rv64 O="$out" firmware > /dev/null || exit 1
-  exec "$0" qemu-rv64 "$out"
-fi
 k boot "$fw" || fail "boot"
 
 step "units the firmware found (CU_CTRL enumeration through the mailbox)"

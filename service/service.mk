@@ -38,8 +38,7 @@ $(O)/qemu-rv64/tests/service_trap.elf: $(KQ_T64_OBJS) $(O)/qemu-rv64/libfw.a $(O
 
 # On-target smoke test: the real image in our QEMU, driven through the host port by
 # tests/service/smoke.py (boot block, queue, every command, bad input, flow control, restart,
-# STOP, a broken ring). qemu-rv64 only while RV32 boards build without the queue
-# (BOARD_SERVICE_QUEUE 0, docs/host-interface.md "Status").
+# STOP, a broken ring) on both QEMU boards, and the RV64 trap image's FATAL state line.
 KQ_SMOKE_BOARDS := qemu-rv32 qemu-rv64
 TEST_SUITES += service-smoke
 .PHONY: test-suite-service-smoke

@@ -1,5 +1,5 @@
 /* rv32.h — what every board with the RV32 control processor shares: the processor's maps
- * (BOARD.md §4 via cpu_map.h), stack, agent coordinate, queue service switch and default
+ * (BOARD.md §4 via cpu_map.h), stack, agent coordinate, firmware DRAM range and default
  * wait. Included by board/qemu-rv32/board.h and board/sysnode-rv32/board.h, which add only what
  * differs between QEMU and the real node. */
 #ifndef KOHAKU_BOARD_COMMON_RV32_H
@@ -42,10 +42,6 @@
  * §1.1). The agent has no register that reports it; 0x10 is x 0, y 1 of the default map
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u
-
-/* The command queue (service/), with cold code run from the firmware's DRAM range
- * (docs/kvm.md), in the 8 KB instruction window: `make size-rv32-queue` prints the figures. */
-#define BOARD_SERVICE_QUEUE   1
 
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u
 

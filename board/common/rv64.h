@@ -1,5 +1,5 @@
 /* rv64.h — what every board with the RV64 control processor shares: the processor's maps
- * (BOARD.md §5 via cpu_map.h), stack, agent coordinate, queue service switch and default
+ * (BOARD.md §5 via cpu_map.h), stack, agent coordinate, memory sizes and default
  * wait. Included by board/qemu-rv64/board.h and board/sysnode-rv64/board.h, which add only what
  * differs between QEMU and the real node. */
 #ifndef KOHAKU_BOARD_COMMON_RV64_H
@@ -38,9 +38,6 @@
  * §1.1). The agent has no register that reports it; 0x10 is x 0, y 1 of the default map
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u
-
-/* The command queue (service/queue.c) serves the host on this board. */
-#define BOARD_SERVICE_QUEUE   1
 
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u
 

@@ -32,7 +32,6 @@ k() { if [ -n "$dead" ]; then OUT="(not run)"; RC=99; return; fi
 . tests/e2e/checks.sh
 end() {
   if [ -z "$why" ]; then echo "PASS: e2e-faults-$board/$T"; return; fi
-  skipped "e2e-faults-$board/$T" && return
   [ -n "$dead" ] && why=" not run: the firmware did not boot in this QEMU run ($dead)"
   echo "FAIL: e2e-faults-$board/$T$(head -c 700 <<< "$why")"
 }
@@ -302,28 +301,24 @@ if [ $variant = 32 ]; then
   # the fetch-only instruction window at kq_test_halt_pc (tests/e2e/rv32_halt_stubs.c).
   himg=$out/$board/tests/service_halt.elf
   begin rv32_halt_in_command_explained
-  if [ ! -f "$himg" ] && [ -n "$noqueue" ]; then
-    echo "SKIP: e2e-faults-$board/$T ($noqueue)"
+  if [ ! -f "$himg" ]; then
+    why=" $himg was not built (tests/e2e/reliability.mk has its rule)"
   else
-    if [ ! -f "$himg" ]; then
-      why=" $himg was not built (tests/e2e/rv32-wide.mk has its rule)"
-    else
-      hpc=$(riscv64-unknown-elf-nm "$himg" | awk '$3 == "kq_test_halt_pc" { print "0x" $1 }' | sed 's/0x0*/0x/')
-      run=$((run + 1)); dead=""
-      hp_start "$board" "$out" "$work/qemu$run" "" && export KACTL_SOCKET=$HP_SOCK
-      k boot "$himg"
-      want_rc 0 boot
-      k replay "$demo/copy.txt"
-      want_rc 3 replay
-      want_out "the core stopped: halted: RV32 fault \(illegal instruction, misaligned or unmapped access or fetch\) at pc $hpc$"
-      k status
-      want_rc 1 status
-      want_out "^core: state=halted cause=3 word=$hpc pc=$hpc "
-      want_out "^queue: .* sq_tail=1 sq_head=1 cq_tail=0 "
-      hp_stop
-    fi
-    end
+    hpc=$(riscv64-unknown-elf-nm "$himg" | awk '$3 == "kq_test_halt_pc" { print "0x" $1 }' | sed 's/0x0*/0x/')
+    run=$((run + 1)); dead=""
+    hp_start "$board" "$out" "$work/qemu$run" "" && export KACTL_SOCKET=$HP_SOCK
+    k boot "$himg"
+    want_rc 0 boot
+    k replay "$demo/copy.txt"
+    want_rc 3 replay
+    want_out "the core stopped: halted: RV32 fault \(illegal instruction, misaligned or unmapped access or fetch\) at pc $hpc$"
+    k status
+    want_rc 1 status
+    want_out "^core: state=halted cause=3 word=$hpc pc=$hpc "
+    want_out "^queue: .* sq_tail=1 sq_head=1 cq_tail=0 "
+    hp_stop
   fi
+  end
 else
   # An RV64 trap inside a command: the queue goes FATAL with mcause, PC and mtval (service.mk's
   # trap image executes `unimp` at kq_test_trap_pc inside a REPLAY).

@@ -16,11 +16,6 @@ trap 'hp_stop' EXIT
 hp_start "$board" "$out" "$work" "" || { echo "FAIL: soak-$board/qemu_start"; exit 0; }
 export KACTL_SOCKET=$HP_SOCK
 if ! o=$("$kactl" boot "$out/$board/fw.elf" 2>&1); then
-  # The same rule as tests/e2e/checks.sh: an image that does not serve the queue yet is a SKIP
-  # with its reason; any other boot failure fails.
-  if ! scripts/board-serves-queue.sh "$board" && grep -q 'exited with word 0x0' <<< "$o"; then
-    echo "SKIP: soak-$board/soak_${n}_commands (the $board firmware does not serve the command queue yet: BOARD_SERVICE_QUEUE 0, the image with the queue exceeds the 8 KB window (docs/service.md Size))"; exit 0
-  fi
   echo "FAIL: soak-$board/soak_${n}_commands not run: boot: $(tail -n1 <<< "$o" | head -c 300)"; exit 0
 fi
 # The wall-clock bound of each wait: a batch of NPU programs under a slow unit takes a while.
