@@ -32,8 +32,6 @@ include mover/mover.mk
 include service/service.mk
 include tests/tests.mk
 include bench/bench.mk
-# Development only, not in `make`/`make test`: the RV32 image with the queue in a wide window.
-include tests/e2e/rv32-wide.mk
 
 deps:
 	$(Q)scripts/install-deps.sh

@@ -14,7 +14,7 @@ cd "$top" || exit 2
 . scripts/qemu-hostport.sh
 NM=${NM:-riscv64-unknown-elf-nm}
 case $board in
-  qemu-rv32|qemu-rv32-wide) qemu=$out/qemu/bin/qemu-system-riscv32 cpu=rv32,c=false ;;
+  qemu-rv32) qemu=$out/qemu/bin/qemu-system-riscv32 cpu=rv32,c=false ;;
   qemu-rv64) qemu=$out/qemu/bin/qemu-system-riscv64 cpu=rv64,c=false ;;
   *) echo "bench.sh: no QEMU board $board" >&2; exit 2 ;;
 esac

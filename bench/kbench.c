@@ -127,15 +127,6 @@ int main(int argc, char **argv)
     }
     if (kh_open(&node, &t))
         die("opening the node");
-    /* Development only: the wide RV32 window of a QEMU started with imem= (docs/qemu.md "Wide
-     * RV32 window"; scripts/qemu-hostport.sh exports it for such a board). */
-    const char *wide = getenv("KACTL_RV32_IMEM_BYTES");
-    uint64_t wb;
-    if (wide && *wide && (kh_parse_u64(wide, &wb) || kh_set_rv32_imem_bytes(wb))) {
-        fprintf(stderr, "kbench: KACTL_RV32_IMEM_BYTES=%s: not a power of two from 8192 to %u\n",
-                wide, KH_RV32_IMEM_MAX);
-        return 2;
-    }
     size_t len;
     uint8_t *img = read_file(argv[2], &len);
     struct kh_elf e;

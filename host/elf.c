@@ -10,8 +10,7 @@
 #include "kh_util.h"
 #include "libkohaku.h"
 
-/* Not const: kh_set_rv32_imem_bytes may widen the RV32 window for development. */
-static struct kh_map map32 = {
+static const struct kh_map map32 = {
     32, { RV32_IMEM_BASE, RV32_IMEM_BYTES, KHP_IMEM_BASE }, { RV32_SPAD_BASE, RV32_SPAD_BYTES, KHP_SPAD_BASE },
     { KX_FW_DRAM_RV32, KX_FW_DRAM_BYTES, KHP_MEM(0, KX_FW_DRAM_OFFSET) },
 };
@@ -20,17 +19,6 @@ static const struct kh_map map64 = {
     64, { RV64_IMEM_BASE, RV64_IMEM_BYTES, KHP_IMEM_BASE }, { RV64_SPAD_BASE, RV64_SPAD_BYTES, KHP_SPAD_BASE },
     { 0, 0, 0 },
 };
-
-int kh_set_rv32_imem_bytes(uint64_t bytes)
-{
-    if (!bytes)
-        bytes = RV32_IMEM_BYTES;
-    /* The sizes the model's imem= property accepts (one NAPOT PMP region in the QEMU glue). */
-    if (bytes < RV32_IMEM_BYTES || bytes > KH_RV32_IMEM_MAX || (bytes & (bytes - 1)))
-        return KH_E_INPUT;
-    map32.imem.bytes = bytes;
-    return KH_OK;
-}
 
 const struct kh_map *kh_map_for(unsigned variant)
 {

@@ -189,7 +189,6 @@ static const char *const usage_main =
     "  inject ITEM... | clear       arm model faults now (hang@X,Y, axi@N, ...) or disarm them all\n"
     "  submit --op N [...]          one raw submission, fields as given (diagnosis, tests)\n"
     "Socket: --socket, else $KACTL_SOCKET, else " DEF_SOCKET ".\n"
-    "Development only: $KACTL_RV32_IMEM_BYTES sets the RV32 instruction window to a QEMU imem= size.\n"
     "Exit: 0 OK; 1 the node reported a non-OK status; 2 usage/input error; 3 node/transport/timeout.\n"
     "`kactl COMMAND --help` describes one command; docs/host-interface.md has the text forms.\n";
 
@@ -980,15 +979,6 @@ int main(int argc, char **argv)
             return EX_OK;
         } else
             die(EX_USAGE, "unknown option %s\n%s", argv[i], usage_main);
-    }
-    /* Development only: KACTL_RV32_IMEM_BYTES matches the wide RV32 window of a QEMU started
-     * with imem= (docs/qemu.md "Wide RV32 window"; scripts/qemu-hostport.sh exports it). */
-    const char *wide = getenv("KACTL_RV32_IMEM_BYTES");
-    if (wide && *wide) {
-        uint64_t b;
-        if (kh_parse_u64(wide, &b) || kh_set_rv32_imem_bytes(b))
-            die(EX_USAGE, "KACTL_RV32_IMEM_BYTES=%s: not a power of two from 8192 to %u", wide,
-                KH_RV32_IMEM_MAX);
     }
     if (i == argc) {
         fputs(usage_main, stderr);

@@ -126,11 +126,6 @@ int kh_inject_clear(struct kh_node *n);
 struct kh_window { uint64_t base, bytes, khp; };
 struct kh_map { unsigned variant; struct kh_window imem, spad, fwdram; };
 const struct kh_map *kh_map_for(unsigned variant);
-/* Development only (docs/qemu.md "Wide RV32 window"): the RV32 instruction window the ELF
- * checks and loads use, to match a QEMU machine started with imem=BYTES. 0 restores BOARD.md
- * §4's 8 KB. KH_E_INPUT (nothing changed) unless a power of two from 8 KB to 64 KB. */
-#define KH_RV32_IMEM_MAX 0x10000u
-int kh_set_rv32_imem_bytes(uint64_t bytes);
 enum kh_window_id { KH_WIN_IMEM = 0, KH_WIN_SPAD = 1, KH_WIN_FWDRAM = 2 };
 /* The window a segment's `window` names; its name for messages. */
 const struct kh_window *kh_map_window(const struct kh_map *m, unsigned window);

@@ -55,8 +55,7 @@ struct km_cpu *km_cpu_new(struct km_model *m)
     struct km_cpu *c = xcalloc(1, sizeof(*c));
     c->variant = m->cfg.variant;
     bool rv32 = c->variant == KM_VARIANT_RV32;
-    /* imem_bytes (checked in km_new) widens the RV32 window for development only. */
-    c->imem_bytes = rv32 ? (m->cfg.imem_bytes ? m->cfg.imem_bytes : RV32_IMEM_BYTES) : RV64_IMEM_BYTES;
+    c->imem_bytes = rv32 ? RV32_IMEM_BYTES : RV64_IMEM_BYTES;
     c->spad_bytes = rv32 ? RV32_SPAD_BYTES : RV64_SPAD_BYTES;
     c->nlines = rv32 ? RV32_CACHE_LINES : RV64_CACHE_LINES;
     c->imem = xcalloc(1, c->imem_bytes);

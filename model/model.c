@@ -22,8 +22,6 @@
 #define KM_STAGE_FLITS_MAX   204u
 /* A memory latency above 1 ms is a typo, not a machine. */
 #define KM_MEM_NS_MAX        1000000u
-/* The widest development RV32 instruction window (km_config.imem_bytes). */
-#define KM_IMEM_MAX_BYTES    0x10000u
 
 struct km_event {
     uint64_t t;
@@ -225,15 +223,6 @@ static bool check_config(const struct km_config *cfg, char *err, size_t errlen)
     if (cfg->stage_flits > KM_STAGE_FLITS_MAX) {
         snprintf(err, errlen, "stage_flits=%u: at most %u slots fit the agent window",
                  cfg->stage_flits, KM_STAGE_FLITS_MAX);
-        return false;
-    }
-    /* A power of two because the glue's PMP entry for the window is one NAPOT region; at most
-     * 64 KB so it stays far below the scratchpad at 0x1000_0000. */
-    if (cfg->imem_bytes && (cfg->variant != KM_VARIANT_RV32 || cfg->imem_bytes < RV32_IMEM_BYTES ||
-                            cfg->imem_bytes > KM_IMEM_MAX_BYTES ||
-                            (cfg->imem_bytes & (cfg->imem_bytes - 1)))) {
-        snprintf(err, errlen, "imem_bytes=%u: RV32 only, a power of two from %u to %u",
-                 (unsigned)cfg->imem_bytes, (unsigned)RV32_IMEM_BYTES, (unsigned)KM_IMEM_MAX_BYTES);
         return false;
     }
     if (cfg->mem_ns > KM_MEM_NS_MAX) {

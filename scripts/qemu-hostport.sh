@@ -3,25 +3,12 @@
 # HELD until the host releases it, QEMU staying up when the core stops) and stops it again.
 #   hp_start BOARD OUTDIR WORKDIR [EXTRA_MACHINE_PROPS]   sets HP_PID, HP_SOCK, HP_LOG
 #   hp_stop                                               SIGTERM, then SIGKILL after 5 s
-# Development only: for a board whose header widens the RV32 instruction window (qemu-rv32-wide,
-# docs/qemu.md "Wide RV32 window") hp_start adds imem=<BOARD_IMEM_BYTES> to the machine and
-# exports KACTL_RV32_IMEM_BYTES, so kactl and kbench load into the same window.
-
-hp_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-
-# hp_imem_bytes BOARD: the board header's BOARD_IMEM_BYTES, as the firmware build sees it.
-hp_imem_bytes() {
-  local v
-  v=$(printf '#include "board.h"\nBOARD_IMEM_BYTES\n' |
-      cpp -P -I"$hp_top/include" -I"$hp_top/board/$1" - 2>/dev/null | tail -n1 | tr -d ' ()uU')
-  echo $((v))
-}
 
 hp_start() {
   local board=$1 out=$2 work=$3 extra=${4:-}
   local qemu cpu
   case $board in
-    qemu-rv32|sysnode-rv32|qemu-rv32-wide) qemu=$out/qemu/bin/qemu-system-riscv32 cpu=rv32,c=false ;;
+    qemu-rv32|sysnode-rv32) qemu=$out/qemu/bin/qemu-system-riscv32 cpu=rv32,c=false ;;
     qemu-rv64|sysnode-rv64) qemu=$out/qemu/bin/qemu-system-riscv64 cpu=rv64,c=false ;;
     *) echo "hp_start: unknown board $board" >&2; return 2 ;;
   esac
@@ -33,14 +20,6 @@ hp_start() {
   rm -f "$HP_SOCK"
   local props="kohaku-sysnode,hostport=hp"
   [ -n "$extra" ] && props="$props,$extra"
-  if [ "$qemu" = "$out/qemu/bin/qemu-system-riscv32" ]; then
-    local imem
-    imem=$(hp_imem_bytes "$board")
-    if [ "$imem" -gt 8192 ]; then
-      props="$props,imem=$imem"
-      export KACTL_RV32_IMEM_BYTES=$imem
-    fi
-  fi
   # No -kernel: kactl flashes the image through the load paths, as it would on silicon.
   "$qemu" -M "$props" -cpu "$cpu" -bios none -display none -monitor none -serial none \
     -nodefaults -icount shift=0,align=off,sleep=off \

@@ -9,7 +9,7 @@
 
 _Static_assert(BOARD_IMEM_BASE == 0, "a native call is a jump below the end of the native code");
 /* The end of the native code in the window (linker/rv32.ld.S): the link says where it ends, so
- * the same object serves any window size (the development-only wide board copies it). */
+ * the object does not depend on how much of the window each image's native code fills. */
 extern const char __kx_text_end[];
 
 typedef uint64_t kvm_native_fn(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,

@@ -42,10 +42,6 @@ struct km_config {
     bool start_held;          /* the core starts HELD (a host port is attached): the glue keeps
                                * the hart stopped until the host releases it through
                                * KHP_CPU_CTRL, and KHP_CPU_STATE reads KHP_CPU_HELD until then */
-    uint32_t imem_bytes;      /* RV32 only, development aid (docs/qemu.md "Wide RV32 window"):
-                               * the instruction window's size, a power of two from the 8 KB of
-                               * BOARD.md §4 to 64 KB; 0 for BOARD.md's 8 KB. Lets the RV32 image
-                               * with the queue run end to end before it fits. */
 };
 
 struct km_model;

@@ -67,14 +67,6 @@ static int boot(const char *elf, const char *field, uint64_t v)
     const uint8_t *img = (const uint8_t *)kh_read_file(elf, &len);
     struct kh_elf e;
     char err[KH_ERR_LEN];
-    /* Development only: the wide RV32 window kactl uses (docs/qemu.md "Wide RV32 window"). */
-    const char *wide = getenv("KACTL_RV32_IMEM_BYTES");
-    uint64_t wb;
-    if (wide && *wide && (kh_parse_u64(wide, &wb) || kh_set_rv32_imem_bytes(wb))) {
-        printf("error: KACTL_RV32_IMEM_BYTES=%s: not a power of two from 8192 to %u\n", wide,
-               KH_RV32_IMEM_MAX);
-        return 3;
-    }
     if (!img || !len || kh_elf_parse(img, len, &e, err, sizeof err)) {
         printf("error: %s: %s\n", elf, img && len ? err : "unreadable");
         return 3;

@@ -19,7 +19,7 @@ fw=$out/$board/fw.elf demo=host/demo
 work=$out/tests/e2e/$board
 rm -rf "$work" && mkdir -p "$work"
 case $board in
-  *rv32|*rv32-wide) variant=32 dram_end=0x70000000 ;;   # RV32_DRAM_LIMIT - RV32_DRAM_BASE
+  *rv32) variant=32 dram_end=0x70000000 ;;   # RV32_DRAM_LIMIT - RV32_DRAM_BASE
   *rv64) variant=64 dram_end=0x100000000 ;;  # BOARD_DRAM_BYTES, 4 GB
 esac
 

@@ -21,7 +21,7 @@ fw=$out/$board/fw.elf demo=host/demo e2e=tests/e2e
 work=$out/tests/e2e-faults/$board
 rm -rf "$work" && mkdir -p "$work"
 case $board in
-  *rv32|*rv32-wide) variant=32 ;;
+  *rv32) variant=32 ;;
   *rv64) variant=64 ;;
 esac
 
@@ -73,7 +73,7 @@ zero() { "$kactl" write "$1" $(printf '00%.0s' $(seq 1 "$2")) > /dev/null; }
 
 # A spec the model cannot honour is refused at start with its reason, never ignored.
 begin bad_spec_refused_at_start
-case $board in *rv32|*rv32-wide) q=$out/qemu/bin/qemu-system-riscv32 c=rv32,c=false ;; *) q=$out/qemu/bin/qemu-system-riscv64 c=rv64,c=false ;; esac
+case $board in *rv32) q=$out/qemu/bin/qemu-system-riscv32 c=rv32,c=false ;; *) q=$out/qemu/bin/qemu-system-riscv64 c=rv64,c=false ;; esac
 for spec in "bogus@1|unknown item 'bogus@1'" "hang@9,,9|no unit at 9,9" "fault@1,,2:zz|cannot parse 'fault@1,2:zz'"; do
   o=$(timeout 20 "$q" -M "kohaku-sysnode,faults=${spec%%|*}" -cpu "$c" -bios none -display none -monitor none \
       -serial none -nodefaults -kernel "$fw" 2>&1 < /dev/null); r=$?

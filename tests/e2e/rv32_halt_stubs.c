@@ -1,4 +1,4 @@
-/* rv32_halt_stubs.c — the RV32 halt-in-command image (tests/e2e/rv32-wide.mk; faults.sh
+/* rv32_halt_stubs.c — the RV32 halt-in-command image (tests/e2e/reliability.mk; faults.sh
  * rv32_halt_in_command_explained): the real service, whose mover replays (kmv_replay, and
  * kmv_replay_validated that a RUN's REPLAY step uses) are replaced by a load from the fetch-only
  * instruction window, so a REPLAY command halts the core in the middle of a command. RV32 has no

@@ -11,7 +11,7 @@ cd "$top" || exit 2
 kactl=$out/host/kactl
 work=$out/tests/soak/$board
 rm -rf "$work" && mkdir -p "$work"
-case $board in *rv32|*rv32-wide) variant=32 ;; *rv64) variant=64 ;; esac
+case $board in *rv32) variant=32 ;; *rv64) variant=64 ;; esac
 trap 'hp_stop' EXIT
 hp_start "$board" "$out" "$work" "" || { echo "FAIL: soak-$board/qemu_start"; exit 0; }
 export KACTL_SOCKET=$HP_SOCK

@@ -148,48 +148,6 @@ static void load_paths_only_while_held(void)
     km_free(m);
 }
 
-/* The development-only wide RV32 window (km_config.imem_bytes, docs/qemu.md "Wide RV32
- * window"): 16 KB loads through the instruction-window path up to its last word and no
- * further; the default stays BOARD.md §4's 8 KB; sizes the glue's one NAPOT PMP entry cannot
- * express, or on RV64, are refused. */
-static void rv32_window_widens_for_development(void)
-{
-    struct km_platform plat = { .opaque = &P, .instret = kt_instret, .hart_hold = kt_hold,
-                                .console = kt_console, .stopped = kt_stopped, .pc = kt_pc };
-    char err[128];
-    size_t ib;
-    memset(&P, 0, sizeof(P));
-    struct km_config def = { .variant = KM_VARIANT_RV32, .start_held = true };
-    struct km_model *m = km_new(&def, &plat, err, sizeof(err));
-    KT_EXPECT(m != NULL);
-    if (m) {
-        km_imem(m, &ib);
-        KT_EXPECT_EQ(ib, 8192);
-        km_free(m);
-    }
-    struct km_config wide = { .variant = KM_VARIANT_RV32, .start_held = true, .imem_bytes = 16384 };
-    m = km_new(&wide, &plat, err, sizeof(err));
-    KT_EXPECT(m != NULL);
-    if (!m)
-        return;
-    uint8_t *imem = km_imem(m, &ib);
-    KT_EXPECT_EQ(ib, 16384);
-    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 8, 0x00100000 + 8188, "abcdefgh", 8).status, 0);
-    KT_EXPECT_EQ(imem[8192], 'e');
-    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 4, 0x00100000 + 16380, "wxyz", 4).status, 0);
-    KT_EXPECT_EQ(imem[16383], 'z');
-    KT_EXPECT_EQ(kt_hp(m, 3, 0, 1, 8, 0x00100000 + 16380, "abcdefgh", 8).status, 3); /* E_LEN */
-    km_free(m);
-    static const uint32_t bad[] = { 4096, 12288, 131072 };
-    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        struct km_config c = { .variant = KM_VARIANT_RV32, .imem_bytes = bad[i] };
-        KT_EXPECT(km_new(&c, &plat, err, sizeof(err)) == NULL);
-        KT_EXPECT(strstr(err, "imem_bytes") != NULL);
-    }
-    struct km_config c64 = { .variant = KM_VARIANT_RV64, .imem_bytes = 65536 };
-    KT_EXPECT(km_new(&c64, &plat, err, sizeof(err)) == NULL);
-}
-
 static void processor_host_registers(void)
 {
     struct km_model *m = kt_model(&P, KM_VARIANT_RV64, true);
@@ -313,7 +271,6 @@ int main(void)
     KT_RUN(memory_is_reached_behind_the_caches);
     KT_RUN(memory_errors);
     KT_RUN(load_paths_only_while_held);
-    KT_RUN(rv32_window_widens_for_development);
     KT_RUN(processor_host_registers);
     KT_RUN(model_registers_are_the_referee);
     KT_RUN(agent_registers_through_the_host);

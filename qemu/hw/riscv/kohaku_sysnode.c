@@ -96,7 +96,6 @@ struct KohakuSysnodeState {
     char *faults;
     char *hostport;
     uint64_t dram;
-    uint64_t imem_bytes;      /* development only: a wider RV32 instruction window */
     bool exit_on_stop;
     bool exit_on_stop_set;
     uint64_t host_latency_ns;
@@ -785,7 +784,6 @@ static void ks_machine_init(MachineState *ms)
         .dram_bytes = s->dram,
         .faults = s->faults,
         .start_held = s->hostport != NULL,
-        .imem_bytes = (uint32_t)MIN(s->imem_bytes, UINT32_MAX),
     };
     struct km_platform plat = {
         .opaque = s,
@@ -909,16 +907,6 @@ static void ks_set_dram(Object *obj, Visitor *v, const char *name, void *opaque,
     visit_type_size(v, name, &KOHAKU_SYSNODE_MACHINE(obj)->dram, errp);
 }
 
-static void ks_get_imem(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
-{
-    visit_type_size(v, name, &KOHAKU_SYSNODE_MACHINE(obj)->imem_bytes, errp);
-}
-
-static void ks_set_imem(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
-{
-    visit_type_size(v, name, &KOHAKU_SYSNODE_MACHINE(obj)->imem_bytes, errp);
-}
-
 static void ks_get_latency(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
 {
     visit_type_uint64(v, name, &KOHAKU_SYSNODE_MACHINE(obj)->host_latency_ns, errp);
@@ -960,11 +948,6 @@ static void ks_class_init(ObjectClass *oc, void *data)
         "RV64: chardev id whose bytes the firmware reads at STDIN (control region 0x30)");
     object_class_property_add(oc, "dram", "size", ks_get_dram, ks_set_dram, NULL, NULL);
     object_class_property_set_description(oc, "dram", "DRAM bytes per mesh (0: the model's default)");
-    /* Development only (docs/qemu.md "Wide RV32 window"): the RV32 image with the queue runs
-     * end to end in a wider window before it fits BOARD.md's 8 KB; the model checks the size. */
-    object_class_property_add(oc, "imem", "size", ks_get_imem, ks_set_imem, NULL, NULL);
-    object_class_property_set_description(oc, "imem",
-        "RV32 development aid: instruction window bytes, a power of two 8K..64K (0: BOARD.md's 8K)");
     object_class_property_add_bool(oc, "exit-on-stop", ks_get_exit_on_stop, ks_set_exit_on_stop);
     object_class_property_set_description(oc, "exit-on-stop",
         "exit when the core stops (default: on without hostport, off with it)");

@@ -114,31 +114,6 @@ static void elf_parse_rv32(void)
     CHECK_EQ(e.seg[1].data[0], 0x80);
 }
 
-/* Development only (docs/qemu.md "Wide RV32 window"): kh_set_rv32_imem_bytes widens the RV32
- * window the ELF checks use, to a size the model's imem= accepts; 0 restores BOARD.md §4's
- * 8 KB; any other size is refused and changes nothing. */
-static void elf_rv32_wide_window(void)
-{
-    struct seg big[] = { { 1, 0x0, 0x2cc4, 0x2cc4, 1 } };     /* 11,460 bytes: over 8 KB */
-    size_t len = mk_elf(img, 0, 243, 0, big, 1);
-    struct kh_elf e;
-    char err[256] = "";
-    CHECK_EQ(kh_elf_parse(img, len, &e, err, sizeof err), KH_E_INPUT);
-    CHECK_HAS(err, "runs past the end of the instruction window (0x2000)");
-    CHECK_EQ(kh_set_rv32_imem_bytes(12288), KH_E_INPUT);
-    CHECK_EQ(kh_set_rv32_imem_bytes(4096), KH_E_INPUT);
-    CHECK_EQ(kh_set_rv32_imem_bytes(0x20000), KH_E_INPUT);
-    CHECK_EQ(kh_map_for(32)->imem.bytes, 8192);
-    CHECK_EQ(kh_set_rv32_imem_bytes(16384), KH_OK);
-    CHECK_EQ(kh_map_for(32)->imem.bytes, 16384);
-    CHECK_EQ(kh_map_for(64)->imem.bytes, 32768);             /* RV64 untouched */
-    CHECK_EQ(kh_elf_parse(img, len, &e, err, sizeof err), KH_OK);
-    CHECK_EQ(e.seg[0].memsz, 0x2cc4);
-    CHECK_EQ(kh_set_rv32_imem_bytes(0), KH_OK);
-    CHECK_EQ(kh_map_for(32)->imem.bytes, 8192);
-    CHECK_EQ(kh_elf_parse(img, len, &e, err, sizeof err), KH_E_INPUT);
-}
-
 static void elf_parse_rv64(void)
 {
     /* BOARD.md §5: instruction window 0x0, 32 KB; scratchpad 0x1_0000, 32 KB. */
@@ -917,7 +892,6 @@ int main(void)
 {
     RUN(elf_parse_rv32);
     RUN(elf_parse_rv64);
-    RUN(elf_rv32_wide_window);
     RUN(elf_refusals);
     RUN(elf_load_model);
     RUN(elf_fw_dram_parse);
