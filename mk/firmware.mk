@@ -84,13 +84,6 @@ FW_LTO_LINK_rv64 :=
 # cannot hold under LTO; measured, it is 9,200 bytes of size-rv32-queue against 9,684 without
 # -msave-restore, and replay_insns_per_write fell (10.26 -> 9.76). Options given at the link
 # other than these do not override the per-function ones recorded at compile time.
-# FW_LTO_SKIP_rv32: native sources compiled as before (not LTO). dispatch/recover.c (failure
-# paths only, to become cold code): with kdp_pay_owed inlined into dispatch.c's kdp_poll the
-# target test dispatch_hang fails (the hung unit's third run dispatches 40, not 14). Not an LTO
-# fault: pasting kdp_pay_owed's three lines into kdp_poll by hand fails it without LTO too (the
-# first run then sees 0 of its 3 signals): the test's outcome depends on kdp_poll's code, an
-# open question for dispatch/ (docs/firmware.md "Link-time optimisation").
-FW_LTO_SKIP_rv32 := dispatch/recover.c
 
 # Sources. dispatch/ and mover/ join the firmware library when their owners add them
 # (common files at the top of the folder, variant-specific ones under <folder>/rv32|rv64/).
@@ -226,8 +219,6 @@ $(foreach b,$(BOARDS),$(eval $(call fw_board,$(b))))
 # issue 8 budget (8d8cf01); boot/ and hal/ gain nothing from it.
 FW_SVC_FLAGS_rv32 := -msave-restore
 $(foreach b,$(BOARDS),$(eval $(call fw_svc_objs,$(b)): FW_CFLAGS += $(FW_SVC_FLAGS_$(FW_V_$(b)))))
-$(foreach b,$(BOARDS),$(if $(FW_LTO_SKIP_$(FW_V_$(b))),\
-  $(eval $(call fw_obj,$(b),$(FW_LTO_SKIP_$(FW_V_$(b)))): FW_LTOF_$(b) :=)))
 
 # The cold-code interpreter itself (docs/kvm.md): -msave-restore (it is entered once per cold
 # call; it saves 11 registers) and -fno-jump-tables (its switches as compares: 1,032 + 32 bytes

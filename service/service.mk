@@ -63,38 +63,24 @@ test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) 
 	  echo "FAIL: service-smoke-qemu-rv64-trap/smoke exit $$rc" >> $(O)/tests/service-smoke.log; fi; \
 	grep -E '^(FAIL|HANG): ' $(O)/tests/service-smoke.log || true
 
-# ---- The RV32 window with the queue (docs/service.md "Size"; issue 8 budget): the default
-# board's objects with a main that serves the queue (tests/service/fit_main.c), linked into the
-# same script with the instruction window widened to 64 KB so it links while it does not fit.
-# Prints each module's text from the map, the total against the 8,192-byte window and issue 8's
-# 7,168, and exits 1 while it does not fit the window (so a script can poll it: when it passes,
-# BOARD_SERVICE_QUEUE can be 1 on the RV32 boards).
+# ---- The RV32 window (docs/service.md "Size"; issue 8 budget): the qemu-rv32 product image's
+# instruction-window text by folder, from its link map ($(FW_O)/qemu-rv32/fw.map), the total
+# against the 8,192-byte window and issue 8's 7,168, then the scratchpad's use. Exits 1 over the
+# budget, so a script can gate on it.
 #   make size-rv32-queue
-KQ_FIT_DIR  := $(O)/qemu-rv32/fit
-KQ_FIT_OBJS := $(O)/qemu-rv32/obj/boot/rv32/crt0.S.o $(KQ_FIT_DIR)/fit_main.o \
-               $(filter-out %/service/main.c.o,$(call fw_svc_objs,qemu-rv32))
-$(KQ_FIT_DIR)/fit_main.o: tests/service/fit_main.c service/kq.h
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) $(FW_CFLAGS) $(FW_SVC_FLAGS_rv32) $(FW_INC_qemu-rv32) -Iservice -c $< -o $@
-$(KQ_FIT_DIR)/fit.ld: $(O)/qemu-rv32/fw.ld
-	@mkdir -p $(@D)
-	$(Q)sed -e '/^ *IMEM (x)/s/LENGTH = [0-9]*/LENGTH = 65536/' -e '/instruction window overflow/d' $< > $@
-$(KQ_FIT_DIR)/fit.elf: $(KQ_FIT_OBJS) $(O)/qemu-rv32/libfw.a $(KQ_FIT_DIR)/fit.ld
-	$(Q)$(CC) $(FW_FLAGS_qemu-rv32) $(FW_LTOL_qemu-rv32) -nostdlib -nostartfiles -static -T $(KQ_FIT_DIR)/fit.ld \
-	    -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(KQ_FIT_DIR)/fit.map -o $@ \
-	    $(KQ_FIT_OBJS) -Wl,--start-group $(FW_LIBS_qemu-rv32) -Wl,--end-group
-
-# The RV32 cold code (docs/kvm.md) is in libfw.a, so this link uses it as the boards do: the
-# interpreter (hal/rv32/kvm.c) and the entry stubs count as "kvm", the cold code itself is in
-# the scratchpad, reported after the table with the scratchpad's use.
+# The RV32 cold code (docs/kvm.md) is in libfw.a: the interpreter (hal/rv32/kvm.c) and the entry
+# stubs count as "kvm"; the cold code itself lives in the firmware's DRAM range, its size
+# reported after the table with the scratchpad's use.
+KQ_SIZE_IMG := $(FW_O)/qemu-rv32/fw.elf
 .PHONY: size-rv32-queue
-size-rv32-queue: $(KQ_FIT_DIR)/fit.elf
-	$(Q)$(NM) -l --defined-only $< > $(KQ_FIT_DIR)/fit.syms
-	$(Q)awk -v window=8192 -v budget=7168 -v syms=$(KQ_FIT_DIR)/fit.syms \
+size-rv32-queue: $(KQ_SIZE_IMG)
+	$(Q)$(NM) -l --defined-only $< > $(basename $<).syms
+	$(Q)$(OBJDUMP) -d -l -j .text $< > $(basename $<).lines
+	$(Q)awk -v window=8192 -v budget=7168 -v syms=$(basename $<).syms -v lines=$(basename $<).lines \
 	    -v srcs="$(FW_SERVICE) $(FW_LIB_COMMON) $(FW_LIB_rv32) kvm/kvm.c $(patsubst %,kvm/%.stub,$(FW_COLD_ENTRIES_rv32))" \
-	    -f tests/service/text_by_module.awk $(KQ_FIT_DIR)/fit.map; rc=$$?; \
-	eval $$($(NM) $(KQ_FIT_DIR)/fit.elf | awk '$$3 ~ /^__kx_(cold_start|cold_end|noinit_end|spad_base|stack_bytes)$$/ { print substr($$3, 6) "=$$((0x" $$1 "))" }'); \
-	echo "scratchpad: cold code $$((cold_end - cold_start)) bytes; used $$((noinit_end - spad_base + stack_bytes)) of 8192 with the $$stack_bytes-byte stack ($$((8192 - noinit_end + spad_base - stack_bytes)) free)"; \
+	    -f tests/service/text_by_module.awk $(basename $<).map; rc=$$?; \
+	eval $$($(NM) $< | awk '$$3 ~ /^__kx_(cold_start|cold_end|noinit_end|spad_base|stack_bytes)$$/ { print substr($$3, 6) "=$$((0x" $$1 "))" }'); \
+	echo "cold code (firmware DRAM) $$((cold_end - cold_start)) bytes; scratchpad used $$((noinit_end - spad_base + stack_bytes)) of 8192 with the $$stack_bytes-byte stack ($$((8192 - noinit_end + spad_base - stack_bytes)) free)"; \
 	exit $$rc
 
 # ---- Fuzzing (TESTING.md layer 4, issue 7 item 5): the queue header, submission and step-list

@@ -1,14 +1,17 @@
 # text_by_module.awk — an RV32 link map's instruction-window bytes by firmware module (service.mk
 # `make size-rv32-queue`, docs/service.md "Size"): every input section of the .text output
 # section, grouped by the folder its object came from (obj/<folder>/...; a libfw.a member by
-# the source of that name in `srcs`; fit_main.o is the service's; libgcc.a and libc.a by
-# library), then the output section's size against the window and the issue 8 budget. Exit
-# status 1 when it exceeds the window.
+# the source of that name in `srcs`; libgcc.a and libc.a by library), then the output section's
+# size against the window and the issue 8 budget. Exit status 1 when it exceeds the budget.
 # Link-time optimisation (docs/firmware.md "Size") compiles the RV32 native code into
-# /tmp/...ltrans*.o objects that name no source: with -v syms=FILE (`nm -l --defined-only` of
-# the image) such a section counts for the folder of the source its first function comes from
-# (the debug line of the symbol at the section's address).
-# Usage: awk -v window=8192 -v budget=7168 -v srcs="boot/start.c ..." [-v syms=nm-l.txt] -f text_by_module.awk fit.map
+# /tmp/...ltrans*.o objects that name no source, and inlines across folders (the product image's
+# main and kq_serve end up inside boot/'s kx_cstart). So with -v lines=FILE (`objdump -d -l` of
+# the image's .text) each instruction of such a section counts for the folder of its own debug
+# line, the inlined function's source for inlined code; bytes without a line (padding) go with
+# the instruction before them. Without a line, or without lines=, the section counts for the
+# folder of the source its first function comes from (-v syms=FILE, `nm -l --defined-only`).
+# Usage: awk -v window=8192 -v budget=7168 -v srcs="boot/start.c ..." [-v syms=nm-l.txt]
+#            [-v lines=objdump-dl.txt] -f text_by_module.awk fw.map
 function hex(s,    i, c, v) {
     v = 0
     s = tolower(s)
@@ -19,8 +22,14 @@ function hex(s,    i, c, v) {
     }
     return v
 }
+# The folder of a source path: its file name's in srcs, else the path's last top folder, else "".
+function srcdir(p,    np, part, i) {
+    np = split(p, part, "/")
+    if (part[np] in folder) return folder[part[np]]
+    for (i = np - 1; i >= 1; i--) if (part[i] in istop) return part[i]
+    return ""
+}
 function module(f,    mem) {
-    if (f ~ /fit_main\.o$/) return "service"
     if (match(f, /\/obj\/[a-z0-9_]+\//)) return substr(f, RSTART + 5, RLENGTH - 6)
     if (match(f, /libfw\.a\([^)]*\.o\)$/)) {
         mem = substr(f, RSTART + 8, RLENGTH - 11)       # "dispatch.c" of libfw.a(dispatch.c.o)
@@ -45,9 +54,22 @@ BEGIN {
     while (syms != "" && (getline line < syms) > 0) {
         if (split(line, f, "\t") < 2 || split(f[1], a, " ") < 3 || a[2] !~ /^[tTW]$/) continue
         sub(/:[0-9]+$/, "", f[2])
-        np = split(f[2], part, "/")
-        if (part[np] in folder) { symdir[hex(a[1])] = folder[part[np]]; continue }
-        for (i = np - 1; i >= 1; i--) if (part[i] in istop) { symdir[hex(a[1])] = part[i]; break }
+        d = srcdir(f[2])
+        if (d != "") symdir[hex(a[1])] = d
+    }
+    # objdump -d -l: "<addr> <name>:" starts a function (no line yet), "<path>:<line>" (maybe
+    # "(discriminator N)") sets the source of the instructions "  <addr>:\t..." after it.
+    while (lines != "" && (getline line < lines) > 0) {
+        if (line ~ /^[0-9a-f]+ <.*>:$/) cur = ""
+        else if (line ~ /^[^ \t].*:[0-9]+( \(discriminator [0-9]+\))?$/) {
+            sub(/ \(discriminator [0-9]+\)$/, "", line)
+            sub(/:[0-9]+$/, "", line)
+            cur = srcdir(line)
+        } else if (line ~ /^ +[0-9a-f]+:\t/) {
+            split(line, f, ":")
+            gsub(/ /, "", f[1])
+            insdir[hex(f[1])] = cur
+        }
     }
 }
 /^Linker script and memory map/ { mm = 1; next }
@@ -59,9 +81,19 @@ BEGIN {
 }
 out == ".text" && NF >= 3 && $(NF - 2) ~ /^0x/ && $(NF - 1) ~ /^0x/ && $NF !~ /^0x/ {
     m = module($NF)
-    if (m == "other" && $NF ~ /ltrans/ && (hex($(NF - 2)) in symdir)) m = symdir[hex($(NF - 2))]
+    start = hex($(NF - 2)); size = hex($(NF - 1))
+    if (m == "other" && $NF ~ /ltrans/) {
+        if (start in symdir) m = symdir[start]
+        d = m
+        for (ad = start; ad < start + size; ad += 2) {
+            if (ad in insdir) d = insdir[ad] != "" ? insdir[ad] : m
+            if (!(d in bytes)) order[++n] = d
+            bytes[d] += 2
+        }
+        next
+    }
     if (!(m in bytes)) order[++n] = m
-    bytes[m] += hex($(NF - 1))
+    bytes[m] += size
 }
 END {
     for (i = 1; i <= n; i++) {
@@ -72,5 +104,5 @@ END {
     printf "text %d bytes: window %d (%s by %d), issue 8 budget %d (%s by %d)\n", total,
         window, total <= window ? "fits" : "over", total <= window ? window - total : total - window,
         budget, total <= budget ? "fits" : "over", total <= budget ? budget - total : total - budget
-    exit total > window
+    exit total > budget
 }
