@@ -3,7 +3,7 @@
  * ending a streaming kick early, and the after-failure accounting of what each unit still owes.
  * Nothing here runs on a run that succeeds with no unit owing from an earlier one, so none of
  * it is on a speed budget: on RV32 this file is meant to run as cold code (interpreted, about
- * 40x slower; docs/rv32-fit-plan.md §3). Hence its shape: entry functions of at most six
+ * 40x slower; docs/rv32-size.md). Hence its shape: entry functions of at most six
  * scalar or pointer arguments, no function pointers, calls to exported functions only (never
  * to dispatch.c's static ones), and every wait measured in processor cycles from hal_cycles(),
  * never in loop turns, so an interpreted wait is as long as a native one. */

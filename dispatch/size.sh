@@ -21,7 +21,7 @@ awk '/^Linker script and memory map/ { m = 1; next }
     done
     for o in $objs; do eval "printf '%6d %s\n' \"\$sz_$(echo "$o" | tr -c 'a-z0-9\n' _)\" $o"; done
     printf '%6d dispatch/ total\n' "$total"
-    # The hot part: what is not meant to run as cold code (docs/rv32-fit-plan.md §3): enum.c
+    # The hot part: what is not meant to run as cold code (docs/rv32-size.md): enum.c
     # (enumeration, the owed units' CU_STATUS read) and recover.c (failure-only paths).
     eval "cold=\$(( \${sz_enum_c_o:-0} + \${sz_recover_c_o:-0} ))"
     printf '%6d without enum.c and recover.c (the native part)\n' "$((total - cold))"

@@ -3,7 +3,7 @@
  * restart's ABORTED completion, and the fatal hook. None is on a measured path (issue 8:
  * boot_insns is measured with a unit table given and a good queue; host_vs_fw_ratio and the
  * replay figures never reach these), so they are written to be compiled as cold code and
- * interpreted from outside the RV32 instruction window (docs/rv32-fit-plan.md §3), at ~40x
+ * interpreted from outside the RV32 instruction window (docs/rv32-size.md), at ~40x
  * the native cost:
  *   - entry functions take at most 6 scalar or pointer arguments (a0-a5), return at most one
  *     scalar, and are called only from queue.c: one entry, kq_cold (every path, picked by
