@@ -35,7 +35,7 @@
 #define RV32_CACHE_LINE      32u
 
 /* Ours: the firmware-owned DRAM range (docs/host-interface.md "Firmware DRAM"). The RV32 image
- * does not fit its 8 KB instruction window, and the scratchpad cannot hold the cold code that
+ * would not fit its 8 KB instruction window all native, and the scratchpad cannot hold the cold code that
  * the kvm interpreter runs as data, so an RV32 image may carry ONE extra PT_LOAD segment here;
  * the loaders (QEMU's -kernel, libkohaku's flasher) write it to DRAM before the core runs, and
  * the firmware reads it through its cached window at KX_FW_DRAM_RV32. RV64 images never have
