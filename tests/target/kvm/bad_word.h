@@ -12,11 +12,6 @@
 #include "harness.h"
 #include "kvo.h"
 
-uint64_t kvo_native_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4,
-                         uint32_t a5, uint32_t a6, uint32_t a7)
-{
-    return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
-}
 
 int main(void)
 {
