@@ -35,6 +35,19 @@ end() {
   [ -n "$dead" ] && why=" not run: the firmware did not boot in this QEMU run ($dead)"
   echo "FAIL: e2e-faults-$board/$T$(head -c 700 <<< "$why")"
 }
+# A service image that faults inside a REPLAY at SYMBOL (the RV32 halt and RV64 trap images):
+# a QEMU of its own, boot, the replay that faults (kactl exit 3). fpc = SYMBOL's address as kactl
+# prints it. Returns 1, with the reason in why, when the image was not built.
+fault_in_command() { # IMAGE SYMBOL
+  if [ ! -f "$1" ]; then why=" $1 was not built (tests/e2e/reliability.mk builds it)"; return 1; fi
+  fpc=$(riscv64-unknown-elf-nm "$1" | awk -v s="$2" '$3 == s { print "0x" $1 }' | sed 's/0x0*/0x/')
+  run=$((run + 1)); dead=""
+  hp_start "$board" "$out" "$work/qemu$run" "" && export KACTL_SOCKET=$HP_SOCK
+  k boot "$1"
+  want_rc 0 boot
+  k replay "$demo/copy.txt"
+  want_rc 3 replay
+}
 # The agent and the mover quiet, the firmware READY, referee zero (kactl status's lines).
 quiet() {
   k status
@@ -299,18 +312,9 @@ if [ $variant = 32 ]; then
   # queue, so the host's wait must end with the core's stop in words, not a timeout, and status
   # must show the halt and the command taken but never completed. The image's replay loads from
   # the fetch-only instruction window at kq_test_halt_pc (tests/e2e/rv32_halt_stubs.c).
-  himg=$out/$board/tests/service_halt.elf
   begin rv32_halt_in_command_explained
-  if [ ! -f "$himg" ]; then
-    why=" $himg was not built (tests/e2e/reliability.mk has its rule)"
-  else
-    hpc=$(riscv64-unknown-elf-nm "$himg" | awk '$3 == "kq_test_halt_pc" { print "0x" $1 }' | sed 's/0x0*/0x/')
-    run=$((run + 1)); dead=""
-    hp_start "$board" "$out" "$work/qemu$run" "" && export KACTL_SOCKET=$HP_SOCK
-    k boot "$himg"
-    want_rc 0 boot
-    k replay "$demo/copy.txt"
-    want_rc 3 replay
+  if fault_in_command "$out/$board/tests/service_halt.elf" kq_test_halt_pc; then
+    hpc=$fpc
     want_out "the core stopped: halted: RV32 fault \(illegal instruction, misaligned or unmapped access or fetch\) at pc $hpc$"
     k status
     want_rc 1 status
@@ -322,18 +326,9 @@ if [ $variant = 32 ]; then
 else
   # An RV64 trap inside a command: the queue goes FATAL with mcause, PC and mtval (service.mk's
   # trap image executes `unimp` at kq_test_trap_pc inside a REPLAY).
-  timg=$out/qemu-rv64/tests/service_trap.elf
   begin rv64_trap_in_command_fatal
-  if [ ! -f "$timg" ]; then
-    why=" $timg was not built"
-  else
-    tpc=$(riscv64-unknown-elf-nm "$timg" | awk '$3 == "kq_test_trap_pc" { print "0x" $1 }' | sed 's/0x0*/0x/')
-    run=$((run + 1)); dead=""
-    hp_start "$board" "$out" "$work/qemu$run" "" && export KACTL_SOCKET=$HP_SOCK
-    k boot "$timg"
-    want_rc 0 boot
-    k replay "$demo/copy.txt"
-    want_rc 3 replay
+  if fault_in_command "$out/qemu-rv64/tests/service_trap.elf" kq_test_trap_pc; then
+    tpc=$fpc
     want_out "RV64 trap reported by the firmware: illegal instruction \(mcause 2\)"
     k status
     want_rc 1 status

@@ -9,6 +9,7 @@
 #include "dispatch.h"
 #include "hal/hal.h"
 #include "kohaku/cpu_map.h"
+#include "kohaku/npu_isa.h"
 #include "../../../model/tu.h"
 
 #define KDT_AGENT   0x10u               /* agent@0,1: {y,x} = 0x10 */
@@ -53,6 +54,23 @@ static inline struct kdp_job *kdt_job(struct kdp_job *j, const struct kdp_prog *
     j->prog = p;
     j->yx = yx;
     return j;
+}
+
+/* The feed workload (test_feed.c, bench_feed.c; issue 8 unit_feed_pct) for NP unit u (0..3, at
+ * KDT_NP(u + 1)), written into pay: MEMSET the shape (M, N, K) = (1, 256, 256), MEMSET the
+ * weights at line 1024, then `gemvs` decode-step GEMVs (L2 line 100 -> 200); txn 0x40 + u. */
+static inline void kdt_feed_job(uint64_t (*pay)[4], unsigned u, unsigned gemvs,
+                                struct kdp_prog *p, struct kdp_job *j)
+{
+    np_payload(pay[0], np_memset_shape(0, 1, 256, 256));
+    np_payload(pay[1], np_memset_weight(0, 1024, NP_FP16_ONE, 0));
+    for (unsigned i = 0; i < gemvs; i++)
+        np_payload(pay[2 + i], np_gemv(200, 100, 0, 0, 0, 0));
+    p->payload = pay;
+    p->n = 2 + gemvs;
+    p->txn = (uint8_t)(0x40 + u);
+    p->cap = 0;
+    kdt_job(j, p, KDT_NP(u + 1));
 }
 
 /* No program running and RX empty (issue 5: the agent is left quiet). */

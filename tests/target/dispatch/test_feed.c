@@ -20,17 +20,7 @@ int main(void)
     struct kdp_prog p[4];
     struct kdp_job jobs[4];
     for (unsigned u = 0; u < 4; u++) {
-        uint64_t (*pay)[4] = kdt_dram(u);
-        np_payload(pay[0], np_memset_shape(0, 1, 256, 256));          /* (M, N, K) */
-        np_payload(pay[1], np_memset_weight(0, 1024, NP_FP16_ONE, 0)); /* weights at line 1024 */
-        for (unsigned i = 0; i < GEMVS; i++)
-            np_payload(pay[2 + i], np_gemv(200, 100, 0, 0, 0, 0));     /* L2 100 -> 200 */
-        p[u].payload = pay;
-        p[u].n = 2 + GEMVS;
-        p[u].txn = (uint8_t)(0x40 + u);
-        p[u].cap = 0;
-        jobs[u].prog = &p[u];
-        jobs[u].yx = KDT_NP(u + 1);
+        kdt_feed_job(kdt_dram(u), u, GEMVS, &p[u], &jobs[u]);
     }
     uint64_t t_call = hal_cycles();
     EXPECT_EQ(kdp_run(&ctx, jobs, 4), KS_OK);
