@@ -676,7 +676,7 @@ static int cmd_status(int argc, char **argv)
 
 static const char help_read[] =
     "usage: kactl read ADDR LEN        hex dump of LEN bytes of node memory at unit-global ADDR\n"
-    "       kactl read --agent OFF     one 64-bit control-agent register (BOARD.md §1 offset)\n";
+    "       kactl read --agent OFF     one 64-bit control-agent register (docs/hardware.md §1 offset)\n";
 static const char help_write[] =
     "usage: kactl write ADDR HEX...    bytes (pairs of hex digits, optional 0x, several arguments\n"
     "                                  concatenated) to node memory at unit-global ADDR\n"

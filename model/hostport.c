@@ -1,4 +1,4 @@
-/* hostport.c — the host port (include/kohaku/hostport.h; BOARD.md §6; MODEL.md §1 item 7):
+/* hostport.c — the host port (include/kohaku/hostport.h; docs/hardware.md §6; §10.1 item 7):
  * frames requests from the byte stream and executes them against the agent registers, the
  * processor host registers and load paths, the referee counters and node memory. Every
  * malformed request gets an error status; nothing a host sends can crash the model. */

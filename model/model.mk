@@ -1,4 +1,4 @@
-# model/model.mk — the device model library (MODEL.md §4) and its native tests.
+# model/model.mk — the device model library (docs/hardware.md §10.4) and its native tests.
 #   make model              $(O)/model/libkmodel.a (position independent, for the QEMU glue)
 #   make test-suite-model-core   the model-core suite: tests/model/core_*.c under ASan/UBSan
 # Sources are every model/*.c, so a part lands by committing its file. Other model suites

@@ -32,7 +32,7 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
     if (!(lo & (align - 1u))) {
         st = KS_BAD_ADDR;
         detail = bytes;
-        /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the
+        /* Another mesh's DRAM would alias ours silently (docs/hardware.md §8) and bit 38 is 0 on the
          * wire: both fall in "any other high word" and are refused rather than guessed at.
          * lo and bytes are below 2^32: the sum cannot wrap. Then the firmware's own DRAM code
          * (rsv): data there would be overwritten code or code read as data. Not limited to the

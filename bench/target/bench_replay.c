@@ -8,7 +8,7 @@
  *  - move_cycles: one COPY of 1 MB (32,768 words of 32 bytes) from DRAM to DRAM, processor
  *    cycles from the call to its return (GO, the mover's walk, the idle wait, cache upkeep),
  *    the data's first and last words checked afterwards.
- * Register values from BOARD.md §3 bit positions (the builder is not linked: RV32 window). */
+ * Register values from docs/hardware.md §3 bit positions (the builder is not linked: RV32 window). */
 #include "kb.h"
 #include "kmv.h"
 

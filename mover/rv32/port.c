@@ -1,4 +1,4 @@
-/* port.c — the RV32 mover port: the descriptor form in the scratchpad and MVGO (BOARD.md §4).
+/* port.c — the RV32 mover port: the descriptor form in the scratchpad and MVGO (docs/hardware.md §4).
  * Two scratchpad buffers of KMV_SPAD_WRITES writes: the next chunk is copied into one while
  * the mover fetches and runs the other. A move longer than a buffer is split; only its last
  * chunk carries the GO, the earlier ones just load registers (busy covers their fetch). */

@@ -1,5 +1,5 @@
 /* port.c — the RV64 mover port: register writes through the control-region window
- * (0x2_0080 + offset, offsets 0x00-0x3F only) and MVSTAT (BOARD.md §5). The writes go
+ * (0x2_0080 + offset, offsets 0x00-0x3F only) and MVSTAT (docs/hardware.md §5). The writes go
  * straight to the mover, so a chunk is a whole move and staging only notes where it starts. */
 #include "hal/hal.h"
 #include "kmv.h"

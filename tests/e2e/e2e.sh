@@ -58,7 +58,7 @@ finish() { # NAME: referee counters zero at the end of this QEMU run, then shut 
   begin "referee_zero_$1"
   k referee
   want_rc 0 referee
-  # Every counter by name (MODEL.md §3, model/include/kmodel.h), each 0: not only kactl's verdict.
+  # Every counter by name (docs/hardware.md §10.3, model/include/kmodel.h), each 0: not only kactl's verdict.
   [ "$(grep -cE '^referee: (credit_violations|bad_reg_writes|busy_go|cpu_aux_cfg_writes|stage_oob_writes|kick_while_running|stage_overrun|rx_dropped)=0$' <<< "$OUT")" -eq 8 ] ||
     why="$why referee lines: $(tr '\n' '|' <<< "$OUT");"
   end
@@ -129,7 +129,7 @@ want_out "^00001a0000: de ad be ef 00 11 22 33$"
 end
 
 begin write_read_agent_register
-k write --agent 0x20 0x5                # IRQ_EN: stored and read back, nothing uses it (BOARD.md §1)
+k write --agent 0x20 0x5                # IRQ_EN: stored and read back, nothing uses it (docs/hardware.md §1)
 want_rc 0 write
 k read --agent 0x20
 want_out "^agent\[0x0020\] = 0x0000000000000005$"
@@ -186,7 +186,7 @@ c=$("$kademo" check 2>&1) || why="$why reference check after the fault: $(tr '\n
 end
 
 # A mover fault likewise: a COPY from staging aperture 1, which the memory agent drops
-# (BOARD.md §8), is an AXI error (fault 3) at the list's GO, write index 10.
+# (docs/hardware.md §8), is an AXI error (fault 3) at the list's GO, write index 10.
 begin mover_fault_fails_only_its_command
 k replay tests/e2e/axi-fault.txt
 want_rc 1 replay

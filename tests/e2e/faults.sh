@@ -308,7 +308,7 @@ if [ $variant = 32 ]; then
     hp_stop
   fi
   end
-  # An RV32 halt inside a command. No traps on RV32 (BOARD.md §4): the firmware cannot mark its
+  # An RV32 halt inside a command. No traps on RV32 (docs/hardware.md §4): the firmware cannot mark its
   # queue, so the host's wait must end with the core's stop in words, not a timeout, and status
   # must show the halt and the command taken but never completed. The image's replay loads from
   # the fetch-only instruction window at kq_test_halt_pc (tests/e2e/rv32_halt_stubs.c).

@@ -111,7 +111,7 @@ def w(off, v):
 
 
 def generate_list(dst, words, seed):
-    # BOARD.md §3: GENERATE (mode 3) of `words` words at dst, one dimension, bounds disabled.
+    # docs/hardware.md §3: GENERATE (mode 3) of `words` words at dst, one dimension, bounds disabled.
     return (w(0x10, 1 | (dst << 4) | (1 << 44)) +           # HDR: destination, base, 1 dim
             w(0x18, 1 | (words << 4) | (32 << 20)) +          # DIM: walker 1, dim 0, count, stride 32
             w(0x20, 0) +                                      # AXIS: commit, no bound axis

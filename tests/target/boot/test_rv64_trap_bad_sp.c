@@ -10,7 +10,7 @@
 int main(void)
 {
     __asm__ volatile(
-        /* Between the control region and the agent window: unmapped (BOARD.md §5). */
+        /* Between the control region and the agent window: unmapped (docs/hardware.md §5). */
         "li sp, 0x00800000\n"
         ".globl kt_fault_insn\n"
         "kt_fault_insn: sd zero, 0(sp)\n" ::: "memory");

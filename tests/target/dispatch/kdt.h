@@ -19,7 +19,7 @@
 #define KDT_WAIT    1000000u            /* the boot block's default wait_cycles */
 
 /* Programs live in DRAM (a 1,000-instruction program is 32 KB; the RV32 scratchpad is 8 KB):
- * 1 MB into the mesh's DRAM, cached on both variants (BOARD.md §4, §5). */
+ * 1 MB into the mesh's DRAM, cached on both variants (docs/hardware.md §4, §5). */
 static inline uint64_t (*kdt_dram(unsigned k))[4]
 {
     uintptr_t base = sizeof(void *) == 4 ? (uintptr_t)RV32_DRAM_BASE : (uintptr_t)RV64_UG_BASE;
