@@ -1,4 +1,4 @@
-# bench.mk — issue 8's benchmark (TESTING.md "Benchmarks", docs/bench.md), included by the top
+# bench.mk — issue 8's benchmark (docs/design.md §7 "Benchmarks", docs/bench.md), included by the top
 # Makefile:
 #   make bench           figures for qemu-rv32 and qemu-rv64 under -icount: one line per figure
 #                        "bench <board> <name> <value> <unit>" and a table; $(O)/bench/results.txt

@@ -1,4 +1,4 @@
-/* bootblock.c — boot-block validation (SYSTEM.md §4, include/kohaku/bootblock.h). Pure logic:
+/* bootblock.c — boot-block validation (docs/design.md §4, include/kohaku/bootblock.h). Pure logic:
  * no hal, so host unit tests and fuzzers compile it natively. */
 #include "boot.h"
 #include "board.h"     /* BOARD_AGENT_YX: no unit sits at the agent's own coordinate */

@@ -1,4 +1,4 @@
-/* dispatch.h — the firmware's dispatch layer (SYSTEM.md §2.3, docs/hardware.md §1, §1.1, §2; issue 5):
+/* dispatch.h — the firmware's dispatch layer (docs/design.md §2.3, docs/hardware.md §1, §1.1, §2; issue 5):
  * the unit table (enumerated through the mailbox or given by the host), programs staged into
  * STAGE and kicked through PROG_* to one or several targets, completion by NODE_STATUS
  * counts, faults and timeouts. docs/dispatch.md holds the choices made where the specs are
@@ -83,7 +83,7 @@ struct kdp_ctx {
     uint8_t running;        /* region read by the running kick, KDP_REGIONS when none */
     uint8_t n_units;
     uint32_t staged_flits;  /* flits written into STAGE since kdp_init (restaging shows here) */
-    /* first error of the last call (STYLE.md: the first error wins); detail and value are
+    /* first error of the last call (docs/design.md §6: the first error wins); detail and value are
      * written with it, and mean nothing while status is KS_OK */
     uint32_t status;
     uint32_t detail;

@@ -1,4 +1,4 @@
-# dispatch/dispatch.mk — native tests of the dispatch layer under ASan/UBSan (TESTING.md layer 1).
+# dispatch/dispatch.mk — native tests of the dispatch layer under ASan/UBSan (docs/design.md §7 layer 1).
 #   make test-suite-host-dispatch        pure logic (dispatch/kdp_flit.c): tests/host/dispatch/test_kdp_flit.c
 #   make test-suite-host-dispatch-model  dispatch/*.c against the device model library through a
 #                                        hal stand-in (tests/host/dispatch/fakehal.c): test_kdp_model.c

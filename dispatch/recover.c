@@ -20,7 +20,7 @@ static uint32_t kdp_rnow(void)
 
 void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value)
 {
-    if (c->status == KS_OK) {       /* the first error wins (STYLE.md "Errors") */
+    if (c->status == KS_OK) {       /* the first error wins (docs/design.md §6 "Errors") */
         c->status = status;
         c->detail = detail;
         c->value = value;

@@ -1,4 +1,4 @@
-/* kademo.c — the host side of `make run` and the end-to-end tests (TESTING.md "make run";
+/* kademo.c — the host side of `make run` and the end-to-end tests (docs/design.md §7 "The two commands";
  * issue 6 "Host side" 3): writes the inputs of docs/npu.md §8's example program, checks its
  * probabilities against an independent host reference, and generates the demo's text files
  * (descriptor lists with mover/'s builder, the NPU program with include/kohaku/npu_isa.h).

@@ -1,4 +1,4 @@
-/* libkohaku.h — the host library (SYSTEM.md §4, docs/hardware.md §6, issue 6 "Host side"): talks to a
+/* libkohaku.h — the host library (docs/design.md §4, docs/hardware.md §6, issue 6 "Host side"): talks to a
  * system node through a transport (the QEMU host port over a Unix socket stands in for the
  * PCIe/JTAG window), flashes and boots the firmware, and drives its command queue
  * (include/kohaku/queue.h). docs/host-interface.md "Host library" is the long form.

@@ -1,4 +1,4 @@
-# firmware.mk — firmware images for every board (SYSTEM.md §3, STYLE.md "Build", issue 2).
+# firmware.mk — firmware images for every board (docs/design.md §3, §6 "Build", issue 2).
 #   make / make firmware     all four boards;  make BOARD=x   one board
 #   make LIBC=newlib-nano    the same against newlib-nano (docs/libc.md), in $(O)/newlib-nano/<board>/
 #   outputs in $(O)/<board>/: fw.elf fw.imem.bin fw.spad.bin fw.imem.hex fw.spad.hex fw.map
@@ -20,7 +20,7 @@ FW_BOARDS := $(BOARDS)
 endif
 $(foreach b,$(FW_BOARDS),$(if $(filter $(b),$(BOARDS)),,$(error unknown BOARD=$(b); one of: $(BOARDS))))
 
-# ---- Variants: ISA flags and the multilib directory chosen explicitly (QEMU.md §2: GCC 12
+# ---- Variants: ISA flags and the multilib directory chosen explicitly (docs/design.md §8.2: GCC 12
 # falls back to the C/F/D default directory for any -march naming zicsr/zifencei). ----
 FW_ARCH_rv32  := -march=rv32im -mabi=ilp32 -mno-div
 FW_MULTI_rv32 := rv32im/ilp32

@@ -68,7 +68,7 @@ test-suite-model-core: $(MODEL_CORE_TESTS)
 	-$(Q)$(MAKE) --no-print-directory model-core-fuzz-smoke || \
 	  echo "FAIL: fuzz_hostport_smoke does not build" >> $(O)/tests/model-core.log
 
-# ---- fuzzing the host port (TESTING.md layer 4) ----
+# ---- fuzzing the host port (docs/design.md §7 layer 4) ----
 # `make fuzz` runs it for FUZZ_SECONDS; model-core runs a short deterministic smoke of it.
 FUZZ_CC         ?= clang
 FUZZ_SECONDS    ?= 60

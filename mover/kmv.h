@@ -1,4 +1,4 @@
-/* kmv.h — the firmware's mover layer (SYSTEM.md §2.2, docs/hardware.md §3-§5, issue 4): descriptor
+/* kmv.h — the firmware's mover layer (docs/design.md §2.2, docs/hardware.md §3-§5, issue 4): descriptor
  * list validation and building (pure C, also built natively for host tools, tests and the
  * fuzzer) and replay through the hal (firmware only). docs/mover.md is the long form. */
 #ifndef KOHAKU_KMV_H

@@ -48,7 +48,7 @@ test-suite-host-mover: $(KMV_TEST_BIN) $(KMV_REPLAY_BIN) $(KMV_DIFF_BIN)
 	    echo "FAIL: host-mover/$$n exit $$rc: $$(tail -c 300 $$out.stderr | tr '\n' '|')" >> $(O)/tests/host-mover.log; fi; \
 	done
 
-# ---- Fuzzing (TESTING.md layer 4): Debian's clang with libFuzzer. ----
+# ---- Fuzzing (docs/design.md §7 layer 4): Debian's clang with libFuzzer. ----
 FUZZ_CC          ?= clang
 FUZZ_SMOKE_RUNS  ?= 20000
 FUZZ_MOVER_SECS  ?= 120

@@ -19,7 +19,7 @@
 #
 # Each library directory is its own configure with explicit -march/-mabi and --disable-multilib:
 # no multilib tree walk, so nothing compressed or float can come in by GCC's default directory
-# (../shared/design/QEMU.md §2). RV32 is also built -mno-div: the RV32 core has no divider
+# (docs/design.md §8.2). RV32 is also built -mno-div: the RV32 core has no divider
 # (check-image.sh refuses div/rem), so division goes to libgcc's shift-subtract routines.
 set -euo pipefail
 

@@ -1,4 +1,4 @@
-/* kq_check.c — the command queue's checks (SYSTEM.md §4 "Bad input gets a clear status and
+/* kq_check.c — the command queue's checks (docs/design.md §4 "Bad input gets a clear status and
  * changes nothing"; docs/host-interface.md §3.2, §5, §6): setup line, address ranges,
  * submissions, RUN step lists. Pure logic: no hal, built natively for tests/host/service and
  * fuzzing. Written for the RV32 window (docs/service.md "Size"): the rules are data (record

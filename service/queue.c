@@ -1,4 +1,4 @@
-/* queue.c — the command-queue service (SYSTEM.md §2.5, §4; docs/host-interface.md): accept
+/* queue.c — the command-queue service (docs/design.md §2.5, §4; docs/host-interface.md): accept
  * the queue the boot block names, publish the unit table and READY, then take submissions in
  * order, check every field, run NOP and RUN here and REPLAY / DISPATCH / UNITS / STOP through
  * kq_cold.c (docs/service.md "Cold code"), and post one completion each. Shared memory only
@@ -99,7 +99,7 @@ static inline unsigned kq_publish_units(void)
 
 /* Adds job i of a RUN's group: step s's program, with its credit cap, to s->target. Jobs that
  * send the same program (payloads, length, txn) are staged once for all of them: dispatch/
- * matches staged regions by content (SYSTEM.md §2.3: the same program to several targets).
+ * matches staged regions by content (docs/design.md §2.3: the same program to several targets).
  * A DISPATCH command fills its jobs the same way (kq_cold.c). */
 static inline void kq_add_job(unsigned i, const struct kq_step *s)
 {

@@ -1,5 +1,5 @@
 # service.mk — native tests of the command queue's pure checks (service/kq_check.c) under
-# ASan/UBSan (TESTING.md layer 1). The firmware build picks service/*.c up by itself.
+# ASan/UBSan (docs/design.md §7 layer 1). The firmware build picks service/*.c up by itself.
 #   make test-suite-host-service     tests/host/service/test_kq.c -> $(O)/tests/host-service.log
 
 KQ_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
@@ -83,7 +83,7 @@ size-rv32-queue: $(KQ_SIZE_IMG)
 	echo "cold code (firmware DRAM) $$((cold_end - cold_start)) bytes; scratchpad used $$((noinit_end - spad_base + stack_bytes)) of 8192 with the $$stack_bytes-byte stack ($$((8192 - noinit_end + spad_base - stack_bytes)) free)"; \
 	exit $$rc
 
-# ---- Fuzzing (TESTING.md layer 4, issue 7 item 5): the queue header, submission and step-list
+# ---- Fuzzing (docs/design.md §7 layer 4, issue 7 item 5): the queue header, submission and step-list
 # checks under libFuzzer (Debian's clang). FUZZ_CC / FUZZ_SMOKE_RUNS come from mover/mover.mk.
 FUZZ_SERVICE_SECS ?= 120
 KQ_FUZZ_BIN       := $(O)/fuzz/service/fuzz_kq

@@ -1,4 +1,4 @@
-/* crt0.S — RV32 reset entry (docs/hardware.md §4, SYSTEM.md §2.1): gp, sp, zero .bss, C start.
+/* crt0.S — RV32 reset entry (docs/hardware.md §4, docs/design.md §2.1): gp, sp, zero .bss, C start.
  * No .data copy: .rodata/.data are linked at their scratchpad addresses and the loader puts
  * them there (the instruction window is fetch-only). No CSRs: this core has none. */
     .section .text.start, "ax"

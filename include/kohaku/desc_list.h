@@ -1,5 +1,5 @@
 /* desc_list.h — the mover descriptor list shared by firmware and host tools: a sequence of
- * {offset, value} mover register writes where every GO ends one move (SYSTEM.md §2.2,
+ * {offset, value} mover register writes where every GO ends one move (docs/design.md §2.2,
  * docs/hardware.md §3, §4 descriptor form). docs/mover.md describes the binary and text forms.
  *
  * Binary form. A record is three little-endian 32-bit words {offset, value[31:0],

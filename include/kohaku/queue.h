@@ -1,4 +1,4 @@
-/* queue.h — the command queue the host fills and the firmware serves (SYSTEM.md §4). Ours;
+/* queue.h — the command queue the host fills and the firmware serves (docs/design.md §4). Ours;
  * docs/host-interface.md describes it. Lives in node memory (DRAM; staging too on RV64) at the
  * unit-global address the boot block names. Every index counts "ever" (never wraps; the slot is
  * index % entries) and sits on its own 32-byte line with exactly one writer, so a cached RV32

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e.sh — end-to-end tests through kactl and libkohaku against the firmware in our QEMU machine
-# (TESTING.md layer 3; issue 6 "Tests"): every kactl command; every malformed input of issue 6
+# (docs/design.md §7 layer 3; issue 6 "Tests"): every kactl command; every malformed input of issue 6
 # with its exact status (include/kohaku/status.h names) and the node still answering NOP; a
 # replay needing IMM/GATHER refused with NO_REACH on RV64 and run on RV32; 10,000 NOPs and 1,000
 # mixed commands with nothing lost or duplicated; a firmware restart resuming the host's queue

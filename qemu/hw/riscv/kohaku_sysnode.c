@@ -168,7 +168,7 @@ static void ks_model_timer_cb(void *opaque)
 
 /*
  * After every CPU reset: the trap vector points at the halt ROM and three locked PMP entries
- * give the fetch-only instruction window (QEMU.md §8). Locked entries bind machine mode too;
+ * give the fetch-only instruction window (docs/design.md §8.8). Locked entries bind machine mode too;
  * the lowest matching entry wins:
  *   0: the instruction window, X only — loads and stores there take access faults;
  *   1: the halt ROM page, X only;

@@ -1,4 +1,4 @@
-/* test_host.c — host unit tests of libkohaku (suite host-lib, TESTING.md layer 1): the ELF
+/* test_host.c — host unit tests of libkohaku (suite host-lib, docs/design.md §7 layer 1): the ELF
  * loader, the boot block and queue layout, ring arithmetic, submit/reap against a stand-in
  * firmware, the text forms, the status table's agreement with include/kohaku/status.h, and
  * the words kactl prints. The node is the real device model in-process (model_transport.c).

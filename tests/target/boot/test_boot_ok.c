@@ -1,4 +1,4 @@
-/* test_boot_ok.c — boot reaches main with a good boot block (SYSTEM.md §2.1): the block the
+/* test_boot_ok.c — boot reaches main with a good boot block (docs/design.md §2.1): the block the
  * runner wrote is the one boot accepted, .data/.rodata were loaded at their scratchpad
  * addresses (docs/hardware.md §4/§5: the instruction window is not readable as data), console works.
  * Values below are the literals of the bootblock directive, not read from the code. */
