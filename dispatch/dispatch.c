@@ -96,7 +96,7 @@ static inline __attribute__((always_inline)) void kdp_put(volatile uintptr_t *d,
 }
 
 /* Stages instructions [start, start+len) of p from slot `slot` on: the hot loop of the
- * layer (issue 8 budget: RV64 <= 12, RV32 <= 24 instructions per flit, kicks included).
+ * layer (bench budget: RV64 <= 12, RV32 <= 24 instructions per flit, kicks included).
  * KDP_UNROLL flits per iteration: RV64 64 loads + 80 stores + 3 = 9.2 instructions a flit,
  * RV32 16 loads + 18 stores + 3 = 18.5 (docs/dispatch.md). The header word's high half ([63:32],
  * unused, docs/hardware.md §2) is not written on RV32. noinline: one symbol for the bench to find. */

@@ -1,4 +1,4 @@
-/* dispatch.h — the firmware's dispatch layer (docs/design.md §2.3, docs/hardware.md §1, §1.1, §2; issue 5):
+/* dispatch.h — the firmware's dispatch layer (docs/design.md §2.3, docs/hardware.md §1, §1.1, §2):
  * the unit table (enumerated through the mailbox or given by the host), programs staged into
  * STAGE and kicked through PROG_* to one or several targets, completion by NODE_STATUS
  * counts, faults and timeouts. docs/dispatch.md holds the choices made where the specs are

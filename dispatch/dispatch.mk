@@ -58,7 +58,7 @@ test-suite-host-dispatch-model: $(KDP_T)/test_kdp_model
 # restore become calls to libgcc's shared __riscv_save_N/__riscv_restore_N, plain RV32I). The
 # 8 KB window needs the bytes (docs/dispatch.md "Size"); the staging loop is a leaf without
 # saved registers, so the per-flit cost stays. Not image-wide: the mover's replay loop pays
-# for it past issue 8's RV32 budget (12.09 instructions a write measured).
+# for it past the bench's RV32 budget (12.09 instructions a write measured).
 $(foreach b,$(BOARDS),$(if $(filter rv32,$(FW_V_$(b))),\
   $(eval $(FW_O)/$(b)/obj/dispatch/%.c.o: FW_CFLAGS += -msave-restore)))
 

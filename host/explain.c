@@ -1,5 +1,5 @@
 /* explain.c — status names and words for people (docs/design.md §4 "one table shared by firmware and
- * host tools"; issue 7 item 3 "kactl explains traps and halts in words"). The status table is
+ * host tools"; kactl explains traps and halts in words). The status table is
  * generated from include/kohaku/status.h at build time (host/status-table.awk), so the host can
  * never disagree with the firmware on a code or a name. */
 #include <stdio.h>

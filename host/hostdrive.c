@@ -1,4 +1,4 @@
-/* hostdrive.c — host-driven dispatch through the host port (issue 8 item 6; docs/hardware.md §1 "Rules
+/* hostdrive.c — host-driven dispatch through the host port (the bench's host-driven path; docs/hardware.md §1 "Rules
  * the firmware lives by", §1.1, §2): what a host without the control processor would do, so
  * `make bench` can compare it with the firmware doing the same work. Every access is a
  * host-port request the model charges its latency for. */

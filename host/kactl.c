@@ -1,4 +1,4 @@
-/* kactl.c — the host CLI on libkohaku (docs/design.md §4, issue 6 "Host side" 2): flash and boot
+/* kactl.c — the host CLI on libkohaku (docs/design.md §4): flash and boot
  * the firmware, drive its command queue, read and write node memory, explain the node's state.
  * docs/host-interface.md "kactl" is the manual; every command has --help.
  * Exit status: 0 done and OK; 1 the node answered with a non-OK status (or a check failed);

@@ -1,4 +1,4 @@
-/* libkohaku.h — the host library (docs/design.md §4, docs/hardware.md §6, issue 6 "Host side"): talks to a
+/* libkohaku.h — the host library (docs/design.md §4, docs/hardware.md §6): talks to a
  * system node through a transport (the QEMU host port over a Unix socket stands in for the
  * PCIe/JTAG window), flashes and boots the firmware, and drives its command queue
  * (include/kohaku/queue.h). docs/host-interface.md "Host library" is the long form.
@@ -77,7 +77,7 @@ int kh_mem_read(struct kh_node *n, uint64_t ug, void *buf, size_t len);
 int kh_mem_write(struct kh_node *n, uint64_t ug, const void *buf, size_t len);
 int kh_mem_zero(struct kh_node *n, uint64_t ug, size_t len);
 /* The control agent's registers (docs/hardware.md §1 offsets, include/kohaku/agent_regs.h): the
- * host-driven path of issue 8 (PROG_*, STAGE, NODE_STATUS) is these two calls. */
+ * host-driven path of the bench (PROG_*, STAGE, NODE_STATUS) is these two calls. */
 int kh_agent_read(struct kh_node *n, uint32_t off, uint64_t *v);
 int kh_agent_write(struct kh_node *n, uint32_t off, uint64_t v);
 
@@ -244,7 +244,7 @@ int kh_reap(struct kh_node *n, struct kh_queue *q, struct kq_cpl *out, unsigned 
  * KH_E_PROTO failure: kactl is the queue's only user). */
 int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl);
 
-/* ---- Host-driven dispatch (issue 8 item 6: the same work without the firmware) ---- */
+/* ---- Host-driven dispatch (the bench's host-driven baseline: the same work without the firmware) ---- */
 
 /* Dispatches a program of count payloads to the unit yx the way the firmware would, but from
  * the host through the host port alone: each flit staged as five agent-register writes

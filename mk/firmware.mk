@@ -1,4 +1,4 @@
-# firmware.mk — firmware images for every board (docs/design.md §3, §6 "Build", issue 2).
+# firmware.mk — firmware images for every board (docs/design.md §3, §6 "Build").
 #   make / make firmware     all four boards;  make BOARD=x   one board
 #   make LIBC=newlib-nano    the same against newlib-nano (docs/libc.md), in $(O)/newlib-nano/<board>/
 #   outputs in $(O)/<board>/: fw.elf fw.imem.bin fw.spad.bin fw.imem.hex fw.spad.hex fw.map
@@ -216,7 +216,7 @@ $(foreach b,$(BOARDS),$(eval $(call fw_board,$(b))))
 # RV32: service/ only with -msave-restore (prologues and epilogues as calls to libgcc's
 # __riscv_save/restore): about 460 bytes of the 8 KB instruction window for 188 of libgcc
 # (docs/service.md "Size"). Not image-wide: the extra jumps cost the mover's replay loop its
-# issue 8 budget (8d8cf01); boot/ and hal/ gain nothing from it.
+# bench budget (8d8cf01); boot/ and hal/ gain nothing from it.
 FW_SVC_FLAGS_rv32 := -msave-restore
 $(foreach b,$(BOARDS),$(eval $(call fw_svc_objs,$(b)): FW_CFLAGS += $(FW_SVC_FLAGS_$(FW_V_$(b)))))
 

@@ -206,7 +206,7 @@ static unsigned hp_memory(struct hp_ctx *c)
     uint64_t ug = c->req->addr & (KHP_UG_SPAN - 1);
     if (ug + c->req->len > KHP_UG_SPAN)
         return KHP_E_LEN;
-    /* Straight to memory, behind the processor's caches (issue 6). */
+    /* Straight to memory, behind the processor's caches. */
     enum km_mem_outcome o;
     if (is_write(c)) {
         o = km_mem_write(c->m, ug, c->data, c->req->len);

@@ -1,4 +1,4 @@
-/* kmv.h — the firmware's mover layer (docs/design.md §2.2, docs/hardware.md §3-§5, issue 4): descriptor
+/* kmv.h — the firmware's mover layer (docs/design.md §2.2, docs/hardware.md §3-§5): descriptor
  * list validation and building (pure C, also built natively for host tools, tests and the
  * fuzzer) and replay through the hal (firmware only). docs/mover.md is the long form. */
 #ifndef KOHAKU_KMV_H
@@ -137,7 +137,7 @@ unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycle
 
 /* Replays a list kmv_validate accepted earlier — e.g. every REPLAY step of a RUN command,
  * checked when the command was accepted — without validating it again, so a write costs the
- * port's loop alone (issue 8's budget). It checks in O(1) that n is within KD_MAX_WRITES and
+ * port's loop alone (the bench budget). It checks in O(1) that n is within KD_MAX_WRITES and
  * the last write is a GO (KS_LIST_TOO_LONG / KS_NO_GO otherwise), so the loops stop inside the
  * list; the RV64 port masks every offset into its window, so a list changed since it was
  * validated can make a wrong move but cannot write outside the mover. Same statuses as

@@ -1,4 +1,4 @@
-# mover.mk — the mover layer's native builds (issue 4; docs/mover.md). The firmware build
+# mover.mk — the mover layer's native builds (docs/mover.md). The firmware build
 # (mk/firmware.mk) picks up mover/*.c and mover/rv32|rv64/*.c by itself.
 #   make test-suite-host-mover    host unit tests (ASan+UBSan) of builder, validator, text form
 #                                 (test_mover), and of replay with the RV32 port against the

@@ -1,5 +1,5 @@
 /* validate.c — descriptor list validation before any write (docs/hardware.md §3, §3.1 "refuse" rows,
- * §5 reach; issue 4 "Validation before any write"). Pure C: no hal, so the host tests, kactl
+ * §5 reach). Pure C: no hal, so the host tests, kactl
  * and the fuzzer build it as is. It replays the list onto a shadow of the mover's registers
  * with the register semantics of docs/hardware.md §3.1 (one walker select shared by HDR/DIM/BOUND,
  * AXIS commits the staged DIM, settings persist across moves) and checks every move at its

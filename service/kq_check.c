@@ -71,7 +71,7 @@ enum kq_rule_kind {
                      * DISPATCH (rec 0) counts one more
                      * program for the unit; WAIT (rec 1) needs n <= that count, else
                      * KS_UNSATISFIABLE, detail {y,x}, value n */
-    /* The rows no issue 8 figure runs, through kq_check_cold (kq_check_cold.c, cold code on
+    /* The rows no bench figure runs, through kq_check_cold (kq_check_cold.c, cold code on
      * RV32), field at off, value n: */
     KQ_R_COLD,
     KQ_R_TARGETS = KQ_R_COLD + KQ_CHECK_TARGETS,   /* a DISPATCH command's n targets */
@@ -196,7 +196,7 @@ static const struct kq_rule *const kq_lists[] = {
 
 /* Fields are read at their natural alignment: every record is aligned (the setup line to 32,
  * a submission is a local copy, steps to 8, checked before they are read) and so is every
- * field in it. One load a field: the checks run for every submission and step (issue 8:
+ * field in it. One load a field: the checks run for every submission and step (the bench:
  * cmd_overhead_insns, host_vs_fw_ratio). */
 typedef uint16_t __attribute__((may_alias)) kq_u16;
 typedef uint32_t __attribute__((may_alias)) kq_u32;

@@ -1,4 +1,4 @@
-/* bench_replay.c — issue 8 figure 4 on the real mover layer (mover/, docs/mover.md §5):
+/* bench_replay.c — bench figure 4 on the real mover layer (mover/, docs/mover.md §5):
  *  - replay_insns_per_write: a one-word COPY (11 writes: two one-dimensional walkers and the
  *    GO) replayed with and without 256 extra SEED writes before its GO; the difference in
  *    instructions retired over 256 is the cost of one register write replayed. Measured on

@@ -1,4 +1,4 @@
-/* kb.h — shared set-up of the bench images (bench/target/bench_*.c, issue 8 "make bench"): the
+/* kb.h — shared set-up of the bench images (bench/target/bench_*.c, "make bench"): the
  * on-target dispatch tests' set-up (tests/target/dispatch/kdt.h: the default unit map as a
  * host-given table, TU payloads, the agent's coordinate), a DRAM area for programs and lists, the
  * figure lines, and a CU_CTRL read of CU_COUNTERS through the agent's mailbox (docs/hardware.md §1,

@@ -1,5 +1,5 @@
 /* newlib_syscalls.c — the system calls newlib-nano's libc needs, for LIBC=newlib-nano builds
- * only (issue 9, docs/libc.md): the console (docs/hardware.md §4/§5 console register) as fds 0-2, the
+ * only (docs/libc.md): the console (docs/hardware.md §4/§5 console register) as fds 0-2, the
  * exit register as _exit, and a small bounded heap; everything else is a refusal with errno.
  * picolibc builds do not compile this file (mk/firmware.mk FW_LIBC_SRCS). */
 #define _DEFAULT_SOURCE 1      /* struct stat's S_IFCHR under -std=c11 */

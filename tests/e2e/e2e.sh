@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e.sh — end-to-end tests through kactl and libkohaku against the firmware in our QEMU machine
-# (docs/design.md §7 layer 3; issue 6 "Tests"): every kactl command; every malformed input of issue 6
+# (docs/design.md §7 layer 3): every kactl command; every malformed input
 # with its exact status (include/kohaku/status.h names) and the node still answering NOP; a
 # replay needing IMM/GATHER refused with NO_REACH on RV64 and run on RV32; 10,000 NOPs and 1,000
 # mixed commands with nothing lost or duplicated; a firmware restart resuming the host's queue
@@ -256,7 +256,7 @@ still_serves
 end
 
 # The queue-protocol tests: malformed inputs, step-list refusals, a syntax error, 10,000 NOPs.
-# Issue 6's malformed inputs, each its own status, nothing executed, the queue still served.
+# The malformed inputs, each its own status, nothing executed, the queue still served.
 refused unknown_command BAD_OP 0x9 0x0 -- --op 9
 refused nonzero_flags BAD_FLAGS 0x1 0x0 -- --op 0 --flags 1
 refused replay_count_zero BAD_LEN 0x0 0x0 -- --op 1 --addr 0x900000 --count 0
@@ -332,7 +332,7 @@ want_out "^core: RV$variant exited: exited with word 0x0 \(clean stop\)"
 want_out "^firmware: state=STOPPED"
 end
 
-# The same program host-driven (issue 8 item 6's path), the agent free now the firmware stopped.
+# The same program host-driven (the bench's host-driven path), the agent free now the firmware stopped.
 begin host_driven_dispatch
 if S=$("$soak" "$HP_SOCK" $variant hostdrive "$demo" 2>&1); then
   c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# faults.sh — the firmware's answer to every injected fault, end to end through kactl (issue 7
-# items 1-3; docs/reliability.md "Fault matrix"). Each fault is armed either by the faults=
+# faults.sh — the firmware's answer to every injected fault, end to end through kactl
+# (docs/reliability.md "Fault matrix"). Each fault is armed either by the faults=
 # machine property (docs/model.md "Fault injection"; a comma inside it is written ",,") or at
 # run time through the host port (`kactl inject`). Each test asserts the exact status, detail
 # and value of the command that met the fault, that the agent and the mover were left quiet

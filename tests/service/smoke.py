@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""smoke.py — on-target smoke test of the command queue (issue 6, firmware side): boots the real
+"""smoke.py — on-target smoke test of the command queue (firmware side): boots the real
 firmware image in our QEMU machine with a host port, writes a boot block and a queue the way
 docs/host-interface.md says, and drives it with raw host-port requests (include/kohaku/hostport.h).
 A minimal stand-in for the C host library, for this test only. Expected values are literals from

@@ -1,5 +1,5 @@
 # tree.mk — suite "tree": the tree is self-contained (scripts/check-refs.sh: nothing points
-# into ../shared, at the out-of-tree design notes or seeds, and docs cite no out-of-tree issue)
+# into the shared design folder, at the out-of-tree design notes or seeds, and docs cite no out-of-tree issue)
 # and includes point down (scripts/check-includes.py, known violations in
 # tests/tree/include-known.txt). Text only: no build, a second or two.
 

@@ -310,7 +310,7 @@ static void overseed_caught(void)
     CHECK(ref.credit_violations > 0);
 }
 
-/* Bad input gets its status and changes nothing: no kick, no staging (issue 5, docs/design.md §4). */
+/* Bad input gets its status and changes nothing: no kick, no staging (docs/design.md §4). */
 static void bad_input(void)
 {
     setup();

@@ -1,4 +1,4 @@
-/* test_kq.c — native tests of the command queue's pure checks (service/kq_check.c, issue 6
+/* test_kq.c — native tests of the command queue's pure checks (service/kq_check.c
  * firmware side; docs/design.md §7 layer 1): ring arithmetic, address ranges per variant reach, the
  * setup line, submissions, RUN step lists. Expected values are literals from docs/hardware.md §4/§5/§7,
  * include/kohaku/queue.h and status.h, never computed by the code under test. */

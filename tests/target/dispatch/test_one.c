@@ -1,4 +1,4 @@
-/* test_one.c — a 1-instruction program to a TU (issue 5 Tests; docs/hardware.md §1 "Dispatch"): one
+/* test_one.c — a 1-instruction program to a TU (docs/hardware.md §1 "Dispatch"): one
  * flit dispatched, one completion, BATCH_COMPLETE with arg {24'd0, txn}, the agent quiet after.
  * kohaku-test directives below check the model's referee (docs/hardware.md §10.3). */
 // kohaku-test: expect-referee=credit_violations=0

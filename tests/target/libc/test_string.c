@@ -1,4 +1,4 @@
-/* test_string.c — the C library is linked and used (issue 9): string and memory functions
+/* test_string.c — the C library is linked and used: string and memory functions
  * from the selected libc (picolibc or newlib-nano, docs/libc.md) on both QEMU boards, with
  * literal results, and the headers are the library the build says it links. Runs in all four
  * target suites. Copies at every offset against alignment also check that the library never

@@ -1,4 +1,4 @@
-/* mvt.h — shared pieces of the mover's on-target tests (issue 4 "Tests"; docs/hardware.md §3, §3.1):
+/* mvt.h — shared pieces of the mover's on-target tests (docs/hardware.md §3, §3.1):
  * test regions in DRAM, patterns, and a reference walker written here from docs/hardware.md §3/§3.1
  * (the model's walker and the firmware's builder are not used to compute expectations).
  * Regions are unit-global DRAM offsets; the CPU reaches them through its cached DRAM window

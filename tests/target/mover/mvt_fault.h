@@ -1,4 +1,4 @@
-/* mvt_fault.h — the mover fault tests' runner (tests/target/mover/test_faults_*.c; issue 4
+/* mvt_fault.h — the mover fault tests' runner (tests/target/mover/test_faults_*.c
  * "Tests"; docs/hardware.md §3 fault codes). Each case: the checked replay refuses the list with its
  * named status and writes nothing — or, for codes 2 and 3, which no static check can foresee,
  * runs into the fault; replaying it without validation (kmv_replay_validated) reports

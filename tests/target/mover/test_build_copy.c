@@ -1,5 +1,5 @@
-/* test_build_copy.c — builder-made COPY lists replayed through the mover layer (issue 4
- * "Tests"; docs/hardware.md §3 modes, §3.1): data checked word by word against the reference walker
+/* test_build_copy.c — builder-made COPY lists replayed through the mover layer (
+ * docs/hardware.md §3 modes, §3.1): data checked word by word against the reference walker
  * of mvt.h with guard words around; a linear copy, 6-dimensional walks with negative strides,
  * broadcast (source stride 0). */
 // kohaku-test: boards=qemu-rv64

@@ -1,4 +1,4 @@
-/* test_timeout.c — bounded waits of the mover layer on both boards (issue 4 item 3; docs/design.md §6
+/* test_timeout.c — bounded waits of the mover layer on both boards (docs/design.md §6
  * "Every poll loop is bounded"; docs/hardware.md §4 "a second MVGO while busy is an error"). A 2 MB
  * GENERATE given 100 cycles times out with KS_TIMEOUT naming the move (KS_AWAIT_MOVER); a
  * list replayed while it still runs is refused with KS_TIMEOUT naming the idle wait
