@@ -88,7 +88,7 @@ static inline void kq_cold_aborted(struct kq_err *e)
     kq_cold(KQ_COLD_ABORTED, e);
 }
 
-/* The commands no issue 8 figure measures, once kq_sub_check accepted s: REPLAY (kmv_replay
+/* The commands no bench figure measures, once kq_sub_check accepted s: REPLAY (kmv_replay
  * validates, then runs: each move is native), DISPATCH (one group of ntargets jobs through
  * kdp_run), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
  * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
@@ -116,7 +116,7 @@ static inline void kq_cold_stop(const struct kq_err *e)
 /* A RUN's REPLAY step i, st: replays its list through kmv_replay_validated (kq_steps_check
  * validated it when the RUN was accepted: one validation, not two; the moves run native) and
  * returns the mover's status; on a failure e is the REPLAY command's, under step i
- * (value[63:48]). The glue is cold: no issue 8 figure runs a RUN with a REPLAY step
+ * (value[63:48]). The glue is cold: no bench figure runs a RUN with a REPLAY step
  * (host_vs_fw_ratio's RUN is DISPATCH and WAIT steps; replay_insns_per_write calls
  * kmv_replay_validated itself). */
 static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *st, uint32_t i)

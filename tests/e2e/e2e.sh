@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e.sh — end-to-end tests through kactl and libkohaku against the firmware in our QEMU machine
-# (TESTING.md layer 3; issue 6 "Tests"): every kactl command; every malformed input of issue 6
+# (docs/design.md §7 layer 3): every kactl command; every malformed input
 # with its exact status (include/kohaku/status.h names) and the node still answering NOP; a
 # replay needing IMM/GATHER refused with NO_REACH on RV64 and run on RV32; 10,000 NOPs and 1,000
 # mixed commands with nothing lost or duplicated; a firmware restart resuming the host's queue
@@ -58,7 +58,7 @@ finish() { # NAME: referee counters zero at the end of this QEMU run, then shut 
   begin "referee_zero_$1"
   k referee
   want_rc 0 referee
-  # Every counter by name (MODEL.md §3, model/include/kmodel.h), each 0: not only kactl's verdict.
+  # Every counter by name (docs/hardware.md §10.3, model/include/kmodel.h), each 0: not only kactl's verdict.
   [ "$(grep -cE '^referee: (credit_violations|bad_reg_writes|busy_go|cpu_aux_cfg_writes|stage_oob_writes|kick_while_running|stage_overrun|rx_dropped)=0$' <<< "$OUT")" -eq 8 ] ||
     why="$why referee lines: $(tr '\n' '|' <<< "$OUT");"
   end
@@ -129,7 +129,7 @@ want_out "^00001a0000: de ad be ef 00 11 22 33$"
 end
 
 begin write_read_agent_register
-k write --agent 0x20 0x5                # IRQ_EN: stored and read back, nothing uses it (BOARD.md §1)
+k write --agent 0x20 0x5                # IRQ_EN: stored and read back, nothing uses it (docs/hardware.md §1)
 want_rc 0 write
 k read --agent 0x20
 want_out "^agent\[0x0020\] = 0x0000000000000005$"
@@ -186,7 +186,7 @@ c=$("$kademo" check 2>&1) || why="$why reference check after the fault: $(tr '\n
 end
 
 # A mover fault likewise: a COPY from staging aperture 1, which the memory agent drops
-# (BOARD.md §8), is an AXI error (fault 3) at the list's GO, write index 10.
+# (docs/hardware.md §8), is an AXI error (fault 3) at the list's GO, write index 10.
 begin mover_fault_fails_only_its_command
 k replay tests/e2e/axi-fault.txt
 want_rc 1 replay
@@ -256,7 +256,7 @@ still_serves
 end
 
 # The queue-protocol tests: malformed inputs, step-list refusals, a syntax error, 10,000 NOPs.
-# Issue 6's malformed inputs, each its own status, nothing executed, the queue still served.
+# The malformed inputs, each its own status, nothing executed, the queue still served.
 refused unknown_command BAD_OP 0x9 0x0 -- --op 9
 refused nonzero_flags BAD_FLAGS 0x1 0x0 -- --op 0 --flags 1
 refused replay_count_zero BAD_LEN 0x0 0x0 -- --op 1 --addr 0x900000 --count 0
@@ -332,7 +332,7 @@ want_out "^core: RV$variant exited: exited with word 0x0 \(clean stop\)"
 want_out "^firmware: state=STOPPED"
 end
 
-# The same program host-driven (issue 8 item 6's path), the agent free now the firmware stopped.
+# The same program host-driven (the bench's host-driven path), the agent free now the firmware stopped.
 begin host_driven_dispatch
 if S=$("$soak" "$HP_SOCK" $variant hostdrive "$demo" 2>&1); then
   c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
