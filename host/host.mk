@@ -6,7 +6,7 @@
 #   make test-suite-e2e-qemu-rv32 / -rv64   kactl against the firmware in QEMU
 #   make run [BOARD=qemu-rv64]              the demonstration (scripts/run-demo.sh)
 
-HOST_SRCS   := host/node.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c \
+HOST_SRCS   := host/node.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c host/check.c \
                host/file.c
 # The descriptor list's text form is mover/'s parser, built unchanged.
 HOST_SHARED := mover/desc_text.c
