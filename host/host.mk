@@ -84,7 +84,7 @@ $(E2E_SOAK): tests/e2e/e2e_soak.c $(HOST_LIB) $(HOST_HDRS)
 
 TEST_SUITES += e2e-qemu-rv32 e2e-qemu-rv64
 .PHONY: test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64
-test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64: test-suite-e2e-%: qemu host $(E2E_SOAK)
+test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64: test-suite-e2e-%: qemu host $(E2E_SOAK) $(O)/tests/e2e/badinput_guard
 	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware
 	-$(Q)$(MAKE) --no-print-directory $(if $(filter qemu-rv64,$*),$(O)/qemu-rv64/tests/service_trap.elf) > /dev/null
 	@mkdir -p $(O)/tests
