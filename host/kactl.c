@@ -16,6 +16,7 @@
 #include "kohaku/desc_list.h"
 #include "kohaku/exitword.h"
 #include "kohaku/status.h"
+#include "kh_util.h"
 #include "libkohaku.h"
 
 #define EX_OK      0
@@ -470,6 +471,9 @@ static int cmd_boot(int argc, char **argv)
     if (e.variant != node.variant)
         die(EX_USAGE, "%s is an RV%u image but the node's core is RV%u; nothing was sent", elf, e.variant,
             node.variant);
+    /* --resume needs the queue it resumes: found (read only) before anything is flashed. */
+    if (resume && kh_queue_attach(&node, &queue, qaddr))
+        die(EX_NODE, "--resume: %s; nothing was flashed", kh_error(&node));
     if (kh_core_hold(&node, true))
         node_die("holding the core");
     if (kh_load_elf(&node, &e))
@@ -484,8 +488,6 @@ static int cmd_boot(int argc, char **argv)
         node_die("boot block");
     struct earlier ea;
     if (resume) {
-        if (kh_queue_attach(&node, &queue, qaddr))
-            node_die("--resume");
         queue.timeout_ms = g.timeout_ms;
         account_before("boot", keep, &ea);
         /* The core is held, so the firmware's state line has no writer now: mark it BOOTING so
@@ -1020,13 +1022,15 @@ static int cmd_stop(int argc, char **argv)
     struct kq_cpl c;
     int rc = command("stop", &s, &c);
     struct kh_core_status cs;
-    for (unsigned i = 0;; i++) {
+    uint64_t t0 = kh_ms_now();
+    for (;;) {
         if (kh_core_status(&node, &cs))
             node_die("stop");
         if (cs.state != KHP_CPU_RUNNING)
             break;
-        if (i == 100000)
-            die(EX_NODE, "stop: the core is still running after the STOP completion");
+        if (kh_ms_now() - t0 > g.timeout_ms)
+            die(EX_NODE, "stop: timed out after %u ms waiting for the core to stop after the STOP completion",
+                g.timeout_ms);
     }
     char ex[256];
     kh_explain_core(&cs, ex, sizeof ex);
