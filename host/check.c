@@ -91,6 +91,12 @@ void kh_ug_describe(uint64_t ug, char *buf, size_t len)
 int kh_ug_check(uint64_t ug, uint64_t len, char *err, size_t errlen)
 {
     char d[256];
+    if (ug > KF_UG_MASK && (ug >> 40) >= 1 && (ug >> 40) <= 4)
+        /* The host port's own form (BOARD.md §6): (mesh + 1) << 40 | unit-global. */
+        return fail(err, errlen, "address 0x%llx is an outside address (the host port's (mesh + 1) << 40 | "
+                    "unit-global form) for mesh %u's unit-global 0x%llx: give the unit-global address; it "
+                    "leaves the 40-bit unit-global space", (unsigned long long)ug, (unsigned)(ug >> 40) - 1u,
+                    (unsigned long long)(ug & KF_UG_MASK));
     if (ug > KF_UG_MASK || len > UG_SPAN - ug)
         return fail(err, errlen, "address 0x%llx + %llu bytes leaves the 40-bit unit-global space",
                     (unsigned long long)ug, (unsigned long long)len);

@@ -211,7 +211,8 @@ for a in "0x100000000 DRAM offset 0x100000000, past the 4 GB of DRAM" \
          "0x1000200000 names mesh 1 \(bits 37:36\).*local DRAM offset 0x200000 \(aliased\)" \
          "0x4000200000 has reserved bit 38 set.*DRAM offset 0x200000" \
          "0x8100000000 is aperture 1 \(bits 35:32\)" \
-         "0x8000200000 is staging offset 0x200000, past the 2 MB staging store"; do
+         "0x8000200000 is staging offset 0x200000, past the 2 MB staging store" \
+         "0x10000200000 is an outside address .* for mesh 0's unit-global 0x200000"; do
   k write ${a%% *} 11223344
   want_rc 2 "write ${a%% *}"
   want_out "${a#* }"

@@ -918,6 +918,9 @@ static void ug_ranges(void)
         { UINT64_C(0x8000200000), 32, "staging offset 0x200000, past the 2 MB staging store" },
         { UINT64_C(0x80001FFFF0), 32, "runs past the end of the 2 MB staging store at 0x8000200000: its last 16 bytes" },
         { UINT64_C(0x10000000000), 1, "40-bit" },
+        { UINT64_C(0x10000200000), 4, "an outside address (the host port's (mesh + 1) << 40 | unit-global form) "
+                                      "for mesh 0's unit-global 0x200000" },
+        { UINT64_C(0x100000000000), 4, "leaves the 40-bit" },
         { UINT64_C(0xFFFFFFFFF0), 32, "40-bit" },
         { UINT64_C(0xFFFFFFFFFFFFFFF8), 16, "40-bit" },
     };
