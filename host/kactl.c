@@ -474,6 +474,18 @@ static int cmd_boot(int argc, char **argv)
     /* --resume needs the queue it resumes: found (read only) before anything is flashed. */
     if (resume && kh_queue_attach(&node, &queue, qaddr))
         die(EX_NODE, "--resume: %s; nothing was flashed", kh_error(&node));
+    if (!resume) {
+        /* A fresh queue replaces whatever was there: say what it takes with it. No queue (or an
+         * unreadable one) there is the normal first boot and says nothing. */
+        struct kh_queue old;
+        struct kh_queue_view ov;
+        if (!kh_queue_attach(&node, &old, qaddr) && !kh_queue_view(&node, &old, &ov) &&
+            (ov.sq_tail != ov.cq_tail || ov.cq_tail != ov.cq_head))
+            printf("boot: the earlier queue at 0x%llx had %llu command(s) not completed and %llu completion(s) "
+                   "not read: the fresh queue discards them (--resume keeps the queue and accounts for each)\n",
+                   (unsigned long long)qaddr, (unsigned long long)(ov.sq_tail - ov.cq_tail),
+                   (unsigned long long)(ov.cq_tail - ov.cq_head));
+    }
     if (kh_core_hold(&node, true))
         node_die("holding the core");
     if (kh_load_elf(&node, &e))

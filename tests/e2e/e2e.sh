@@ -300,6 +300,10 @@ want_rc 2 run
 want_out "its data \(18874656 bytes in all\) does not fit kactl's 16777216-byte \(16 MB\) data area"
 after=$(sq_now)
 [ -n "$before" ] && [ "$before" = "$after" ] || why="$why submissions changed: $before -> $after;"
+# The largest program the firmware takes goes through kactl too (it once stopped at 32,768).
+k dispatch "$work/prog-65536.prog" --target 2,2
+want_rc 0 dispatch
+want_out "^dispatch: status=OK detail=0x0 value=0x10000 "
 # The firmware's maximum passes kactl and the node: 4,096 SIGNAL steps, the last one's value kept.
 awk 'BEGIN { for (i = 0; i < 4096; i++) printf "signal 0x%x\n", i }' > "$work/steps-4096.txt"
 k run "$work/steps-4096.txt"
@@ -526,6 +530,21 @@ want_rc 0 restart
 want_out "is kept: it runs after the restart"
 want_out "^earlier: ran after the restart: status=OK "
 want_out "^restart: earlier commands: 2 ran, 0 aborted, 0 discarded$"
+still_serves
+end
+
+# A fresh boot replaces the queue: it says what the old one still held.
+begin fresh_boot_says_what_it_discards
+k stop
+want_rc 0 stop
+S=$("$soak" "$HP_SOCK" $variant pend 3 2>&1) || why="$why pend: $S;"
+k boot "$fw"
+want_rc 0 boot
+want_out "^boot: the earlier queue at 0x800000 had 3 command\(s\) not completed and 0 completion\(s\) not read: the fresh queue discards them"
+want_out "^boot: READY on RV$variant, 6 units"
+booted
+k boot "$fw"
+no_out "earlier queue"
 still_serves
 end
 
