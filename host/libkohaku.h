@@ -235,7 +235,8 @@ const char *kh_fw_state_name(unsigned state);
 int kh_wait_ready(struct kh_node *n, struct kh_queue *q);
 
 /* Writes k submissions (their tags set by the caller, or by kh_tag_next) into the ring,
- * waiting for room (bounded), then publishes sq_tail once per ring-full. */
+ * waiting for room (bounded), then publishes sq_tail once per ring-full. Refuses (KH_E_STATE)
+ * to write any while the firmware's state line does not read READY. */
 int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, unsigned k);
 uint32_t kh_tag_next(struct kh_queue *q);
 /* Waits until cq_tail reaches want (bounded); `what` names the wait in the timeout message. */

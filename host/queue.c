@@ -266,13 +266,33 @@ static int ring_copy(struct kh_node *n, uint64_t base, uint32_t entries, size_t 
     return KH_OK;
 }
 
+/* sq_head and the state line in the one request a read of sq_head alone would be (lines 2-5). */
+static int read_head_state(struct kh_node *n, const struct kh_queue *q, uint64_t *head, unsigned *state)
+{
+    uint8_t l[4 * KQ_LINE];
+    int rc = kh_mem_read(n, q->addr + OFF(sq_head), l, sizeof l);
+    if (rc)
+        return rc;
+    struct kq_fw_state fw;
+    memcpy(head, l, sizeof *head);
+    memcpy(&fw, l + 3 * KQ_LINE, sizeof fw);
+    *state = fw.state;
+    return KH_OK;
+}
+
 int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, unsigned k)
 {
     while (k) {
         uint64_t head;
-        int rc = read_index(n, q, OFF(sq_head), &head);
+        unsigned state;
+        int rc = read_head_state(n, q, &head, &state);
         if (rc)
             return rc;
+        /* Only a READY firmware takes submissions; anything written now would wait in the ring
+         * and run after the next restart unasked (issue 13 item 6). */
+        if (state != KQ_STATE_READY)
+            return kh_fail(n, KH_E_STATE, "nothing submitted: the firmware is %s, not READY (%u submission%s "
+                           "not written)", kh_fw_state_name(state), k, k == 1 ? "" : "s");
         uint64_t t0 = kh_ms_now();
         for (unsigned polls = 0; kh_ring_free(q->sq_tail, head, q->sq_entries) == 0; polls++) {
             if ((polls & 15) == 15 && (rc = core_stopped(n, "room in the submission ring")))

@@ -531,6 +531,7 @@ static void submit_wrap_reap(void)
     struct fakefw f = { 0 };
     t->hook = fake_fw;
     t->hook_ctx = &f;
+    fake_fw(t, &f);                                /* past boot: READY before the first submission */
     /* 11 submissions into a 4-entry ring: kh_submit waits for room three times and wraps. */
     struct kq_sub s[11];
     memset(s, 0, sizeof s);
@@ -1167,6 +1168,12 @@ static void queue_state_gates(void)
     q.timeout_ms = 50;
     CHECK_EQ(kh_command(&n, &q, &one, &c), KH_E_STATE);
     CHECK_HAS(kh_error(&n), "nothing submitted: the firmware is BOOTING, not READY");
+    mt_mem_read(t, 0x800000 + 32, &tail, 8);
+    CHECK_EQ(tail, 0);
+    struct kq_sub early = { .op = KQ_OP_NOP, .tag = 1 };
+    CHECK_EQ(kh_submit(&n, &q, &early, 1), KH_E_STATE);     /* kh_submit refuses too */
+    CHECK_HAS(kh_error(&n), "nothing submitted: the firmware is BOOTING, not READY (1 submission not written)");
+    CHECK_EQ(q.sq_tail, 0);
     mt_mem_read(t, 0x800000 + 32, &tail, 8);
     CHECK_EQ(tail, 0);
     /* READY, with two submissions written and not taken (an earlier kactl that gave up):
