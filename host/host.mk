@@ -6,7 +6,7 @@
 #   make test-suite-e2e-qemu-rv32 / -rv64   kactl against the firmware in QEMU
 #   make run [BOARD=qemu-rv64]              the demonstration (scripts/run-demo.sh)
 
-HOST_SRCS   := host/node.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c \
+HOST_SRCS   := host/node.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c host/check.c \
                host/file.c
 # The descriptor list's text form is mover/'s parser, built unchanged.
 HOST_SHARED := mover/desc_text.c
@@ -84,7 +84,7 @@ $(E2E_SOAK): tests/e2e/e2e_soak.c $(HOST_LIB) $(HOST_HDRS)
 
 TEST_SUITES += e2e-qemu-rv32 e2e-qemu-rv64
 .PHONY: test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64
-test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64: test-suite-e2e-%: qemu host $(E2E_SOAK)
+test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64: test-suite-e2e-%: qemu host $(E2E_SOAK) $(O)/tests/e2e/badinput_guard
 	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware
 	-$(Q)$(MAKE) --no-print-directory $(if $(filter qemu-rv64,$*),$(O)/qemu-rv64/tests/service_trap.elf) > /dev/null
 	@mkdir -p $(O)/tests

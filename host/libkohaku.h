@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "kohaku/bootblock.h"
+#include "kohaku/desc_list.h"
 #include "kohaku/hostport.h"
 #include "kohaku/queue.h"
 
@@ -178,7 +179,9 @@ int kh_bootblock_read(struct kh_node *n, struct kx_bootblock *bb);
 #define KH_DEF_QUEUE_UG     UINT64_C(0x00800000)
 #define KH_DEF_ENTRIES      256u
 #define KH_DEF_DATA_UG      UINT64_C(0x00900000)   /* kactl's command data area */
-#define KH_DEF_DATA_BYTES   UINT64_C(0x00100000)
+/* 16 MB: the largest single command (a 65,536-payload DISPATCH, 2 MB) with room to spare; a RUN
+ * whose steps and files together exceed it is refused before anything is sent. */
+#define KH_DEF_DATA_BYTES   UINT64_C(0x01000000)
 #define KH_DEF_WAIT_CYCLES  1000000u
 #define KH_DEF_TIMEOUT_MS   10000u
 
@@ -232,7 +235,8 @@ const char *kh_fw_state_name(unsigned state);
 int kh_wait_ready(struct kh_node *n, struct kh_queue *q);
 
 /* Writes k submissions (their tags set by the caller, or by kh_tag_next) into the ring,
- * waiting for room (bounded), then publishes sq_tail once per ring-full. */
+ * waiting for room (bounded), then publishes sq_tail once per ring-full. Refuses (KH_E_STATE)
+ * to write any while the firmware's state line does not read READY. */
 int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, unsigned k);
 uint32_t kh_tag_next(struct kh_queue *q);
 /* Waits until cq_tail reaches want (bounded); `what` names the wait in the timeout message. */
@@ -240,8 +244,17 @@ int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char 
 /* Reads up to max posted completions from cq_head, and publishes the new cq_head. *got may be
  * 0 when none is posted. */
 int kh_reap(struct kh_node *n, struct kh_queue *q, struct kq_cpl *out, unsigned max, unsigned *got);
+/* The submissions written and not yet taken, [sq_head, sq_tail): up to max of them into out
+ * (*sq_head gets the firmware's take index when not NULL). Reads only. */
+int kh_queue_pending(struct kh_node *n, struct kh_queue *q, struct kq_sub *out, unsigned max, unsigned *got,
+                     uint64_t *sq_head);
+/* Withdraws them before a restart, so nothing submitted before it runs after it: sq_tail back to
+ * sq_head (*withdrawn = how many). Only with the core held or stopped (KH_E_STATE otherwise):
+ * the firmware reads the indices afresh when released, and index rule 10 holds. */
+int kh_queue_withdraw(struct kh_node *n, struct kh_queue *q, uint64_t *withdrawn);
 /* One command: submit, wait for its completion, reap it (a completion with another tag is a
- * KH_E_PROTO failure: kactl is the queue's only user). */
+ * KH_E_PROTO failure: kactl is the queue's only user). Refuses (KH_E_STATE, nothing written)
+ * unless the firmware is READY with every earlier submission completed and consumed. */
 int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl);
 
 /* ---- Host-driven dispatch (the bench's host-driven baseline: the same work without the firmware) ---- */
@@ -271,6 +284,34 @@ const char *kh_status_range(unsigned code);       /* "ok", "input", "fault", "ti
 /* Detail in words where the status defines it (timeout "what", mover fault code, {y,x}). */
 void kh_explain_cpl(const struct kq_cpl *c, char *buf, size_t len);
 
+/* ---- Checks before anything is sent (host/check.c; docs/host-interface.md §11.6) ---- */
+
+/* The memory a unit-global address can reach from this node (docs/hardware.md §0, §7, §8): the
+ * 4 GB of mesh 0's DRAM at 0, and the 2 MB staging store (aperture 0) at bit 39. */
+#define KH_DRAM_BYTES       (UINT64_C(4) << 30)
+#define KH_STAGING_UG       (UINT64_C(1) << 39)
+#define KH_STAGING_BYTES    (UINT64_C(2) << 20)
+/* Is [ug, ug + len) wholly inside one of them? KH_E_INPUT otherwise, err saying what the first
+ * byte that is not decodes to: past 40 bits, a foreign mesh or bit 38 (aliased onto local DRAM),
+ * an unserved aperture (dropped), DRAM past 4 GB or staging past 2 MB (hits nothing), or the
+ * range running past a region's end. kh_mem_read/write/zero refuse such a range the same way. */
+int kh_ug_check(uint64_t ug, uint64_t len, char *err, size_t errlen);
+/* One phrase: what ug decodes to ("0x1000200000 names mesh 1 (bits 37:36): ..."). */
+void kh_ug_describe(uint64_t ug, char *buf, size_t len);
+/* Every move of a descriptor list: the walks it reads and writes (destination and source walks
+ * after their dimensions, a gather's index buffer, an XFORM's output bursts; bounds ignored, so
+ * the extent is an upper bound) must each lie in one memory region (kh_ug_check) and not wrap.
+ * KH_E_INPUT with *bad = the GO write's index and err naming the move and the walk. */
+int kh_list_check(const struct kd_write *w, uint32_t n, uint32_t *bad, char *err, size_t errlen);
+/* A list, program, step or unit file must be text: printable ASCII, tab, CR, LF, VT, FF, and
+ * UTF-8 sequences; anything else (a NUL first of all) is KH_E_INPUT at its line and column. */
+struct kh_text_err;
+int kh_text_check(const char *text, size_t len, struct kh_text_err *e);
+/* kactl boot's queue for a core of this variant: entries a power of two up to KQ_MAX_ENTRIES,
+ * header 32-byte aligned, header and both rings (kh_queue_create's layout) in memory the core
+ * reaches, clear of the RV32 firmware's DRAM and of kactl's command data area. */
+int kh_queue_place_check(unsigned variant, uint64_t hdr_ug, uint32_t entries, char *err, size_t errlen);
+
 /* ---- Text forms (docs/host-interface.md "Text forms") ---- */
 
 /* The whole file at path, malloc'd, with a NUL after its last byte so the parsers below can read
@@ -296,7 +337,7 @@ int kh_parse_u64(const char *s, uint64_t *v);
  *   dispatch X,Y FILE [txn N] [credit N]   replay FILE   wait X,Y N   barrier   signal VALUE
  * FILE is a program or descriptor-list text file, relative to the step file's directory. The
  * parser reports each file as a blob the caller loads (kh_steps_load). */
-#define KH_STEPS_MAX  256u
+#define KH_STEPS_MAX  KQ_MAX_STEPS      /* the firmware's own limit, include/kohaku/queue.h */
 struct kh_step_src {
     struct kq_step step;       /* addr filled in by kh_steps_place */
     char file[256];            /* DISPATCH/REPLAY: the data file, resolved */

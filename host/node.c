@@ -251,11 +251,12 @@ int kh_bytes_write(struct kh_node *n, uint64_t addr, const void *buf, size_t len
     return bytes_xfer(n, KHP_OP_WRITE, addr, buf, NULL, len);
 }
 
+/* Memory only where memory is (host/check.c): no alias, no wrap, nothing that hits nothing. */
 static int ug_check(struct kh_node *n, uint64_t ug, size_t len)
 {
-    if (ug > KF_UG_MASK_HP || len > KF_UG_MASK_HP + 1 - ug)
-        return kh_fail(n, KH_E_INPUT, "address 0x%llx + %zu bytes leaves the 40-bit unit-global space",
-                       (unsigned long long)ug, len);
+    char m[KH_ERR_LEN - 16];
+    if (kh_ug_check(ug, len, m, sizeof m))
+        return kh_fail(n, KH_E_INPUT, "%s", m);
     return KH_OK;
 }
 
