@@ -6,11 +6,11 @@
 #   make test-suite-e2e-qemu-rv32 / -rv64   kactl against the firmware in QEMU
 #   make run [BOARD=qemu-rv64]              the demonstration (scripts/run-demo.sh)
 
-HOST_SRCS   := host/node.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c \
+HOST_SRCS   := host/node.c host/link.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c \
                host/file.c
 # The descriptor list's text form is mover/'s parser, built unchanged.
 HOST_SHARED := mover/desc_text.c
-HOST_HDRS   := host/libkohaku.h host/kh_util.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h
+HOST_HDRS   := host/libkohaku.h host/kh_util.h host/kh_link.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h
 HOST_GEN    := $(O)/host/gen/status_table.inc
 HOST_INC    := -Iinclude -Ihost -Idispatch -Imover -I$(O)/host/gen
 HOST_WARN   := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes

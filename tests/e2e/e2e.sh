@@ -5,18 +5,25 @@
 # replay needing IMM/GATHER refused with NO_REACH on RV64 and run on RV32; 10,000 NOPs and 1,000
 # mixed commands with nothing lost or duplicated; a firmware restart resuming the host's queue
 # indices; the referee counters zero at the end of every QEMU run.
-# Usage: tests/e2e/e2e.sh BOARD OUTDIR     -> PASS:/FAIL:/HANG: lines on stdout (suite log)
+# Usage: tests/e2e/e2e.sh BOARD OUTDIR [LINK]  -> PASS:/FAIL:/HANG: lines on stdout (suite log)
+# LINK (docs/host.md): qemu (default: the host port's Unix socket), jtag (our Tcl server script
+# in tclsh over the stand-in Vivado commands, tests/links/) or xdma (the XDMA link's device files
+# stood in for by tests/links/xdma_shim.c): the same suite through each; the suite's test names
+# are e2e-BOARD/... on qemu and e2e-LINK-BOARD/... on the others. Every link also gets the
+# bounded-wait tests of issue 13 item 5 (a frozen QEMU, a silent socket, a second client).
 # Expected values are literals: status names and codes from status.h, the default unit map from
 # docs/model-mesh.md §1 (NP at 1,1..4,1, TU at 1,2 and 2,2, depth 16), the agent's CAPS grid
 # fields (0x11, 0x24), DRAM reach from hal/rv*/hal_shared.h, data from the demo's own inputs.
 set -u
-board=$1 out=$2
+board=$1 out=$2 link=${3:-qemu}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 . scripts/qemu-hostport.sh
 kactl=$out/host/kactl kademo=$out/host/kademo soak=$out/tests/e2e/e2e_soak
 fw=$out/$board/fw.elf demo=host/demo
-work=$out/tests/e2e/$board
+name=$board; [ "$link" = qemu ] || name=$link-$board
+[ "$link" = jtag ] && export HP_TCP=1
+work=$out/tests/e2e/$name
 rm -rf "$work" && mkdir -p "$work"
 case $board in
   *rv32) variant=32 dram_end=0x70000000 ;;   # RV32_DRAM_LIMIT - RV32_DRAM_BASE
@@ -32,9 +39,9 @@ k() { if [ -n "$dead" ] && ! [[ " boot status referee " == *" $1 "* ]]; then OUT
   OUT=$("$kactl" "$@" 2>&1); RC=$?; echo "\$ kactl $* -> $RC" >> "$work/transcript.txt"; echo "$OUT" >> "$work/transcript.txt"; }
 . tests/e2e/checks.sh
 end() {
-  if [ -z "$why" ]; then echo "PASS: e2e-$board/$T"; return; fi
+  if [ -z "$why" ]; then echo "PASS: e2e-$name/$T"; return; fi
   [ -n "$dead" ] && [ "$T" != "$dead_test" ] && why=" not run: the firmware did not boot in this QEMU run ($dead)"
-  echo "FAIL: e2e-$board/$T$(head -c 600 <<< "$why")"
+  echo "FAIL: e2e-$name/$T$(head -c 600 <<< "$why")"
 }
 # After a boot test: a failed boot makes the rest of the run moot.
 booted() { [ "$RC" -eq 0 ] || { dead=$(tail -n1 <<< "$OUT" | head -c 200); dead_test=$T; }; }
@@ -49,9 +56,11 @@ refused() { # NAME STATUS DETAIL VALUE -- submit args
   end
 }
 
+. tests/links/links.sh
 start() { # extra machine props
-  hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$board/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
-  export KACTL_SOCKET=$HP_SOCK
+  hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$name/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
+  link_start "$link" "$work/link$1" || { echo "FAIL: e2e-$name/link_start$1 $LINK_WHY"; exit 0; }
+  export KACTL_LINK=$LINK
   dead=""
 }
 finish() { # NAME: referee counters zero at the end of this QEMU run, then shut it down
@@ -62,9 +71,10 @@ finish() { # NAME: referee counters zero at the end of this QEMU run, then shut 
   [ "$(grep -cE '^referee: (credit_violations|bad_reg_writes|busy_go|cpu_aux_cfg_writes|stage_oob_writes|kick_while_running|stage_overrun|rx_dropped)=0$' <<< "$OUT")" -eq 8 ] ||
     why="$why referee lines: $(tr '\n' '|' <<< "$OUT");"
   end
+  link_stop
   hp_stop
 }
-trap 'hp_stop' EXIT
+trap 'link_stop; hp_stop' EXIT
 
 # ---------------------------------------------------------------- without a node
 begin help_every_command
@@ -82,6 +92,8 @@ OUT=$(KACTL_SOCKET=$work/none.sock "$kactl" status 2>&1); RC=$?
 want_rc 3 status
 want_out "cannot connect to the host port"
 end
+
+link_absent_tests
 
 begin boot_refuses_non_elf
 k boot "$demo/copy.txt"
@@ -303,7 +315,7 @@ want_out "^nop: 10000 completed, 0 not OK, tags [0-9]+\.\.[0-9]+ in order"
 end
 
 begin mixed_1000
-if S=$("$soak" "$HP_SOCK" $variant 1000 "$demo" 2>&1); then
+if S=$("$soak" "$LINK" $variant 1000 "$demo" 2>&1); then
   grep -q '^PASS: mixed_1000_commands' <<< "$S" || why="$why $(tr '\n' '|' <<< "$S");"
 else
   why="$why $(tr '\n' '|' <<< "$S" | head -c 400);"
@@ -334,7 +346,7 @@ end
 
 # The same program host-driven (issue 8 item 6's path), the agent free now the firmware stopped.
 begin host_driven_dispatch
-if S=$("$soak" "$HP_SOCK" $variant hostdrive "$demo" 2>&1); then
+if S=$("$soak" "$LINK" $variant hostdrive "$demo" 2>&1); then
   c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
 else
   why="$why $(tr '\n' '|' <<< "$S");"
@@ -385,13 +397,15 @@ begin restart_aborts_taken_command
 printf '1,1 NP 16\n2,2 TU 16\n' > "$work/units-tu.txt"
 k boot "$fw" --units "$work/units-tu.txt" --timeout-cycles 4294967295
 want_rc 0 boot
-if S=$("$soak" "$HP_SOCK" $variant abort tests/e2e/tu-delay.prog 2>&1); then
+if S=$("$soak" "$LINK" $variant abort tests/e2e/tu-delay.prog 2>&1); then
   grep -q '^PASS: abort' <<< "$S" || why="$why $(tr '\n' '|' <<< "$S");"
 else
   why="$why $(tr '\n' '|' <<< "$S" | head -c 400);"
 fi
 echo "$S" >> "$work/transcript.txt"
 end
+
+bounded_wait_tests
 
 begin boot_block_refused_explained
 k boot "$fw" --timeout-cycles 0
