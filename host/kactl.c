@@ -751,7 +751,7 @@ static int cmd_write(int argc, char **argv)
         if (kh_parse_hex_bytes(argv[i], b, cap, &n))
             die(EX_USAGE, "`%s` is not an even number of hex digits", argv[i]);
     connect_node();
-    if (kh_mem_write(&node, a, b, n))
+    if (kh_mem_write(&node, a, b, n) || kh_flush(&node))     /* landed before it says so */
         node_die("write");
     printf("wrote %zu bytes at 0x%llx\n", n, (unsigned long long)a);
     free(b);

@@ -91,6 +91,7 @@ struct kh_link {
     struct kh_transport t;     /* qemu link: its stream (held here: a link is copied by value) */
     uint16_t tag;              /* qemu link: the next request tag */
     struct kh_link_stats opened;   /* what opening it cost (handshake, checks) */
+    unsigned timeout_ms;       /* the bound of the round trips being run (for messages) */
     char name[160];            /* the spec it was opened with, for messages */
 };
 

@@ -228,8 +228,7 @@ timeout:
 static int qemu_run(struct kh_link *l, const struct kh_access *a, unsigned n, uint64_t deadline,
                     struct kh_link_stats *st, char *err, size_t errlen)
 {
-    uint64_t now = kh_ms_now();
-    unsigned ms = deadline > now ? (unsigned)(deadline - now) : 0;
+    unsigned ms = l->timeout_ms;
     /* One request at a time, as the host port's latency model expects (docs/model.md §6). */
     for (unsigned i = 0; i < n; i++) {
         int rc = qemu_one(l, &a[i], deadline, ms, st, err, errlen);
@@ -277,7 +276,10 @@ const char *kh_link_spec(const char *spec)
 int kh_link_open(const char *spec, unsigned timeout_ms, struct kh_link *l, char *err, size_t errlen)
 {
     spec = kh_link_spec(spec);
-    (void)timeout_ms;
+    if (!strncmp(spec, "jtag:", 5))
+        return kh_link_jtag(spec, spec + 5, timeout_ms, l, err, errlen);
+    if (!strncmp(spec, "xdma:", 5))
+        return kh_link_xdma(spec, spec + 5, timeout_ms, l, err, errlen);
     const char *path = !strncmp(spec, "qemu:", 5) ? spec + 5 : spec;
     /* A bare path is a qemu socket (KACTL_SOCKET's form); anything else with a scheme is not. */
     const char *colon = strchr(spec, ':'), *slash = strchr(spec, '/');

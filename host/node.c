@@ -91,6 +91,7 @@ int kh_flush(struct kh_node *n)
     unsigned k = b->n;
     char err[KH_ERR_LEN];
     err[0] = 0;
+    n->link.timeout_ms = n->timeout_ms;
     int rc = n->link.ops->run(&n->link, b->acc, k, deadline, &n->stats, err, sizeof err);
     n->stats.accesses += k;
     n->requests += k;
@@ -501,7 +502,7 @@ int kh_inject(struct kh_node *n, const struct kh_fault *f)
         (rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_N, f->n)) ||
         (rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_ARG, f->arg)))
         return kh_context(n, rc, "fault injection");
-    if ((rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_ARM, f->kind)))
+    if ((rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_ARM, f->kind)) || (rc = kh_flush(n)))
         return kh_context(n, rc, "arming the fault (is there a unit at %u,%u?)", f->yx & 0xFu, f->yx >> 4);
     return KH_OK;
 }
@@ -509,5 +510,7 @@ int kh_inject(struct kh_node *n, const struct kh_fault *f)
 int kh_inject_clear(struct kh_node *n)
 {
     int rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_CLEAR, 1);
+    if (!rc)
+        rc = kh_flush(n);
     return rc ? kh_context(n, rc, "clearing the faults") : KH_OK;
 }

@@ -21,9 +21,9 @@ cd "$top" || exit 2
 . scripts/qemu-hostport.sh
 kactl=$out/host/kactl kademo=$out/host/kademo soak=$out/tests/e2e/e2e_soak
 fw=$out/$board/fw.elf demo=host/demo
-name=$board; [ "$link" = qemu ] || name=$link-$board
+suite=$board; [ "$link" = qemu ] || suite=$link-$board
 [ "$link" = jtag ] && export HP_TCP=1
-work=$out/tests/e2e/$name
+work=$out/tests/e2e/$suite
 rm -rf "$work" && mkdir -p "$work"
 case $board in
   *rv32) variant=32 dram_end=0x70000000 ;;   # RV32_DRAM_LIMIT - RV32_DRAM_BASE
@@ -39,9 +39,9 @@ k() { if [ -n "$dead" ] && ! [[ " boot status referee " == *" $1 "* ]]; then OUT
   OUT=$("$kactl" "$@" 2>&1); RC=$?; echo "\$ kactl $* -> $RC" >> "$work/transcript.txt"; echo "$OUT" >> "$work/transcript.txt"; }
 . tests/e2e/checks.sh
 end() {
-  if [ -z "$why" ]; then echo "PASS: e2e-$name/$T"; return; fi
+  if [ -z "$why" ]; then echo "PASS: e2e-$suite/$T"; return; fi
   [ -n "$dead" ] && [ "$T" != "$dead_test" ] && why=" not run: the firmware did not boot in this QEMU run ($dead)"
-  echo "FAIL: e2e-$name/$T$(head -c 600 <<< "$why")"
+  echo "FAIL: e2e-$suite/$T$(head -c 600 <<< "$why")"
 }
 # After a boot test: a failed boot makes the rest of the run moot.
 booted() { [ "$RC" -eq 0 ] || { dead=$(tail -n1 <<< "$OUT" | head -c 200); dead_test=$T; }; }
@@ -58,8 +58,8 @@ refused() { # NAME STATUS DETAIL VALUE -- submit args
 
 . tests/links/links.sh
 start() { # extra machine props
-  hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$name/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
-  link_start "$link" "$work/link$1" || { echo "FAIL: e2e-$name/link_start$1 $LINK_WHY"; exit 0; }
+  hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$suite/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
+  link_start "$link" "$work/link$1" || { echo "FAIL: e2e-$suite/link_start$1 $LINK_WHY"; exit 0; }
   export KACTL_LINK=$LINK
   dead=""
 }
@@ -115,6 +115,9 @@ want_rc 0 boot
 want_out "^boot: READY on RV$variant, 6 units \(enumerated\), queue 0x800000 \(256 entries\)"
 booted
 end
+
+link_used_test
+link_hazard_tests
 
 begin units_default_map
 k units

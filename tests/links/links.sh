@@ -179,3 +179,92 @@ bounded_wait_tests() {
   still_serves
   end
 }
+
+# The link is the one in use: --stats names it and counts its round trips.
+link_used_test() {
+  begin link_in_use
+  k --stats units
+  want_rc 0 units
+  want_out "^kactl: link ${LINK//./\\.}: [1-9][0-9]* round trips, [1-9][0-9]* accesses, [0-9]+ bytes out, [1-9][0-9]* bytes in$"
+  end
+}
+
+# The hazards of the real links, each detected with a clear error and exit 3 (issue 16).
+link_hazard_tests() {
+  case $link in
+    jtag)
+      # Each hazard on a stand-in of its own: QEMU's host port serves one client at a time, so
+      # the suite's stand-in goes first and comes back after.
+      link_stop
+      begin jtag_write_path_lag_detected
+      if KJS_LAG=2 jtag_standin "$work/lag"; then
+        kt --link "jtag:127.0.0.1:$KJS_PORT" status
+        want_rc 3 status
+        want_out "the write path is skewed: write data lags the write address by 2 beats \(checked at 0x100009fff80\)"
+      else why=" $LINK_WHY"; fi
+      jtag_standin_stop
+      end
+
+      begin jtag_dropped_connection_detected
+      if KJS_DIE=30 jtag_standin "$work/die"; then
+        kt --link "jtag:127.0.0.1:$KJS_PORT" status
+        want_rc 3 status
+        want_out "the server closed the connection during round trip [0-9]+ \([0-9]+ transactions, from .*\): the Vivado session or the server script stopped"
+      else why=" $LINK_WHY"; fi
+      jtag_standin_stop
+      end
+
+      begin jtag_wedge_detected
+      if KJS_FIFO=16 jtag_standin "$work/wedge"; then
+        kt --link "jtag:127.0.0.1:$KJS_PORT,burst=32" write 0x1b0000 $(printf '%02x' $(seq 0 255))
+        want_rc 3 write
+        want_out "the AXI transaction for a write of 256 bytes at 0x100001b0000 failed: .*timed out. A burst past the JTAG-AXI master's FIFO wedges it .*reset_hw_axi .*burst=N, now 32 beats"
+        # Wedged stays wedged: the next connection fails at its write-path check, and says so.
+        kt --link "jtag:127.0.0.1:$KJS_PORT" status
+        want_rc 3 status
+        want_out "is wedged since a 32-beat burst at 0x100001b0000"
+      else why=" $LINK_WHY"; fi
+      jtag_standin_stop
+      end
+
+      begin jtag_frozen_server_times_out
+      if KJS_STALL=20 jtag_standin "$work/stall"; then
+        kt --link "jtag:127.0.0.1:$KJS_PORT" --timeout-ms 1000 status
+        want_rc 3 status
+        want_out "no reply within 1000 ms to round trip [0-9]+ \([0-9]+ transactions, from .*\): Vivado is busy or frozen"
+      else why=" $LINK_WHY"; fi
+      jtag_standin_stop
+      end
+
+      link_start jtag "$work/link-again" || { echo "FAIL: e2e-$suite/link_restart $LINK_WHY"; exit 0; }
+      export KACTL_LINK=$LINK
+      begin jtag_serves_after_hazards
+      still_serves
+      end ;;
+    xdma)
+      begin xdma_small_dma_refused
+      k write 0x1b0000 $(printf '00%.0s' $(seq 1 16))
+      k --link "$LINK,min_dma=8" write 0x1b0000 00112233445566778899aabbccddeeff
+      want_rc 3 write
+      want_out "the XDMA driver refused a DMA write \(h2c_0\) of 16 bytes at 0x100001b0000 from a buffer at page offset 0: Invalid argument"
+      k read 0x1b0000 16
+      want_out "^00001b0000: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00$"
+      end
+
+      begin xdma_unaligned_buffer_refused
+      k --link "$LINK,buf_offset=64" write 0x1b0000 $(printf '11%.0s' $(seq 1 128))
+      want_rc 3 write
+      want_out "the XDMA driver refused a DMA write \(h2c_0\) of 128 bytes at 0x100001b0000 from a buffer at page offset 64: Invalid argument"
+      k read 0x1b0000 16
+      want_out "^00001b0000: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00$"
+      end
+
+      # The link's own way round the refusals: a 3-byte write at an odd address lands exactly.
+      begin xdma_small_write_by_block
+      k write 0x1b0021 a1b2c3
+      want_rc 0 write
+      k read 0x1b0020 8
+      want_out "^00001b0020: 00 a1 b2 c3 00 00 00 00$"
+      end ;;
+  esac
+}
