@@ -142,3 +142,19 @@ $(addprefix test-suite-,$(LINK_E2E)): test-suite-e2e-%: qemu host $(E2E_SOAK) $(
 	timeout 1200 tests/e2e/e2e.sh $$b $(O) $$l > $(O)/tests/e2e-$*.log 2> $(O)/tests/e2e-$*.stderr; rc=$$?; \
 	if [ $$rc -eq 124 ]; then echo "HANG: e2e-$*/suite (1200 s)" >> $(O)/tests/e2e-$*.log; \
 	elif [ $$rc -ne 0 ]; then echo "FAIL: e2e-$*/suite exit $$rc: $$(tail -c 300 $(O)/tests/e2e-$*.stderr | tr '\n' '|')" >> $(O)/tests/e2e-$*.log; fi
+
+# ---- host-link: the node layer (batches, posting, splitting, alignment, deadlines, counters)
+# over a recording stand-in link, and kh_link_open's refusals (ASan + UBSan) ----
+HOST_LINK_TEST_BIN := $(O)/tests/host/host/test_link
+$(HOST_LINK_TEST_BIN): tests/host/host/test_link.c tests/host/host/ht.h $(HOST_LIB_ASAN) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS:-O2=-O1) $(HOST_SAN) -Itests/host/host $< $(HOST_LIB_ASAN) -o $@
+
+TEST_SUITES += host-link
+.PHONY: test-suite-host-link
+test-suite-host-link: $(HOST_LINK_TEST_BIN)
+	@mkdir -p $(O)/tests
+	$(Q)timeout 60 $(HOST_LINK_TEST_BIN) > $(O)/tests/host-link.log 2> $(O)/tests/host-link.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: host-link/test_link" >> $(O)/tests/host-link.log; \
+	elif [ $$rc -ne 0 ]; then \
+	  echo "FAIL: host-link/test_link exit $$rc: $$(tail -c 300 $(O)/tests/host-link.stderr | tr '\n' '|')" >> $(O)/tests/host-link.log; fi
