@@ -105,7 +105,7 @@ int open(const char *path, int flags, ...)
     if (k != K_NONE)
         return fake_open(path, k);
     mode_t m = 0;
-    if (flags & (O_CREAT | O_TMPFILE)) {
+    if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
         va_list ap;
         va_start(ap, flags);
         m = (mode_t)va_arg(ap, int);
