@@ -24,14 +24,13 @@
 #define EX_USAGE   2
 #define EX_NODE    3
 
-#define DEF_SOCKET "/tmp/kohaku-hostport.sock"
-
 static struct {
-    const char *socket;
+    const char *link;          /* --link SPEC (or --socket PATH as qemu:PATH); NULL: environment */
     uint64_t queue;            /* 0: from the boot block */
     unsigned timeout_ms;
     int quiet;
-} g = { NULL, 0, KH_DEF_TIMEOUT_MS, 0 };
+    int stats;                 /* --stats: the link's counters on stderr at exit */
+} g = { NULL, 0, KH_DEF_TIMEOUT_MS, 0, 0 };
 
 static struct kh_node node;
 static struct kh_queue queue;
@@ -83,15 +82,30 @@ static uint64_t num_arg(const char *opt, const char *s, uint64_t max)
     return v;
 }
 
+/* At exit, whatever way kactl ends: posted writes still waiting are sent (a failure is a
+ * message and exit 3, never a silent loss), then --stats prints the link's counters. */
+static void at_exit(void)
+{
+    if (node.link.ops && node.b.n && kh_flush(&node)) {
+        fprintf(stderr, "kactl: sending the last writes: %s\n", kh_error(&node));
+        fflush(stdout);
+        _Exit(EX_NODE);
+    }
+    if (g.stats && node.link.ops)
+        fprintf(stderr, "kactl: link %s: %llu round trips, %llu accesses, %llu bytes out, %llu bytes in\n",
+                node.link.name, (unsigned long long)node.stats.round_trips,
+                (unsigned long long)node.stats.accesses, (unsigned long long)node.stats.bytes_out,
+                (unsigned long long)node.stats.bytes_in);
+}
+
 static void connect_node(void)
 {
-    struct kh_transport t;
-    char err[KH_ERR_LEN];
-    const char *path = g.socket ? g.socket : getenv("KACTL_SOCKET") ? getenv("KACTL_SOCKET") : DEF_SOCKET;
-    if (kh_transport_unix(path, &t, err, sizeof err))
-        die(EX_NODE, "%s", err);
-    if (kh_open(&node, &t))
-        node_die("connecting");
+    int rc = kh_open_link(&node, g.link, g.timeout_ms);
+    if (rc)
+        die(rc == KH_E_INPUT ? EX_USAGE : EX_NODE, "%s", kh_error(&node));
+    /* Writes ride with the next read: one round trip for many accesses (docs/host.md). */
+    kh_post_writes(&node, true);
+    atexit(at_exit);
 }
 
 /* The queue of the running firmware: --queue, else the boot block's queue_addr. */
@@ -215,7 +229,7 @@ static uint64_t put_prog(uint64_t (*p)[4], uint32_t n)
 /* ---- usage ---- */
 
 static const char *const usage_main =
-    "usage: kactl [--socket PATH] [--queue ADDR] [--timeout-ms N] COMMAND [ARGS]\n"
+    "usage: kactl [--link SPEC | --socket PATH] [--queue ADDR] [--timeout-ms N] [--stats] COMMAND [ARGS]\n"
     "  boot FW.elf [--units FILE|--enumerate] [--timeout-cycles N] [--resume]\n"
     "                               flash the image, write boot block and queue, release, wait READY\n"
     "  restart                      restart the firmware in place on the same queue, wait READY\n"
@@ -232,7 +246,10 @@ static const char *const usage_main =
     "  referee                      the model's referee counters (exit 1 if any is not 0)\n"
     "  inject ITEM... | clear       arm model faults now (hang@X,Y, axi@N, ...) or disarm them all\n"
     "  submit --op N [...]          one raw submission, fields as given (diagnosis, tests)\n"
-    "Socket: --socket, else $KACTL_SOCKET, else " DEF_SOCKET ".\n"
+    "Link: --link qemu:PATH | jtag:HOST:PORT | xdma:/dev/xdmaN (docs/host.md), else $KACTL_LINK,\n"
+    "  else $KACTL_SOCKET (a QEMU host-port socket), else " KH_DEF_LINK ". --socket PATH = qemu:PATH.\n"
+    "  --timeout-ms bounds every wait and every round trip on the link; --stats prints the link's\n"
+    "  round trips, accesses and bytes at exit.\n"
     "Exit: 0 OK; 1 the node reported a non-OK status; 2 usage/input error; 3 node/transport/timeout.\n"
     "`kactl COMMAND --help` describes one command; docs/host-interface.md has the text forms.\n";
 
@@ -938,7 +955,7 @@ static int cmd_write(int argc, char **argv)
     if (kh_ug_check(a, n, err, sizeof err))
         die(EX_USAGE, "write: %s; nothing was written", err);
     connect_node();
-    if (kh_mem_write(&node, a, b, n))
+    if (kh_mem_write(&node, a, b, n) || kh_flush(&node))     /* landed before it says so */
         node_die("write");
     printf("wrote %zu bytes at 0x%llx\n", n, (unsigned long long)a);
     free(b);
@@ -1187,8 +1204,16 @@ int main(int argc, char **argv)
 {
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (!strcmp(argv[i], "--socket") && i + 1 < argc)
-            g.socket = argv[++i];
+        if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
+            static char qspec[4096];
+            snprintf(qspec, sizeof qspec, "qemu:%s", argv[++i]);
+            g.link = qspec;
+        } else if (!strcmp(argv[i], "--link")) {
+            if (i + 1 == argc || !argv[i + 1][0])
+                die(EX_USAGE, "--link needs a link: qemu:PATH, jtag:HOST:PORT or xdma:/dev/xdmaN");
+            g.link = argv[++i];
+        } else if (!strcmp(argv[i], "--stats"))
+            g.stats = 1;
         else if (!strcmp(argv[i], "--queue"))
             g.queue = num_arg("--queue", argv[++i], KF_UG_MASK_HP);
         else if (!strcmp(argv[i], "--timeout-ms"))
@@ -1208,6 +1233,11 @@ int main(int argc, char **argv)
             if (want_help(argc - i, argv + i, cmds[k].help))
                 return EX_OK;
             int rc = cmds[k].fn(argc - i, argv + i);
+            if (node.link.ops && kh_flush(&node))
+                node_die("sending the last writes");
+            if (g.stats)
+                at_exit();
+            g.stats = 0;
             kh_close(&node);
             return rc;
         }

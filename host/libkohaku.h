@@ -29,34 +29,126 @@ enum kh_err {
     KH_E_TIMEOUT = -6,   /* a bounded wait ran out; the message names what was awaited */
 };
 
-/* ---- Transport: a byte stream to the node ---- */
+/* ---- Links: the node's address window (docs/host.md) ----
+ *
+ * Everything below (boot, queue, replay, dispatch, status) reaches the node through one
+ * abstraction: reads and writes of byte blocks and of 32/64-bit registers at outside addresses
+ * (docs/hardware.md §6), run in batches. A link says what it can do in one access and in one round trip
+ * (struct kh_link_limits); the node layer (node.c) splits, aligns and batches accordingly, gives
+ * every round trip a deadline and counts accesses, round trips and bytes. Links:
+ *   qemu:PATH            the QEMU host port on a Unix socket (hostport.h); a bare PATH too
+ *   jtag:HOST:PORT[,..]  our Tcl server (host/kohaku-jtag.tcl) in a Vivado hardware-manager
+ *                        session, driving the JTAG-to-AXI master (link_jtag.c)
+ *   xdma:/dev/xdmaN[,..] the Linux XDMA driver's character devices (link_xdma.c)
+ * Outside addresses are AXI addresses on the JTAG and XDMA links (docs/host.md "Address map"). */
 
+enum kh_acc_op { KH_ACC_READ = 1, KH_ACC_WRITE = 2, KH_ACC_HELLO = 3 };
+/* One access. width 0: a block of len bytes; 4 or 8: one register of that width (len = width,
+ * the value little-endian in the buffer). A link may refuse what its limits exclude. */
+struct kh_access {
+    uint8_t op;                /* enum kh_acc_op */
+    uint8_t width;             /* 0, 4 or 8 */
+    uint32_t len;
+    uint64_t addr;             /* outside address */
+    const void *wdata;         /* WRITE: len bytes */
+    void *rdata;               /* READ: len bytes land here; HELLO: 8 bytes (magic | version << 32) */
+};
+struct kh_link_limits {
+    uint32_t align;            /* a block's address and length: multiples of this (1: any) */
+    uint32_t max_block;        /* bytes in one block access */
+    uint32_t max_batch;        /* accesses in one round trip */
+    uint32_t max_batch_bytes;  /* data bytes (both ways) in one round trip */
+};
+struct kh_link_stats {
+    uint64_t accesses;         /* accesses run (after splitting) */
+    uint64_t round_trips;      /* exchanges with the far end (a request/reply; a syscall on xdma) */
+    uint64_t bytes_out, bytes_in;   /* data bytes written / read (not protocol overhead) */
+};
+/* A byte stream carrying the host-port protocol (the qemu link runs over one). read/write move
+ * exactly n bytes before deadline_ms: 0, -1 failed or closed, -2 the deadline passed. */
 struct kh_transport {
     void *ctx;
-    /* Writes all n bytes; 0, or -1 with errno-style failure. */
-    int (*write)(void *ctx, const void *buf, size_t n);
-    /* Reads exactly n bytes; 0, or -1 (closed or failed). */
-    int (*read)(void *ctx, void *buf, size_t n);
+    int (*write)(void *ctx, const void *buf, size_t n, uint64_t deadline_ms);
+    int (*read)(void *ctx, void *buf, size_t n, uint64_t deadline_ms);
     void (*close)(void *ctx);
+};
+
+struct kh_link;
+struct kh_link_ops {
+    /* Runs n accesses in order before deadline_ms (kh_ms_now() clock), as few round trips as
+     * the link can (it adds them to *st). An access after a failed one does not run; the
+     * message in err names the failed access, what went wrong and what to do. Returns KH_OK,
+     * KH_E_IO (link lost), KH_E_TIMEOUT (deadline passed, err says what was awaited),
+     * KH_E_PORT (the far end refused the access), KH_E_PROTO. */
+    int (*run)(struct kh_link *l, const struct kh_access *a, unsigned n, uint64_t deadline_ms,
+               struct kh_link_stats *st, char *err, size_t errlen);
+    void (*close)(struct kh_link *l);
+};
+struct kh_link {
+    const struct kh_link_ops *ops;
+    void *ctx;
+    struct kh_link_limits lim;
+    uint8_t port_status;       /* qemu link: the last refused request's enum khp_status */
+    struct kh_transport t;     /* qemu link: its stream (held here: a link is copied by value) */
+    uint16_t tag;              /* qemu link: the next request tag */
+    struct kh_link_stats opened;   /* what opening it cost (handshake, checks) */
+    unsigned timeout_ms;       /* the bound of the round trips being run (for messages) */
+    char name[160];            /* the spec it was opened with, for messages */
 };
 
 /* The QEMU host port: connects to the Unix socket of `-chardev socket,...,server=on`. */
 int kh_transport_unix(const char *path, struct kh_transport *t, char *err, size_t errlen);
+/* The qemu link over a transport (taken: the link closes it). */
+void kh_link_qemu(struct kh_link *l, const struct kh_transport *t, const char *name);
+
+/* Opens the link a spec names (above); NULL: $KACTL_LINK, else $KACTL_SOCKET as a qemu path,
+ * else KH_DEF_LINK. timeout_ms bounds the connection itself. */
+#define KH_DEF_LINK "qemu:/tmp/kohaku-hostport.sock"
+const char *kh_link_spec(const char *spec);
+int kh_link_open(const char *spec, unsigned timeout_ms, struct kh_link *l, char *err, size_t errlen);
 
 /* ---- A node ---- */
 
 #define KH_ERR_LEN 512
 
+/* Accesses wait in the node's batch until a read, kh_flush, or a full batch; posted writes'
+ * data is copied (heap, freed by kh_close), other accesses point at the caller's buffers. */
+#define KH_BATCH_MAX 256u
+struct kh_batch {
+    struct kh_access acc[KH_BATCH_MAX];
+    unsigned n;
+    uint8_t *data;             /* posted write data */
+    size_t used, data_cap;
+    size_t bytes;              /* data bytes in the batch, both ways */
+};
+
 struct kh_node {
-    struct kh_transport t;
-    uint16_t tag;              /* next host-port request tag */
+    struct kh_link link;
+    uint16_t tag;              /* next host-port request tag (qemu link) */
     unsigned variant;          /* 32 or 64, KHP_CPU_VARIANT at open */
-    uint8_t port_status;       /* last refused request's enum khp_status */
-    uint64_t requests;         /* host-port requests made (for the bench and tests) */
+    uint8_t port_status;       /* last refused request's enum khp_status (qemu link) */
+    uint64_t requests;         /* accesses made (for the bench and tests) */
+    unsigned timeout_ms;       /* every round trip's bound; KH_DEF_TIMEOUT_MS at open */
+    bool post;                 /* writes are posted (kh_post_writes) */
+    struct kh_link_stats stats;
+    struct kh_batch b;
     char err[KH_ERR_LEN];
 };
 
-/* HELLO (magic and version checked), then reads the core's variant. Takes the transport. */
+/* Opens a node over a link (taken): HELLO (magic and version checked), then the core's variant. */
+int kh_open_on(struct kh_node *n, const struct kh_link *l);
+/* The one call: kh_link_open(spec) then kh_open_on; timeout_ms 0 = KH_DEF_TIMEOUT_MS. */
+int kh_open_link(struct kh_node *n, const char *spec, unsigned timeout_ms);
+/* Every later round trip's bound (wall clock). */
+void kh_set_timeout(struct kh_node *n, unsigned timeout_ms);
+/* Posting: writes are queued and sent with the next read, a full batch or kh_flush (one round
+ * trip for many accesses: what makes the JTAG link usable). A failure of a posted write is
+ * reported by the call that sends it, naming the write. Off by default. */
+void kh_post_writes(struct kh_node *n, bool on);
+int kh_flush(struct kh_node *n);
+/* Runs (or posts) a caller's accesses in order: the raw window. */
+int kh_access_run(struct kh_node *n, const struct kh_access *a, unsigned count);
+/* kh_open_on over the qemu link on a transport (taken): the in-process model of the tests. */
 int kh_open(struct kh_node *n, const struct kh_transport *t);
 void kh_close(struct kh_node *n);
 const char *kh_error(const struct kh_node *n);
@@ -65,8 +157,8 @@ int kh_fail(struct kh_node *n, int code, const char *fmt, ...) __attribute__((fo
 /* Prefixes the current message with "<context>: " and returns code. */
 int kh_context(struct kh_node *n, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Raw host-port access. A register is 8 bytes at an 8-aligned outside address. Byte ranges of
- * any length are split into requests of at most KHP_MAX_DATA. */
+/* Raw window access. A register is 8 bytes at an 8-aligned outside address. Byte ranges of any
+ * length are split, aligned and batched as the link needs. */
 int kh_reg_read(struct kh_node *n, uint64_t addr, uint64_t *v);
 int kh_reg_write(struct kh_node *n, uint64_t addr, uint64_t v);
 int kh_bytes_read(struct kh_node *n, uint64_t addr, void *buf, size_t len);

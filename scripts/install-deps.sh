@@ -3,6 +3,8 @@
 # Idempotent: a machine that has everything does nothing but check.
 set -euo pipefail
 
+# tcl: tclsh runs the jtag link's server script (host/kohaku-jtag.tcl) over the stand-in Vivado
+# commands in make test (tests/links/, docs/host.md).
 # newlib-source: scripts/build-newlib.sh builds newlib-nano from it (LIBC=newlib-nano); its
 # configure needs only a host gcc and make besides the cross compiler (no texinfo: the build
 # makes no documentation; no flex/bison).
@@ -12,6 +14,7 @@ PKGS=(
   gdb-multiarch
   dpkg-dev ninja-build meson libglib2.0-dev libpixman-1-dev libfdt-dev pkg-config zlib1g-dev
   python3 xz-utils
+  tcl
   clang libclang-rt-14-dev
 )
 

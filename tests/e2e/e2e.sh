@@ -5,18 +5,25 @@
 # replay needing IMM/GATHER refused with NO_REACH on RV64 and run on RV32; 10,000 NOPs and 1,000
 # mixed commands with nothing lost or duplicated; a firmware restart resuming the host's queue
 # indices; the referee counters zero at the end of every QEMU run.
-# Usage: tests/e2e/e2e.sh BOARD OUTDIR     -> PASS:/FAIL:/HANG: lines on stdout (suite log)
+# Usage: tests/e2e/e2e.sh BOARD OUTDIR [LINK]  -> PASS:/FAIL:/HANG: lines on stdout (suite log)
+# LINK (docs/host.md): qemu (default: the host port's Unix socket), jtag (our Tcl server script
+# in tclsh over the stand-in Vivado commands, tests/links/) or xdma (the XDMA link's device files
+# stood in for by tests/links/xdma_shim.c): the same suite through each; the suite's test names
+# are e2e-BOARD/... on qemu and e2e-LINK-BOARD/... on the others. Every link also gets the
+# bounded-wait tests of issue 13 item 5 (a frozen QEMU, a silent socket, a second client).
 # Expected values are literals: status names and codes from status.h, the default unit map from
 # docs/model-mesh.md §1 (NP at 1,1..4,1, TU at 1,2 and 2,2, depth 16), the agent's CAPS grid
 # fields (0x11, 0x24), DRAM reach from hal/rv*/hal_shared.h, data from the demo's own inputs.
 set -u
-board=$1 out=$2
+board=$1 out=$2 link=${3:-qemu}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 . scripts/qemu-hostport.sh
 kactl=$out/host/kactl kademo=$out/host/kademo soak=$out/tests/e2e/e2e_soak helper=$out/tests/e2e/badinput_guard
 fw=$out/$board/fw.elf demo=host/demo
-work=$out/tests/e2e/$board
+suite=$board; [ "$link" = qemu ] || suite=$link-$board
+[ "$link" = jtag ] && export HP_TCP=1
+work=$out/tests/e2e/$suite
 rm -rf "$work" && mkdir -p "$work"
 case $board in
   *rv32) variant=32 dram_end=0x70000000 ;;   # RV32_DRAM_LIMIT - RV32_DRAM_BASE
@@ -32,9 +39,9 @@ k() { if [ -n "$dead" ] && ! [[ " boot status referee " == *" $1 "* ]]; then OUT
   OUT=$("$kactl" "$@" 2>&1); RC=$?; echo "\$ kactl $* -> $RC" >> "$work/transcript.txt"; echo "$OUT" >> "$work/transcript.txt"; }
 . tests/e2e/checks.sh
 end() {
-  if [ -z "$why" ]; then echo "PASS: e2e-$board/$T"; return; fi
+  if [ -z "$why" ]; then echo "PASS: e2e-$suite/$T"; return; fi
   [ -n "$dead" ] && [ "$T" != "$dead_test" ] && why=" not run: the firmware did not boot in this QEMU run ($dead)"
-  echo "FAIL: e2e-$board/$T$(head -c 600 <<< "$why")"
+  echo "FAIL: e2e-$suite/$T$(head -c 600 <<< "$why")"
 }
 # After a boot test: a failed boot makes the rest of the run moot.
 booted() { [ "$RC" -eq 0 ] || { dead=$(tail -n1 <<< "$OUT" | head -c 200); dead_test=$T; }; }
@@ -49,9 +56,11 @@ refused() { # NAME STATUS DETAIL VALUE -- submit args
   end
 }
 
+. tests/links/links.sh
 start() { # extra machine props
-  hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$board/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
-  export KACTL_SOCKET=$HP_SOCK
+  hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$suite/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
+  link_start "$link" "$work/link$1" || { echo "FAIL: e2e-$suite/link_start$1 $LINK_WHY"; exit 0; }
+  export KACTL_LINK=$LINK
   dead=""
 }
 finish() { # NAME: referee counters zero at the end of this QEMU run, then shut it down
@@ -62,9 +71,10 @@ finish() { # NAME: referee counters zero at the end of this QEMU run, then shut 
   [ "$(grep -cE '^referee: (credit_violations|bad_reg_writes|busy_go|cpu_aux_cfg_writes|stage_oob_writes|kick_while_running|stage_overrun|rx_dropped)=0$' <<< "$OUT")" -eq 8 ] ||
     why="$why referee lines: $(tr '\n' '|' <<< "$OUT");"
   end
+  link_stop
   hp_stop
 }
-trap 'hp_stop' EXIT
+trap 'link_stop; hp_stop' EXIT
 
 # ---------------------------------------------------------------- without a node
 begin help_every_command
@@ -82,6 +92,8 @@ OUT=$(KACTL_SOCKET=$work/none.sock "$kactl" status 2>&1); RC=$?
 want_rc 3 status
 want_out "cannot connect to the host port"
 end
+
+link_absent_tests
 
 begin boot_refuses_non_elf
 k boot "$demo/copy.txt"
@@ -103,6 +115,9 @@ want_rc 0 boot
 want_out "^boot: READY on RV$variant, 6 units \(enumerated\), queue 0x800000 \(256 entries\)"
 booted
 end
+
+link_used_test
+link_hazard_tests
 
 begin units_default_map
 k units
@@ -451,7 +466,7 @@ want_out "^nop: 10000 completed, 0 not OK, tags [0-9]+\.\.[0-9]+ in order"
 end
 
 begin mixed_1000
-if S=$("$soak" "$HP_SOCK" $variant 1000 "$demo" 2>&1); then
+if S=$("$soak" "$LINK" $variant 1000 "$demo" 2>&1); then
   grep -q '^PASS: mixed_1000_commands' <<< "$S" || why="$why $(tr '\n' '|' <<< "$S");"
 else
   why="$why $(tr '\n' '|' <<< "$S" | head -c 400);"
@@ -482,7 +497,7 @@ end
 
 # The same program host-driven (issue 8 item 6's path), the agent free now the firmware stopped.
 begin host_driven_dispatch
-if S=$("$soak" "$HP_SOCK" $variant hostdrive "$demo" 2>&1); then
+if S=$("$soak" "$LINK" $variant hostdrive "$demo" 2>&1); then
   c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
 else
   why="$why $(tr '\n' '|' <<< "$S");"
@@ -508,7 +523,7 @@ end
 
 begin restart_discards_what_was_never_taken
 # Two NOPs a dying host left in the ring while the firmware was stopped (e2e_soak pend).
-S=$("$soak" "$HP_SOCK" $variant pend 2 2>&1) || why="$why pend: $S;"
+S=$("$soak" "$LINK" $variant pend 2 2>&1) || why="$why pend: $S;"
 k restart
 want_rc 0 restart
 want_out "^restart: earlier: tag [0-9]+ \(NOP, submitted and never taken\) is discarded"
@@ -524,7 +539,7 @@ end
 begin restart_keep_pending_runs_them
 k stop
 want_rc 0 stop
-S=$("$soak" "$HP_SOCK" $variant pend 2 2>&1) || why="$why pend: $S;"
+S=$("$soak" "$LINK" $variant pend 2 2>&1) || why="$why pend: $S;"
 k restart --keep-pending
 want_rc 0 restart
 want_out "is kept: it runs after the restart"
@@ -537,7 +552,7 @@ end
 begin fresh_boot_says_what_it_discards
 k stop
 want_rc 0 stop
-S=$("$soak" "$HP_SOCK" $variant pend 3 2>&1) || why="$why pend: $S;"
+S=$("$soak" "$LINK" $variant pend 3 2>&1) || why="$why pend: $S;"
 k boot "$fw"
 want_rc 0 boot
 want_out "^boot: the earlier queue at 0x800000 had 3 command\(s\) not completed and 0 completion\(s\) not read: the fresh queue discards them"
@@ -606,7 +621,7 @@ begin restart_aborts_taken_command
 printf '1,1 NP 16\n2,2 TU 16\n' > "$work/units-tu.txt"
 k boot "$fw" --units "$work/units-tu.txt" --timeout-cycles 4294967295
 want_rc 0 boot
-if S=$("$soak" "$HP_SOCK" $variant abort tests/e2e/tu-delay.prog 2>&1); then
+if S=$("$soak" "$LINK" $variant abort tests/e2e/tu-delay.prog 2>&1); then
   grep -q '^PASS: abort' <<< "$S" || why="$why $(tr '\n' '|' <<< "$S");"
 else
   why="$why $(tr '\n' '|' <<< "$S" | head -c 400);"
@@ -625,10 +640,12 @@ want_out "^restart: earlier commands: 0 ran, 1 aborted, 0 discarded$"
 still_serves
 end
 
+bounded_wait_tests
+
 # kactl refuses --timeout-cycles 0 itself (boot_arguments_checked_first); the firmware's own
 # refusal of such a block, explained in words, through the library (badinput_guard).
 begin boot_block_refused_explained
-r=$("$helper" "$HP_SOCK" boot "$fw" wait_cycles 0)
+r=$("$helper" "$LINK" boot "$fw" wait_cycles 0)
 [ "$r" = "stopped state=3 word=0xb0070006" ] || why="$why helper: $r;"
 k status
 want_rc 1 status

@@ -50,8 +50,7 @@ int main(int argc, char **argv)
     int hostdrive = !strcmp(argv[3], "hostdrive");
     unsigned total = (unsigned)atoi(argv[3]);
     char path[512];
-    struct kh_transport t;
-    if (kh_transport_unix(argv[1], &t, node.err, sizeof node.err) || kh_open(&node, &t)) {
+    if (kh_open_link(&node, argv[1], 0)) {
         printf("FAIL: soak connect %s\n", kh_error(&node));
         return 1;
     }

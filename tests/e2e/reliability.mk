@@ -80,10 +80,11 @@ $(foreach v,FUZZ_HOST_SECS FUZZ_MOVER_SECS FUZZ_SERVICE_SECS,$(if $(filter file,
 fuzz: fuzz-model-mesh fuzz-faults
 
 FUZZ_FAULTS_BIN  := $(O)/fuzz/faults/fuzz_faults
-$(FUZZ_FAULTS_BIN): fuzz/faults/fuzz_faults.c host/node.c host/check.c $(MODEL_SRCS) $(HOST_HDRS) $(wildcard model/*.h model/include/*.h)
+# kh_parse_fault lives in host/node.c, which needs the rest of the library (its links, the clock).
+$(FUZZ_FAULTS_BIN): fuzz/faults/fuzz_faults.c $(HOST_SRCS) $(HOST_SHARED) $(HOST_GEN) $(MODEL_SRCS) $(HOST_HDRS) $(wildcard model/*.h model/include/*.h)
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=all $(MODEL_INC) -Ihost $< host/node.c host/check.c $(MODEL_SRCS) $(MODEL_LDLIBS) -o $@
+	  -fno-sanitize-recover=all $(MODEL_INC) $(HOST_INC) $< $(HOST_SRCS) $(HOST_SHARED) $(MODEL_SRCS) $(MODEL_LDLIBS) -o $@
 
 .PHONY: fuzz-faults
 fuzz-faults: $(FUZZ_FAULTS_BIN)
