@@ -135,3 +135,5 @@ test-suite-fuzz-smoke-host: $(HOST_FUZZ_BIN)
 	  echo "PASS: fuzz-smoke-host/parsers_20000_runs" > $(O)/tests/fuzz-smoke-host.log; \
 	else echo "FAIL: fuzz-smoke-host/parsers_20000_runs $$(grep -m1 -E 'ERROR|SUMMARY' $(O)/tests/fuzz-smoke-host.out)" \
 	  > $(O)/tests/fuzz-smoke-host.log; fi
+
+include host/python/python.mk

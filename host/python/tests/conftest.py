@@ -37,7 +37,8 @@ def pytest_runtest_logreport(report):
     path = cfg.getoption("--kohaku-log") if cfg else None
     if not path:
         return
-    name = report.nodeid.split("::", 1)[-1].replace("::", ".")
+    file, _, test = report.nodeid.partition("::")
+    name = f"{Path(file).stem}.{test.replace('::', '.')}"
     prev = _results.get(report.nodeid)
     line = None
     if report.failed and prev != "FAIL":
