@@ -239,6 +239,10 @@ class MoveList:
         ctypes.memmove(ml._buf, out, 12 * n.value)
         ml._b.n = n.value
         ml._b.known = 0     # the builder knows nothing of what the text wrote
+        if n.value > ml._b.cap:
+            # One write more than the firmware takes (so it can say LIST_TOO_LONG): the builder
+            # must not append past its capacity, so its sticky status says so first.
+            ml._b.status = 0x12     # KS_LIST_TOO_LONG
         return ml
 
     @classmethod

@@ -9,6 +9,7 @@ held until a host releases it, the host port on a fresh Unix socket under /tmp, 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -48,6 +49,8 @@ class Qemu:
         self.binary = Path(out) / "qemu" / "bin" / exe
         if not os.access(self.binary, os.X_OK):
             raise InputError(f"{self.binary} is missing (make qemu builds it)")
+        # A workdir of our own goes with QEMU at stop(); a given one is the caller's to keep.
+        self._own_workdir = workdir is None
         self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="kohaku-qemu-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         # A Unix socket path must stay under 108 bytes whatever the build directory is: /tmp.
@@ -118,6 +121,9 @@ class Qemu:
             os.unlink(self.socket)
         except FileNotFoundError:
             pass
+        if self._own_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self._own_workdir = False
         return rc
 
     def __enter__(self) -> "Qemu":

@@ -36,6 +36,21 @@ def test_unit_fault_carries_exec_result(node):
     assert e.value.detail == 0x12 and e.value.value == 0x4E500501
 
 
+def test_injected_unit_fault(node):
+    # docs/model.md "Fault injection": fault@X,Y makes the unit's next instruction retire as
+    # FAULT with code 0xFA17 by default.
+    node.inject("fault@1,1")
+    try:
+        with pytest.raises(StatusError) as e:
+            node.dispatch(Program().memset_xfer(0, 1, 16), (1, 1))
+        assert e.value.name == "UNIT_FAULT" and e.value.detail == 0x11 and e.value.value == 0xFA17
+    finally:
+        node.clear_faults()
+    assert node.dispatch(Program().memset_xfer(0, 1, 16), (1, 1)).ok
+    with pytest.raises(InputError, match="not a fault item"):
+        node.inject("melt@1,1")
+
+
 def test_check_false_returns_the_completion(node):
     c = node.dispatch([0x5 << 60], (1, 1), check=False)
     assert not c.ok and c.name == "UNIT_FAULT" and c.value == 0x4E500501
@@ -104,3 +119,17 @@ def test_closed_node_refuses(node):
     other._n = None
     with pytest.raises(StateError, match="closed"):
         other.units()
+
+
+def test_list_longer_than_the_firmware_takes(node):
+    # KD_MAX_WRITES = 4,096 (include/kohaku/desc_list.h): the queue refuses a REPLAY count above
+    # it as BAD_LEN, detail = the count (status.h), before reading the list.
+    text = "0x28 0x0\n" * 4096 + "0x00 0x10010\n"
+    ml = MoveList.from_text(text)
+    assert len(ml) == 4097
+    with pytest.raises(StatusError) as e:
+        node.replay(ml)
+    assert e.value.name == "BAD_LEN" and e.value.detail == 4097
+    with pytest.raises(kohaku.BuildError) as b:
+        ml.raw(0x28, 0)             # nothing is appended past the builder's capacity
+    assert b.value.name == "LIST_TOO_LONG" and len(ml) == 4097
