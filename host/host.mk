@@ -1,16 +1,16 @@
 # host.mk — the host library libkohaku, the kactl CLI, their unit tests (suite host-lib), the
 # end-to-end suites through kactl on both QEMU boards (e2e-qemu-rv32, e2e-qemu-rv64) and
 # `make run` (docs/host-interface.md).
-#   make host                 $(O)/host/libkohaku.a and $(O)/host/kactl
+#   make host                 $(O)/host/libkohaku.a, $(O)/host/libkohaku.so and $(O)/host/kactl
 #   make test-suite-host-lib  host unit tests (ASan + UBSan), log $(O)/tests/host-lib.log
 #   make test-suite-e2e-qemu-rv32 / -rv64   kactl against the firmware in QEMU
 #   make run [BOARD=qemu-rv64]              the demonstration (scripts/run-demo.sh)
 
 HOST_SRCS   := host/node.c host/link.c host/link_jtag.c host/link_xdma.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c host/check.c \
-               host/file.c
+               host/file.c host/bind.c
 # The descriptor list's text form is mover/'s parser, built unchanged.
 HOST_SHARED := mover/desc_text.c
-HOST_HDRS   := host/libkohaku.h host/kh_util.h host/kh_link.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h
+HOST_HDRS   := host/libkohaku.h host/kh_util.h host/kh_link.h host/kh_bind.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h
 HOST_GEN    := $(O)/host/gen/status_table.inc
 HOST_INC    := -Iinclude -Ihost -Idispatch -Imover -I$(O)/host/gen
 HOST_WARN   := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
@@ -24,9 +24,15 @@ KMV_PURE    := mover/build.c mover/validate.c
 
 HOST_OBJS      := $(patsubst %.c,$(O)/host/obj/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED)))
 HOST_ASAN_OBJS := $(patsubst %.c,$(O)/host/asan/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED)))
+# The shared library for bindings (host/python/, docs/python.md): the static library's sources
+# built position-independent, plus mover/'s pure builder and validator, which the C tools link
+# from source but a binding can only reach through the library.
+HOST_SO        := $(O)/host/libkohaku.so
+HOST_PIC_OBJS  := $(patsubst %.c,$(O)/host/pic/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED) $(KMV_PURE)))
 
-.PHONY: host kactl
-host: $(HOST_LIB) $(KACTL) $(KADEMO)
+.PHONY: host kactl host-so
+host: $(HOST_LIB) $(HOST_SO) $(KACTL) $(KADEMO)
+host-so: $(HOST_SO)
 kactl: $(KACTL)
 
 # One table for firmware and host: names and texts come from status.h itself.
@@ -43,6 +49,13 @@ $(O)/host/obj/%.o: %.c $(HOST_HDRS) $(HOST_GEN)
 $(O)/host/asan/%.o: %.c $(HOST_HDRS) $(HOST_GEN)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS:-O2=-O1) $(HOST_SAN) -c $< -o $@
+
+$(O)/host/pic/%.o: %.c $(HOST_HDRS) $(HOST_GEN)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -fPIC -c $< -o $@
+
+$(HOST_SO): $(HOST_PIC_OBJS)
+	$(Q)$(HOSTCC) -shared -Wl,-soname,libkohaku.so -Wl,-z,defs $^ -o $@
 
 $(HOST_LIB): $(HOST_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -158,3 +171,4 @@ test-suite-host-link: $(HOST_LINK_TEST_BIN)
 	if [ $$rc -eq 124 ]; then echo "HANG: host-link/test_link" >> $(O)/tests/host-link.log; \
 	elif [ $$rc -ne 0 ]; then \
 	  echo "FAIL: host-link/test_link exit $$rc: $$(tail -c 300 $(O)/tests/host-link.stderr | tr '\n' '|')" >> $(O)/tests/host-link.log; fi
+include host/python/python.mk
