@@ -565,10 +565,14 @@ end
 
 # A kactl that gave up waiting leaves its command running; the next kactl waits for it (bounded)
 # and prints its completion before sending its own: no "completion has tag ..." ever after.
+# The firmware's own wait is made long (200,000,000 cycles) so that kactl's 300 ms, which also
+# bounds each round trip on the link, runs out first.
 begin late_completion_accounted_for
-k --timeout-ms 1 dispatch tests/e2e/tu-hang.prog --target 2,2
+k boot "$fw" --timeout-cycles 200000000
+want_rc 0 boot
+k --timeout-ms 300 dispatch tests/e2e/tu-hang.prog --target 2,2
 want_rc 3 dispatch
-want_out "timed out after 1 ms"
+want_out "timed out after 300 ms"
 k nop
 want_rc 0 nop
 want_out "^earlier: completed after its kactl stopped waiting: status=TIMEOUT detail=0x322 "
