@@ -506,11 +506,12 @@ class Node:
         return v
 
     def _put(self, data: bytes) -> int:
-        """Command data into the data area (KH_DEF_DATA_UG, 1 MB, as kactl), 32-byte aligned."""
+        """Command data into the data area (KH_DEF_DATA_UG, KH_DEF_DATA_BYTES, as kactl), 32-byte aligned."""
         a = self._cursor
         room = C["KH_DEF_DATA_BYTES"] - (a - C["KH_DEF_DATA_UG"])
         if len(data) > room:
-            raise InputError(f"command data ({len(data)} bytes more) does not fit the 1 MB data area at "
+            raise InputError(f"command data ({len(data)} bytes more) does not fit the "
+                             f"{C['KH_DEF_DATA_BYTES'] >> 20} MB data area at "
                              f"{C['KH_DEF_DATA_UG']:#x}")
         self.write(a, data)
         self._cursor = (a + len(data) + 31) & ~31

@@ -99,8 +99,8 @@ def test_host_side_refusals_send_nothing(node, firmware):
         node.dispatch([0], "1;1")
     with pytest.raises(InputError, match="not an ELF"):
         node.boot(b"this is not an image")
-    with pytest.raises(InputError, match="does not fit the 1 MB data area"):
-        node.dispatch(np.zeros((40000, 4), np.uint64), (1, 1))
+    with pytest.raises(InputError, match="a program has at most 65536"):
+        node.dispatch(np.zeros((65537, 4), np.uint64), (1, 1))
     assert node.status().queue.sq_tail == before
 
 
@@ -108,8 +108,10 @@ def test_no_node_at_the_link(tmp_path):
     with pytest.raises(LinkError) as e:
         Node(f"qemu:{tmp_path}/none.sock")
     assert e.value.name == "E_IO" and "cannot connect to the host port" in str(e.value)
-    with pytest.raises(InputError, match="qemu:PATH"):
+    with pytest.raises(InputError, match="want jtag:HOST:PORT"):
         Node("jtag:0")
+    with pytest.raises(InputError, match="unknown link"):
+        Node("serial:/dev/ttyS0")
 
 
 def test_closed_node_refuses(node):

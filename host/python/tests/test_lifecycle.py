@@ -26,8 +26,8 @@ def test_stop_then_qemu_gone(board, out, firmware, tmp_path):
         assert cs.state == "exited" and cs.word == 0 and cs.clean_exit
         assert "clean stop" in cs.explanation
         assert n.status().queue.firmware == "STOPPED"
-        # Nothing serves the queue now: the wait ends early, naming the stopped core.
-        with pytest.raises(StateError, match="core stopped"):
+        # Nothing serves the queue now: nothing is submitted to a firmware that is not READY.
+        with pytest.raises(StateError, match="STOPPED, not READY"):
             n.nop()
     q.stop()
     assert not q.running and not alive(pid) and not os.path.exists(sock)
