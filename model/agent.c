@@ -93,11 +93,15 @@ static void tx_push(struct km_agent *a, const struct kf_flit *f)
 }
 
 /* One staged flit out: dst from PROG_DST read now (live), src = the agent; type, txn, last,
- * rsvd and payload pass through. A slot past the RAM reads as zero (no wrap). */
+ * rsvd and payload pass through. A slot past the RAM (a referee violation, counted at the
+ * kick) is undefined in silicon; the model spends its credit and its place in the program but
+ * sends nothing, so it can never become a real request (an all-zero flit would be type 0, a
+ * memory read of address 0: docs/model-mesh.md §3). */
 static void dispatch_one(struct km_agent *a)
 {
     struct kf_flit f = { { 0, 0, 0, 0, 0 } };
-    if (a->slot < a->stage_flits)
+    bool past = a->slot >= a->stage_flits;
+    if (!past)
         f = a->stage[a->slot];
     unsigned ax, ay;
     agent_xy(a, &ax, &ay);
@@ -106,13 +110,19 @@ static void dispatch_one(struct km_agent *a)
                        KH_FIELD_PREP(KF_HDR_DST_X, KH_FIELD_GET(KA_PROG_DST_X, a->prog_dst)) |
                        KH_FIELD_PREP(KF_HDR_DST_Y, KH_FIELD_GET(KA_PROG_DST_Y, a->prog_dst)) |
                        KH_FIELD_PREP(KF_HDR_SRC_X, ax) | KH_FIELD_PREP(KF_HDR_SRC_Y, ay);
-    a->credit--;
+    /* A PROG_CRED write wins its cycle over a push (BOARD.md §1.1): the written value stays. */
+    if (!(a->cred_written && a->cred_wr_t == a->m->now))
+        a->credit--;
     a->slot++;
     /* The counter is not decremented past the last flit: a finished program reads 1. */
     if (a->left <= 1)
         a->run = false;
     else
         a->left--;
+    if (past) {             /* the kick was counted as stage_overrun */
+        schedule_tick(a);
+        return;
+    }
     tx_push(a, &f);
 }
 
@@ -432,7 +442,7 @@ void km_agent_reset(struct km_agent *a)
     a->slot = 0;
     a->credit = 0;
     a->cred_written = false;
-    memset(&a->tx_flit, 0, sizeof a->tx_flit);
+    /* TX_FLIT has no reset (BOARD.md §1.1): a TX_KICK after a reset resends what it held. */
     a->txq.head = a->txq.count = 0;
     a->out_valid = false;
     a->rxq.head = a->rxq.count = 0;

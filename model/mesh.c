@@ -435,15 +435,18 @@ void km_mesh_agent_xy(const struct km_mesh *mesh, unsigned *x, unsigned *y)
     *y = mesh->agent_ep.y;
 }
 
+/* CAPS publishes two scalar router coordinates (BOARD.md §1): GRID_LO, the lowest on both
+ * axes (1), and the agent's GRID_HI, which a mesh top sets to the larger side (4 for 4x2).
+ * A rectangular mesh's separate x/y bounds are not published. */
 unsigned km_mesh_grid_lo(const struct km_mesh *mesh)
 {
     (void)mesh;
-    return pos(1, 1);
+    return 1u;
 }
 
 unsigned km_mesh_grid_hi(const struct km_mesh *mesh)
 {
-    return pos(mesh->w, mesh->h);
+    return mesh->w > mesh->h ? mesh->w : mesh->h;
 }
 
 struct km_cu *km_mesh_unit_at(struct km_mesh *mesh, unsigned x, unsigned y)

@@ -87,8 +87,9 @@ static void enumerate(void)
     kdp_init(&ctx, AGENT, WAIT, 128);
     uint8_t lo, hi;
     kdp_scan_range(&lo, &hi);
-    CHECK_EQ(lo, 0x00);                 /* CAPS grid {1,1}..{2,4}, widened by one step */
-    CHECK_EQ(hi, 0x35);
+    CHECK_EQ(hal_agent_rd(KA_CAPS), 0x401040120ull);  /* GRID_LO 1, GRID_HI 4 (BOARD.md §1) */
+    CHECK_EQ(lo, 0x00);                 /* both axes GRID_LO-1 .. GRID_HI+1 */
+    CHECK_EQ(hi, 0x55);
     CHECK_EQ(kdp_enumerate(&ctx, lo, hi, 2000), KS_OK);
     CHECK_EQ(ctx.n_units, 6);           /* the clamped edge coordinates are not counted */
     static const uint8_t want[6] = { 0x11, 0x12, 0x13, 0x14, 0x21, 0x22 };

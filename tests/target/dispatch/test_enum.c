@@ -14,8 +14,11 @@ int main(void)
     kdp_init(&ctx, KDT_AGENT, KDT_WAIT, KA_STAGE_FLITS_DEFAULT);
     uint8_t lo, hi;
     kdp_scan_range(&lo, &hi);
-    EXPECT_EQ(lo, 0x00);                /* CAPS grid {1,1}..{2,4} widened by one step */
-    EXPECT_EQ(hi, 0x35);
+    /* CAPS GRID_LO 1, GRID_HI 4 (scalars: the larger side of 4x2, BOARD.md §1), widened by one
+     * step on both axes */
+    EXPECT_EQ(hal_agent_rd(KA_CAPS), 0x401040120ull);   /* 288 | 4 << 16 | 1 << 24 | 4 << 32 */
+    EXPECT_EQ(lo, 0x00);
+    EXPECT_EQ(hi, 0x55);
     uint64_t c0 = hal_cycles();
     EXPECT_EQ(kdp_enumerate(&ctx, lo, hi, 4000), KS_OK);
     kt_note("enum_cycles", hal_cycles() - c0);
@@ -29,8 +32,12 @@ int main(void)
     }
     EXPECT_TRUE(kdt_quiet());
     /* A range of only out-of-grid edge positions (x = 5, east of the grid): every request is
-     * clamped onto NP (4,1), which answers with its own src; nothing is counted. */
-    EXPECT_EQ(kdp_enumerate(&ctx, KDP_YX(5, 1), KDP_YX(5, 2), 2000), KS_DISPATCH_NO_UNITS);
+     * clamped onto NP (4,1), which answers with its own src; nothing is counted, and each
+     * such answer means "empty" at once (less than one 100,000-cycle reply wait in all, where
+     * silence would take 2 x 2 of them). */
+    c0 = hal_cycles();
+    EXPECT_EQ(kdp_enumerate(&ctx, KDP_YX(5, 1), KDP_YX(5, 2), 100000), KS_DISPATCH_NO_UNITS);
+    EXPECT_TRUE(hal_cycles() - c0 < 100000u);
     EXPECT_EQ(ctx.n_units, 6);          /* refused: the table is unchanged */
     EXPECT_TRUE(kdt_quiet());
     kt_finish();
