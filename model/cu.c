@@ -167,6 +167,12 @@ static void tx_ev(struct km_model *m, void *ctx, uint64_t arg)
     cu->tx_pending = false;
     if (!cu->out_count)
         return;
+    if (!km_mesh_can_send(cu->m, &cu->out[cu->out_head])) {
+        /* the destination's link is full: the output register holds, tried next cycle */
+        cu->tx_pending = true;
+        km_at(cu->m, cu->m->now + km_cu_cycle_ns(cu), tx_ev, cu, cu->gen);
+        return;
+    }
     struct kf_flit f = cu->out[cu->out_head];
     bool reply = cu->out_is_reply[cu->out_head];
     bool was_full = cu->out_sigs >= CU_CPL_DEPTH;
@@ -292,6 +298,7 @@ static void drain_backlog(struct km_cu *cu)
     struct km_flitq *q = &cu->backlog;
     while (q->count && cu->fifo_count < cu->cls->inst_depth) {
         struct kf_flit c = km_flitq_pop(q);
+        cu->ep.held = q->count;
         accept(cu, &c);
     }
 }
@@ -384,6 +391,7 @@ static void accept(struct km_cu *cu, const struct kf_flit *f)
              * behind it until a slot frees (docs/model-mesh.md §4). */
             KM_REF_INC(cu->m, credit_violations);
             km_flitq_push(&cu->backlog, f);
+            cu->ep.held = cu->backlog.count;
             return;
         }
         fifo_push(cu, f);
@@ -415,6 +423,7 @@ static void cu_deliver(struct km_model *m, struct km_endpoint *ep, const struct 
         if (hget(KF_HDR_TYPE, f) == KF_T_CU_INST)
             KM_REF_INC(cu->m, credit_violations);
         km_flitq_push(&cu->backlog, f);
+        cu->ep.held = cu->backlog.count;    /* the link backs up: km_mesh_can_send */
         return;
     }
     accept(cu, f);
@@ -470,6 +479,7 @@ void km_cu_reset(struct km_cu *cu)
     cu->gen++;
     cu->fifo_head = cu->fifo_count = 0;
     km_flitq_clear(&cu->backlog);
+    cu->ep.held = 0;
     cu->executing = false;
     cu->issue_pending = false;
     cu->out_head = cu->out_count = cu->out_sigs = 0;

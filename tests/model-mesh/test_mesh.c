@@ -507,6 +507,88 @@ static void t_counters_busy_cycles(void)
     teardown();
 }
 
+/* Issue 14 item 5 (the upstream dispatcher reads a staged flit one 64-bit word a cycle, five
+ * words a flit; docs/model-mesh.md §3): ten NOPs to the TU at (1,2), credit 10, kicked at t0.
+ * Flit k starts at t0 + 1 + 5k, so flits left drops at each fifth word and run falls at
+ * t0 + 50 (the last flit's fifth word), not at t0 + 10 as one flit a cycle would. */
+static void t_dispatch_rate(void)
+{
+    setup(NULL);
+    for (unsigned i = 0; i < 10; i++)
+        stage(i, 0, 0, 0, 0, inst_hdr(3, i == 9));
+    kick(0, 10, 0x21, 10);
+    run(5);                                         /* t0 + 5: flit 0's fifth word */
+    CHECK_EQ((rd(0x0058) >> 1) & 0xFFFF, 9);
+    CHECK_EQ((rd(0x0058) >> 17) & 0xFFFF, 9);       /* credit 10 - 1 (flit 1 not started) */
+    run(20);                                        /* t0 + 25 */
+    CHECK_EQ((rd(0x0058) >> 1) & 0xFFFF, 5);
+    run(24);                                        /* t0 + 49 */
+    CHECK_EQ(rd(0x0058) & 1, 1);
+    run(1);                                         /* t0 + 50 */
+    CHECK_EQ(rd(0x0058) & 1, 0);
+    run(1000);
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 10);
+    teardown();
+}
+
+/* Issue 14 item 5 (BOARD.md §1.1): STATUS.busy (TX not empty or run) reads 0 while the last
+ * flit has not reached the unit, and a TX_KICK in that gap is lost (the revision that loses a
+ * TX_KICK right after run falls; the model loses every one up to the last flit's push). One
+ * NOP kicked at t0: its first word at t0 + 1, run falls at t0 + 5, the push into TX at t0 + 7. */
+static void t_busy_gap_and_late_tx_kick(void)
+{
+    setup(NULL);
+    stage(0, 0, 0, 0, 0, inst_hdr(4, 1));
+    kick(0, 1, 0x21, 1);
+    run(3);
+    ctrl_read(1, 2, 0, 0x20);                       /* run 1: refused, dropped */
+    run(2);
+    CHECK_EQ(rd(0x0058) & 1, 0);                    /* run 0 */
+    CHECK_EQ(rd(0x0008) & 1, 0);                    /* busy 0 ... */
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 0);   /* ... and nothing delivered */
+    run(1);                                         /* t0 + 6: inside the gap */
+    ctrl_read(1, 2, 0, 0x21);                       /* TX_KICK lost */
+    run(200);
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 1);   /* the program ran */
+    CHECK_EQ(rd(0x01C8) & 0x10000, 0x10000);        /* no reply: the request was lost */
+    ctrl_read(1, 2, 0, 0x22);                       /* after the gap: answered */
+    run(200);
+    CHECK_EQ(rd(0x0180 + 0x20), 0x01127228u);
+    teardown();
+}
+
+/* Issue 14 item 5: finite buffering (KM_LINK_FLITS = 4 flits a destination's link holds that it
+ * has not taken, docs/model-mesh.md §2). The TU at (1,2) takes nothing while its FIFO is full
+ * (DELAY 3000 executing, 16 NOPs queued); CU_CTRL requests to it fill its link (4), then the
+ * agent's output stage (1), then the 16-deep TX FIFO: after 21 TX_KICKs TX reads full and a
+ * 22nd is refused. Once the DELAY retires everything drains; nothing is lost but the requests
+ * the unit drops while a reply is pending. */
+static void t_backpressure_tx_full(void)
+{
+    setup(NULL);
+    stage(0, 0, 0, 0, (0x1ull << 60) | 3000u, inst_hdr(1, 0));
+    for (unsigned i = 1; i <= 16; i++)
+        stage(i, 0, 0, 0, 0, inst_hdr(1, i == 16));
+    kick(0, 17, 0x21, 17);
+    run(200);
+    CHECK_EQ(rd(0x0058) & 1, 0);
+    for (unsigned i = 0; i < 20; i++) {
+        ctrl_read(1, 2, 0, i);
+        run(20);
+    }
+    CHECK_EQ(rd(0x0148), 0);                        /* 20 held: not full yet */
+    ctrl_read(1, 2, 0, 20);
+    run(20);
+    CHECK_EQ(rd(0x0148), 0x10000);                  /* TX full */
+    CHECK_EQ(rd(0x0008) & 1, 1);                    /* busy: TX not empty */
+    run(4000);
+    CHECK_EQ(rd(0x0148), 0);                        /* drained */
+    CHECK_EQ(rd(0x0008) & 1, 0);
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 17);
+    CHECK_EQ(M->ref.credit_violations, 0);
+    teardown();
+}
+
 static void t_tx_rx_capacity(void)
 {
     setup(NULL);
@@ -918,6 +1000,9 @@ int main(void)
         { "fifo_full_takes_nothing", t_fifo_full_takes_nothing },
         { "tx_flit_no_reset", t_tx_flit_no_reset },
         { "counters_busy_cycles", t_counters_busy_cycles },
+        { "dispatch_rate", t_dispatch_rate },
+        { "busy_gap_and_late_tx_kick", t_busy_gap_and_late_tx_kick },
+        { "backpressure_tx_full", t_backpressure_tx_full },
         { "registers", t_registers },
         { "stage_window", t_stage_window },
         { "dispatch_basic", t_dispatch_basic },
