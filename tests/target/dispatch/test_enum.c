@@ -31,6 +31,17 @@ int main(void)
         EXPECT_EQ(ctx.units[i].inst_depth, 16);
     }
     EXPECT_TRUE(kdt_quiet());
+    /* TX_FLIT has no reset and keeps its content (BOARD.md §1.1): the firmware writes all of it
+     * before every kick. Every byte set first: a word left as it was would change the
+     * request's index (word 3) or its header, and no matching reply would come. */
+    volatile uintptr_t *tx = (volatile uintptr_t *)hal_agent_ptr(KA_TX_FLIT(0));
+    for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
+        tx[i] = ~(uintptr_t)0;
+    uint64_t caps;
+    EXPECT_EQ(kdp_ctrl_read(&ctx, KDT_TU1, KF_CTRL_CU_CAPS, 4000, &caps), 1);
+    EXPECT_EQ(caps >> 48, 0x5455);                /* "TU" */
+    EXPECT_EQ((caps >> 20) & 0xFFFF, 16);         /* inst_depth */
+    EXPECT_TRUE(kdt_quiet());
     /* A range of only out-of-grid edge positions (x = 5, east of the grid): every request is
      * clamped onto NP (4,1), which answers with its own src; nothing is counted, and each
      * such answer means "empty" at once (less than one 100,000-cycle reply wait in all, where
