@@ -531,6 +531,26 @@ static void t_dispatch_rate(void)
     teardown();
 }
 
+/* Issue 14 item 5 (BOARD.md §1.1): a PROG_CRED write wins its cycle over a flit's start. A
+ * kick at t0 starts its first flit at t0 + 1; PROG_CRED = 7 written at t0 + 1 before that
+ * event runs: the flit still starts, and credit reads 7, not 6. */
+static void t_cred_write_wins_over_start(void)
+{
+    setup(NULL);
+    stage(0, 0, 0, 0, 0, inst_hdr(5, 0));
+    stage(1, 0, 0, 0, 0, inst_hdr(5, 1));
+    kick(0, 2, 0x21, 2);
+    M->now += 1;                    /* the clock at t0 + 1, its events not run yet */
+    wr(0x0060, 7);
+    run(0);                         /* the first flit starts in the write's cycle */
+    CHECK_EQ(rd(0x0060), 7);
+    run(5);                         /* the second starts at t0 + 6 and spends one */
+    CHECK_EQ(rd(0x0060), 6);
+    run(1000);
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 2);
+    teardown();
+}
+
 /* Issue 14 item 5 (BOARD.md §1.1): STATUS.busy (TX not empty or run) reads 0 while the last
  * flit has not reached the unit, and a TX_KICK in that gap is lost (the revision that loses a
  * TX_KICK right after run falls; the model loses every one up to the last flit's push). One
@@ -1001,6 +1021,7 @@ int main(void)
         { "tx_flit_no_reset", t_tx_flit_no_reset },
         { "counters_busy_cycles", t_counters_busy_cycles },
         { "dispatch_rate", t_dispatch_rate },
+        { "cred_write_wins_over_start", t_cred_write_wins_over_start },
         { "busy_gap_and_late_tx_kick", t_busy_gap_and_late_tx_kick },
         { "backpressure_tx_full", t_backpressure_tx_full },
         { "registers", t_registers },
