@@ -52,21 +52,26 @@ void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end, ui
     /* Credit is one counter for every unit: the fault belongs to a job that had signals the
      * mirror never showed (completions counted beyond the reads that found them). One such
      * job: that unit. Several: any of them (UNPLACED); the hardware keeps nothing more. */
-    uint32_t mask = 0, detail = KDP_FAULT_HIDDEN;
-    for (struct kdp_job *j = jobs; j != end; j++)
+    /* A bit per job kept by walking (no pointer difference: a divide by the job's size, a
+     * library call on RV32I). */
+    uint32_t mask = 0, all = 0, bit = 1, detail = KDP_FAULT_HIDDEN;
+    for (struct kdp_job *j = jobs; j != end; j++, bit <<= 1) {
+        all |= bit;
         if (j->rep.completions != j->polls) {
             if (mask)
                 detail |= KDP_FAULT_UNPLACED;
             else
                 detail |= j->yx;
-            mask |= UINT32_C(1) << (j - jobs);
+            mask |= bit;
         }
+    }
     if (!mask) {            /* a unit outside the contract (a signal it should not send): any */
-        mask = (UINT32_C(1) << (end - jobs)) - 1u;
+        mask = all;
         detail |= KDP_FAULT_UNPLACED | jobs->yx;
     }
-    for (struct kdp_job *j = jobs; j != end; j++)
-        if (((mask >> (j - jobs)) & 1u) && j->rep.status == KS_OK)
+    bit = 1;
+    for (struct kdp_job *j = jobs; j != end; j++, bit <<= 1)
+        if ((mask & bit) && j->rep.status == KS_OK)
             j->rep.status = KS_UNIT_FAULT;
     kdp_fail(c, KS_UNIT_FAULT, detail, ((uint64_t)mask << 16) | d);
 }
