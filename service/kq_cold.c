@@ -143,10 +143,19 @@ static void cold_stop(const struct kq_err *e)
 
 static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
 {
-    unsigned failed = 0;
-    for (unsigned i = n; i-- > 0;)          /* downwards: the first failed job is kept */
+    /* The step of the job whose unit the first error names (a UNIT_FAULT's or a TIMEOUT's
+     * detail ends in its {y,x}); else the first job that failed. Not simply the first failed
+     * job: after one unit's FAULT nothing more is kicked, so an earlier step's job that was not
+     * done fails too, though the error is not its own. */
+    unsigned failed = 0, named = n;
+    for (unsigned i = n; i-- > 0;) {        /* downwards: the first one of each is kept */
         if (kq.job[i].rep.status != KS_OK)
             failed = i;
+        if (kq.job[i].yx == (kq.dp.detail & 0xFFu))
+            named = i;
+    }
+    if (named < n)
+        failed = named;
     e->status = (uint16_t)st;
     e->detail = kq.dp.detail;
     e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;

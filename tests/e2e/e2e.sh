@@ -155,8 +155,9 @@ begin read_agent_caps
 k read --agent 0x10
 want_rc 0 read
 v=$(sed -n 's/^agent\[0x0010\] = \(0x[0-9a-f]*\)$/\1/p' <<< "$OUT")
-if [ -z "$v" ] || [ $(((v >> 24) & 0xff)) -ne $((0x11)) ] || [ $(((v >> 32) & 0xff)) -ne $((0x24)) ]; then
-  why="$why CAPS $v: grid low/high want 0x11/0x24;"
+# docs/hardware.md §1: GRID_LO 1 and GRID_HI 4 (scalars: the larger side of the default 4x2 grid)
+if [ -z "$v" ] || [ $(((v >> 24) & 0xff)) -ne 1 ] || [ $(((v >> 32) & 0xff)) -ne 4 ]; then
+  why="$why CAPS $v: GRID_LO/GRID_HI want 1/4;"
 fi
 end
 

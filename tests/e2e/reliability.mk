@@ -41,6 +41,17 @@ $(addprefix test-suite-e2e-faults-,$(REL_BOARDS)): test-suite-e2e-faults-%: rel-
 $(addprefix test-suite-e2e-badinput-,$(REL_BOARDS)): test-suite-e2e-badinput-%: rel-images-% $(O)/tests/e2e/badinput_guard
 	$(call rel-run,e2e-badinput-$*,tests/e2e/badinput.sh,$*,600)
 
+# Issue 13 item 1: a FAULT at every position of programs of 1-200 instructions, TU and NP, one
+# and two targets, DISPATCH and RUN (tests/e2e/faultpos.c), each board.
+TEST_SUITES += $(addprefix e2e-faultpos-,$(REL_BOARDS))
+.PHONY: $(addprefix test-suite-e2e-faultpos-,$(REL_BOARDS))
+$(addprefix test-suite-e2e-faultpos-,$(REL_BOARDS)): test-suite-e2e-faultpos-%: rel-images-% $(O)/tests/e2e/faultpos
+	$(call rel-run,e2e-faultpos-$*,tests/e2e/faultpos.sh,$*,600)
+
+$(O)/tests/e2e/faultpos: tests/e2e/faultpos.c $(HOST_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB) -o $@
+
 $(O)/tests/e2e/badinput_guard: tests/e2e/badinput_guard.c $(HOST_LIB) $(HOST_HDRS)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB) -o $@

@@ -5,9 +5,9 @@ byte strides. :class:`MoveList` turns copy, transpose, pad, gather, fill and gen
 tensors into mover walks and hands them to libkohaku's builder (mover/build.c), which emits the
 register writes; the list then goes to :meth:`kohaku.Node.replay`.
 
-The mover moves whole 32-byte words (BOARD.md §3): every tensor's last axis must be contiguous
+The mover moves whole 32-byte words (docs/hardware.md §3): every tensor's last axis must be contiguous
 and a whole number of words long, and that axis stays innermost (a transpose reorders the
-other axes). The hardware's GATHER erratum (BOARD.md §3.1: a row that starts a new index word
+other axes). The hardware's GATHER erratum (docs/hardware.md §3.1: a row that starts a new index word
 reads the previous word's first index) is avoided by construction: :meth:`MoveList.gather`
 emits one move per eight indices, each starting on its own index word.
 """
@@ -146,7 +146,7 @@ def _fill_walk(w: _lib.KmvWalk, base: int, counts: Sequence[int], strides: Seque
 
 def _width_imm(dtype: np.dtype, value) -> Tuple[int, int]:
     """CTRL element width and IMM for a fill or pad value of dtype (IMM is repeated at the
-    element width: BOARD.md §3.1)."""
+    element width: docs/hardware.md §3.1)."""
     bits = np.array([value], dtype=dtype).view(np.uint8)
     if dtype.itemsize in _WIDTH:
         return _WIDTH[dtype.itemsize], int.from_bytes(bits.tobytes(), "little")
@@ -311,7 +311,7 @@ class MoveList:
 
     def pad(self, dst: TensorRef, src: TensorRef, pad_width: Sequence[Tuple[int, int]], value=0) -> "MoveList":
         """dst = numpy.pad(src, pad_width, constant_values=value): a COPY whose source walker
-        has bound axes (out-of-bound elements take IMM, BOARD.md §3.1). At most two axes may be
+        has bound axes (out-of-bound elements take IMM, docs/hardware.md §3.1). At most two axes may be
         padded (the mover has two bound axes); last-axis padding is whole words. Needs IMM
         (offset 0x40): RV64 firmware refuses it with NO_REACH."""
         nd = src.ndim
@@ -374,7 +374,7 @@ class MoveList:
 
     def generate(self, dst: TensorRef, seed: int) -> "MoveList":
         """dst filled by the mover's generator (Philox-4x32-10 keyed by ``seed``, counter from
-        each word's address: BOARD.md §3.1), so the bytes depend only on seed and address."""
+        each word's address: docs/hardware.md §3.1), so the bytes depend only on seed and address."""
         if not 0 <= seed < 1 << 64:
             raise InputError(f"seed {seed:#x} is not 64-bit")
         dims = _merge([(dst.shape[i], 0, dst.strides[i], 0) for i in range(dst.ndim - 1)] +
@@ -388,7 +388,7 @@ class MoveList:
         1-D ``index`` tensor (already in node memory), into ``dst`` of shape (len(index), row).
 
         One GATHER move per eight indices, each reading its own 32-byte index word, so no move
-        has a row that starts a new index word: the hardware erratum of BOARD.md §3.1 never
+        has a row that starts a new index word: the hardware erratum of docs/hardware.md §3.1 never
         applies. Needs the GATHER register (offset 0x50): RV64 firmware refuses it (NO_REACH)."""
         if table.ndim != 2 or dst.ndim != 2 or index.ndim != 1:
             raise InputError("gather: table and dst are 2-D (rows, row), index is 1-D")

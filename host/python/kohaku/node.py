@@ -362,7 +362,7 @@ class Node:
         self._check(L.kh_mem_zero(self._node(), addr, length), f"zeroing {length} bytes at {addr:#x}")
 
     def agent_read(self, off: int) -> int:
-        """One 64-bit control-agent register (BOARD.md §1 offset)."""
+        """One 64-bit control-agent register (docs/hardware.md §1 offset)."""
         v = ctypes.c_uint64()
         self._check(L.kh_agent_read(self._node(), off, ctypes.byref(v)), f"reading agent register {off:#x}")
         return v.value

@@ -1,5 +1,5 @@
 """Builders and the binding itself, without a node: NPU programs against docs/npu.md §8's
-table, descriptor lists against docs/mover.md's example and BOARD.md §3.1's GATHER erratum,
+table, descriptor lists against docs/mover.md's example and docs/hardware.md §3.1's GATHER erratum,
 refusals with their status names (include/kohaku/status.h), the layout check."""
 import sys
 from pathlib import Path
@@ -97,7 +97,7 @@ def test_copy_merges_contiguous_axes():
 
 
 def test_gather_never_has_more_than_8_indices_per_move():
-    # BOARD.md §3.1 erratum: a row that starts a new index word reads the previous word's
+    # docs/hardware.md §3.1 erratum: a row that starts a new index word reads the previous word's
     # first index, so every move must use at most 8 indices, starting on its own index word.
     n = 20
     ml = MoveList().gather(TensorRef(0x40000, (n, 16), np.float16), TensorRef(0x10000, (64, 16), np.float16),
@@ -132,7 +132,7 @@ def test_validator_knows_rv64_reach():
     assert fill.validate(32) == 1
     with pytest.raises(StatusError) as e:
         fill.validate(64)
-    # BOARD.md §3: RV64 reaches mover offsets 0x00-0x3F only; IMM is 0x40.
+    # docs/hardware.md §3: RV64 reaches mover offsets 0x00-0x3F only; IMM is 0x40.
     assert e.value.name == "NO_REACH" and e.value.detail == 0x40
 
 

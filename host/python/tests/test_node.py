@@ -1,6 +1,6 @@
 """Node against the firmware in QEMU: status, units, memory, every tensor-level move checked
 against numpy, RUN step lists. Expected values: the default unit map (docs/model-mesh.md §1),
-the mover's reach per variant (BOARD.md §3), its generator (BOARD.md §3.1, Philox-4x32-10)."""
+the mover's reach per variant (docs/hardware.md §3), its generator (docs/hardware.md §3.1, Philox-4x32-10)."""
 import numpy as np
 import pytest
 
@@ -65,7 +65,7 @@ def test_transpose(node):
 
 
 def philox_4x32_10(ctr, key):
-    """Random123's Philox-4x32-10, written from its definition (BOARD.md §3.1 names it)."""
+    """Random123's Philox-4x32-10, written from its definition (docs/hardware.md §3.1 names it)."""
     m = 0xFFFFFFFF
     c0, c1, c2, c3 = ctr
     k0, k1 = key
@@ -77,7 +77,7 @@ def philox_4x32_10(ctr, key):
 
 
 def generated_word(addr, seed):
-    """BOARD.md §3.1: key = SEED, counter (word address[31:0], word address[34:32] << 1 | half,
+    """docs/hardware.md §3.1: key = SEED, counter (word address[31:0], word address[34:32] << 1 | half,
     0, 0); bytes 0-15 from half 0, lanes little-endian."""
     wa = addr >> 5
     out = b""
@@ -105,7 +105,7 @@ def test_fill(node, variant):
     node.write(BASE + 0x4000, bytes(256))
     ml = MoveList().fill(dst, 1.5)
     if variant == 64:
-        # BOARD.md §3: IMM (0x40) is out of RV64's reach: refused before anything is written.
+        # docs/hardware.md §3: IMM (0x40) is out of RV64's reach: refused before anything is written.
         with pytest.raises(StatusError) as e:
             node.replay(ml)
         assert e.value.name == "NO_REACH" and e.value.detail == 0x40

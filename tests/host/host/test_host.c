@@ -656,6 +656,17 @@ static void status_table_agrees(void)
     c.status = 0x40, c.detail = 3;
     kh_explain_cpl(&c, ex, sizeof ex);
     CHECK_HAS(ex, "mover fault 3 AXI");
+    /* docs/dispatch.md: UNIT_FAULT detail 0x100 | {y,x}, value jobs << 16 | count */
+    c.status = 0x50, c.detail = 0x121, c.value = 0x10001;
+    kh_explain_cpl(&c, ex, sizeof ex);
+    CHECK_HAS(ex, "unit 1,2 faulted 1 time(s), seen only as credit not returned");
+    c.detail = 0x322, c.value = 0x30001;
+    kh_explain_cpl(&c, ex, sizeof ex);
+    CHECK_HAS(ex, "1 FAULT(s) seen only as credit not returned, in one of the targets 0x03 "
+                  "(bit = target index; unit 2,2 first)");
+    c.detail = 0x21, c.value = 0x77;
+    kh_explain_cpl(&c, ex, sizeof ex);
+    CHECK_HAS(ex, "unit 1,2 reported exec_result 0x77");
 }
 
 /* ---- text forms ---- */
