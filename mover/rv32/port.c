@@ -22,6 +22,7 @@ static struct {
 } kmv_staged = { kmv_spad[1], 0 };
 
 uint32_t kmv_port_mode_bit;
+const uint8_t kmv_port_occ_seen = 1;
 
 const struct kmv_caps *kmv_caps_self(void)
 {
