@@ -155,6 +155,9 @@ void kmv_walk_linear(struct kmv_walk *wk, uint64_t base, uint16_t words);
 
 /* This variant's caps. */
 const struct kmv_caps *kmv_caps_self(void);
+/* The caps kmv_replay validates with: this variant's (kmv_caps_self) until the firmware's
+ * service installs its own, which add the ranges it owns (service/queue.c). */
+extern const struct kmv_caps *kmv_caps_use;
 
 /* The list must be 4-byte aligned and readable by the CPU as it stands (RV32: the caller
  * invalidates the data cache after the host wrote it; the queue checks address and length).

@@ -19,7 +19,7 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
     uint32_t xf = 0;                    /* XFORM moves done (RV64 cannot check their occupant) */
 
     res->value = 0;
-    if (validate && kmv_validate(w, n, kmv_caps_self(), res) != KS_OK)
+    if (validate && kmv_validate(w, n, kmv_caps_use, res) != KS_OK)
         return res->status;
     /* Every exit below sets detail (and index, when it is not n) where it decides. */
     res->moves = 0;

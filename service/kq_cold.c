@@ -81,18 +81,46 @@ static void cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_r
 {
     e->status = (uint16_t)st;
     e->detail = r->detail;
-    e->value = st == KS_OK ? r->moves : ((uint64_t)r->index << 32 | (uint32_t)r->value);
+    e->value = st == KS_OK || st == KS_XFORM_UNCHECKED ? r->moves
+                                                       : ((uint64_t)r->index << 32 | (uint32_t)r->value);
     if (step != KQ_NO_STEP)
         e->value = kq_step_value(step, e->value);
+}
+
+/* Copies n records of a list the checks range-checked (n <= KD_MAX_WRITES) into the copy
+ * buffer, marks it in use (KQ_OWN_CMD: the command's data, KQ_OWN_LIST: the REPLAY step's
+ * list, or {0, 0}) and replays the copy with kmv_replay: validated with kq_caps (the owned
+ * ranges) and run from the copy, so what runs is what was checked, however the host rewrites
+ * the original meanwhile. RV32: the copy is written through the data cache, which kmv_replay
+ * flushes before the mover starts (and the CPU reads the copy from the cache in between). */
+static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list, uint32_t n,
+                                 struct kmv_result *r)
+{
+    volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(KX_FW_COPY_OFFSET);
+    const volatile kq_word *src = (const volatile kq_word *)hal_ug_ptr(list);
+    /* The list as it is in memory now, not as lines cached when it was checked (RV32; RV64's
+     * alias is uncached): write back what the firmware wrote, then drop every line. */
+    hal_shared_release();
+    hal_shared_acquire();
+    for (uint32_t i = 0; i < n * KD_RECORD_WORDS; i++)
+        d[i] = src[i];
+    kq_owned[KQ_OWN_CMD].lo = cmd;
+    kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
+    kq_owned[KQ_OWN_LIST].lo = list;
+    kq_owned[KQ_OWN_LIST].hi = list == cmd ? list : list + (uint64_t)n * KD_RECORD_BYTES;
+    unsigned st = kmv_replay((const struct kd_write *)(uintptr_t)d, n, kq.dp.wait_cycles, r);
+    for (unsigned k = KQ_OWN_CMD; k < KQ_OWN_N; k++)
+        kq_owned[k].lo = kq_owned[k].hi = 0;
+    return st;
 }
 
 static void cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
     if (s->op == KQ_OP_REPLAY) {
-        /* validates, then runs: a REPLAY command's list was not read at acceptance */
+        /* a REPLAY command's list was not read at acceptance: copied, validated, run */
         struct kmv_result r;
-        unsigned st = kmv_replay((const struct kd_write *)(uintptr_t)hal_ug_ptr(s->addr), s->count,
-                                 kq.dp.wait_cycles, &r);
+        unsigned st = cold_replay_copy(s->addr, (uint64_t)s->count * KD_RECORD_BYTES, s->addr,
+                                       s->count, &r);
         cold_replay_result(e, st, &r, KQ_NO_STEP);
     } else if (s->op == KQ_OP_DISPATCH) {
         /* One job per target (distinct, checked): one group, like RUN's (queue.c kq_add_job).
@@ -152,6 +180,38 @@ static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_
     e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;
 }
 
+static void cold_owned(const struct kx_bootblock *bb)
+{
+    const struct kq_setup *q = &kq.m.setup;
+    uint64_t qa = bb->queue_addr;
+    const struct kmv_caps *self = kmv_caps_use;     /* still this variant's own */
+    /* field by field: a struct copy would pull libc's memcpy into the window */
+    kq_caps.reach_end = self->reach_end;
+    kq_caps.xf_ids = self->xf_ids;
+    kq_caps.xf_in_words = self->xf_in_words;
+    kq_caps.xf_out_words = self->xf_out_words;
+    kq_caps.owned = kq_owned;
+    kq_caps.n_owned = KQ_OWN_N;
+    kq_caps.map = kq_env.map;
+    kq_caps.map_end = HAL_UG_DRAM_END;
+    kq_owned[KQ_OWN_FW].lo = KQ_FW_OWN_LO;
+    kq_owned[KQ_OWN_FW].hi = KQ_FW_OWN_HI;
+    kq_owned[KQ_OWN_HEADER].lo = qa;
+    kq_owned[KQ_OWN_HEADER].hi = qa + sizeof(struct kq_header);
+    kq_owned[KQ_OWN_SQ].lo = q->sq_addr;
+    kq_owned[KQ_OWN_SQ].hi = q->sq_addr + (uint64_t)q->sq_entries * KQ_SUB_BYTES;
+    kq_owned[KQ_OWN_CQ].lo = q->cq_addr;
+    kq_owned[KQ_OWN_CQ].hi = q->cq_addr + (uint64_t)q->cq_entries * KQ_CPL_BYTES;
+    kmv_caps_use = &kq_caps;
+}
+
+static void cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)
+{
+    e->status = KS_CHANGED;
+    e->detail = ce->status;
+    e->value = kq_step_value(i, ce->value);
+}
+
 /* The one service entry (kq_svc.h): `what` says which path and which words follow. */
 uint32_t kq_cold(unsigned what, ...)
 {
@@ -164,6 +224,8 @@ uint32_t kq_cold(unsigned what, ...)
         cold_fatal(va_arg(ap, uint64_t));
     } else if (what == KQ_COLD_ENUMERATE) {
         cold_enumerate();
+    } else if (what == KQ_COLD_OWNED) {
+        cold_owned(va_arg(ap, const struct kx_bootblock *));
     } else {
         struct kq_err *e = va_arg(ap, struct kq_err *);
         if (what == KQ_COLD_ABORTED) {
@@ -172,6 +234,9 @@ uint32_t kq_cold(unsigned what, ...)
             cold_exec(va_arg(ap, const struct kq_sub *), e);
         } else if (what == KQ_COLD_STOP) {
             cold_stop(e);
+        } else if (what == KQ_COLD_CHANGED) {
+            const struct kq_err *ce = va_arg(ap, const struct kq_err *);
+            cold_changed(e, ce, va_arg(ap, uint32_t));
         } else if (what == KQ_COLD_GROUP_FAILED) {
             unsigned st = va_arg(ap, unsigned);
             unsigned n = va_arg(ap, unsigned);
@@ -180,10 +245,23 @@ uint32_t kq_cold(unsigned what, ...)
             const struct kq_step *step = va_arg(ap, const struct kq_step *);
             uint32_t i = va_arg(ap, uint32_t);
             struct kmv_result r;
-            ret = kmv_replay_validated((const struct kd_write *)(uintptr_t)hal_ug_ptr(step->addr),
-                                       step->n, kq.dp.wait_cycles, &r);
-            if (ret != KS_OK)
+            const struct kq_sub *sub = kq_env.sub;
+            ret = cold_replay_copy(sub->addr, (uint64_t)sub->count * KQ_STEP_BYTES, step->addr,
+                                   step->n, &r);
+            if (ret == KS_XFORM_UNCHECKED) {
+                /* RV64: the moves ran; the RUN goes on and ends saying so */
+                e->status = KS_XFORM_UNCHECKED;
+                e->detail += r.detail;
+                ret = KS_OK;
+            } else if (KS_IS_INPUT(ret)) {
+                /* accepted in place at the RUN's check, refused on the copy: rewritten */
+                struct kq_err ce;
+                ce.status = (uint16_t)ret;
+                ce.value = (uint64_t)r.index << 32 | r.detail;
+                cold_changed(e, &ce, i);
+            } else if (ret != KS_OK) {
                 cold_replay_result(e, ret, &r, i);  /* as a REPLAY command's, under step i */
+            }
         }
     }
     va_end(ap);

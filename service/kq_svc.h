@@ -37,6 +37,10 @@ extern struct kq_svc kq;
 /* The header once accepted (queue.c); NULL before, so the fatal hook never writes through
  * garbage. */
 extern volatile struct kq_header *kq_hdr;
+/* The checks' environment, the owned ranges and the caps that carry them (queue.c). */
+extern struct kq_env kq_env;
+extern struct kmv_span kq_owned[KQ_OWN_N];
+extern struct kmv_caps kq_caps;
 
 /* ---- For kq_cold.c ---- */
 /* `first` of kq_cold_group_failed (and a replay result's step, kq_cold.c) for a command (not
@@ -60,6 +64,8 @@ enum kq_cold_what {
     KQ_COLD_STOP,                   /* (const struct kq_err *) */
     KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
     KQ_COLD_FATAL,                  /* (uint64_t word): queue.c's kx_fatal_hook */
+    KQ_COLD_OWNED,                  /* (const struct kx_bootblock *) */
+    KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_err *, uint32_t i) */
 };
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
 uint32_t kq_cold(unsigned what, ...);
@@ -113,16 +119,34 @@ static inline void kq_cold_stop(const struct kq_err *e)
     kq_cold(KQ_COLD_STOP, e);
 }
 
-/* A RUN's REPLAY step i, st: replays its list through kmv_replay_validated (kq_steps_check
- * validated it when the RUN was accepted: one validation, not two; the moves run native) and
- * returns the mover's status; on a failure e is the REPLAY command's, under step i
- * (value[63:48]). The glue is cold: no issue 8 figure runs a RUN with a REPLAY step
- * (host_vs_fw_ratio's RUN is DISPATCH and WAIT steps; replay_insns_per_write calls
- * kmv_replay_validated itself). */
+/* A RUN's REPLAY step i, st (the step's checked copy): copies its list into the firmware's
+ * copy buffer, validates the copy (kq_steps_check validated the list in place when the RUN was
+ * accepted; this second validation is what makes a list rewritten since harmless) and replays
+ * it from there (kmv_replay: the moves native). A refusal at use is KS_CHANGED (detail = the
+ * validator's status); any other failure is the REPLAY command's, under step i
+ * (value[63:48]). RV64's KS_XFORM_UNCHECKED is kept in e and the RUN goes on (returns KS_OK).
+ * The glue is cold: no issue 8 figure runs a RUN with a REPLAY step (host_vs_fw_ratio's RUN is
+ * DISPATCH and WAIT steps; replay_insns_per_write calls kmv_replay_validated itself). */
 static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *st, uint32_t i)
 {
     return kq_cold(KQ_COLD_RUN_REPLAY, e, st, i);
 }
 
+
+/* Boot, once the queue is accepted: kq_caps = this variant's caps with the owned ranges
+ * (kq_owned: the firmware's DRAM, the queue header, both rings) and the index reader
+ * (kq_env.map, the processor's DRAM reach), installed for the checks (kq_env.caps) and for
+ * kmv_replay (kmv_caps_use). */
+static inline void kq_cold_owned(const struct kx_bootblock *bb)
+{
+    kq_cold(KQ_COLD_OWNED, bb);
+}
+
+/* RUN step i failed its check at use with ce (the host rewrote it mid-command): e becomes
+ * KS_CHANGED, detail = ce's status, value = step i | ce's value. */
+static inline void kq_cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)
+{
+    kq_cold(KQ_COLD_CHANGED, e, ce, i);
+}
 
 #endif

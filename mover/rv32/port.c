@@ -24,6 +24,8 @@ static struct {
 uint32_t kmv_port_mode_bit;
 const uint8_t kmv_port_occ_seen = 1;
 
+const struct kmv_caps *kmv_caps_use = &kmv_caps_rv32;
+
 const struct kmv_caps *kmv_caps_self(void)
 {
     return &kmv_caps_rv32;
