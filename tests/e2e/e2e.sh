@@ -185,13 +185,22 @@ want_rc 0 dispatch
 c=$("$kademo" check 2>&1) || why="$why reference check after the fault: $(tr '\n' '|' <<< "$c");"
 end
 
-# A mover fault likewise: a COPY from staging aperture 1, which the memory agent drops
-# (BOARD.md §8), is an AXI error (fault 3) at the list's GO, write index 10.
+# A mover fault likewise: an AXI error injected on the mover's first access (fault 3) at the
+# demo copy's first GO, write index 10. A COPY from staging aperture 1 (which the memory agent
+# drops, BOARD.md §8) no longer reaches the mover: the validator refuses the address
+# (MV_ADDR, detail 5 << 8 | 0: an aperture other than 0, the source walk), nothing sent.
 begin mover_fault_fails_only_its_command
 k replay tests/e2e/axi-fault.txt
 want_rc 1 replay
+want_out "^replay: status=MV_ADDR detail=0x500 value=0xa00000000 "
+k inject axi@1
+want_rc 0 inject
+k replay "$demo/copy.txt"
+want_rc 1 replay
 want_out "^replay: status=MOVER_FAULT detail=0x3 value=0xa[0-9a-f]{8} "
 want_out "move 0 \(writes 0-10\): MOVER_FAULT"
+k inject clear
+want_rc 0 inject
 k replay "$demo/copy.txt"
 want_rc 0 replay
 want_out "^replay: status=OK detail=0x0 value=0x2 "
