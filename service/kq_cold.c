@@ -87,6 +87,8 @@ static void cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_r
         e->value = kq_step_value(step, e->value);
 }
 
+static void cold_owned(void);
+
 /* Copies n records of a list the checks range-checked (n <= KD_MAX_WRITES) into the copy
  * buffer, marks it in use (KQ_OWN_CMD: the command's data, KQ_OWN_LIST: the REPLAY step's
  * list, or {0, 0}) and replays the copy with kmv_replay: validated with kq_caps (the owned
@@ -104,6 +106,7 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
     hal_shared_acquire();
     for (uint32_t i = 0; i < n * KD_RECORD_WORDS; i++)
         d[i] = src[i];
+    cold_owned();
     kq_owned[KQ_OWN_CMD].lo = cmd;
     kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
     kq_owned[KQ_OWN_LIST].lo = list;
@@ -180,10 +183,10 @@ static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_
     e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;
 }
 
-static void cold_owned(const struct kx_bootblock *bb)
+static void cold_owned(void)
 {
     const struct kq_setup *q = &kq.m.setup;
-    uint64_t qa = bb->queue_addr;
+    uint64_t qa = kx_bootblock()->queue_addr;
     const struct kmv_caps *self = kmv_caps_use;     /* still this variant's own */
     /* field by field: a struct copy would pull libc's memcpy into the window */
     kq_caps.reach_end = self->reach_end;
@@ -212,6 +215,20 @@ static void cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)
     e->value = kq_step_value(i, ce->value);
 }
 
+/* Names what a step that failed kq_step_use breaks: its full check on the copy (the list of a
+ * REPLAY step is not read: at_use). */
+static void cold_step_changed(struct kq_err *e, const struct kq_step *st, uint32_t i)
+{
+    struct kq_err ce;
+    kq_env.at_use = 1;
+    if (kq_step_check(st, &kq_env, 0, &ce) == KS_OK) {
+        ce.status = KS_BAD_ADDR;            /* kq_step_use's range test, stricter by nothing */
+        ce.value = st->addr;
+    }
+    kq_env.at_use = 0;
+    cold_changed(e, &ce, i);
+}
+
 /* The one service entry (kq_svc.h): `what` says which path and which words follow. */
 uint32_t kq_cold(unsigned what, ...)
 {
@@ -225,7 +242,7 @@ uint32_t kq_cold(unsigned what, ...)
     } else if (what == KQ_COLD_ENUMERATE) {
         cold_enumerate();
     } else if (what == KQ_COLD_OWNED) {
-        cold_owned(va_arg(ap, const struct kx_bootblock *));
+        cold_owned();
     } else {
         struct kq_err *e = va_arg(ap, struct kq_err *);
         if (what == KQ_COLD_ABORTED) {
@@ -235,8 +252,8 @@ uint32_t kq_cold(unsigned what, ...)
         } else if (what == KQ_COLD_STOP) {
             cold_stop(e);
         } else if (what == KQ_COLD_CHANGED) {
-            const struct kq_err *ce = va_arg(ap, const struct kq_err *);
-            cold_changed(e, ce, va_arg(ap, uint32_t));
+            const struct kq_step *st = va_arg(ap, const struct kq_step *);
+            cold_step_changed(e, st, va_arg(ap, uint32_t));
         } else if (what == KQ_COLD_GROUP_FAILED) {
             unsigned st = va_arg(ap, unsigned);
             unsigned n = va_arg(ap, unsigned);
@@ -246,6 +263,16 @@ uint32_t kq_cold(unsigned what, ...)
             uint32_t i = va_arg(ap, uint32_t);
             struct kmv_result r;
             const struct kq_sub *sub = kq_env.sub;
+            /* at use, on the step's copy: the count and range of the list it reads */
+            struct kq_err ce;
+            ce.status = KS_BAD_LEN;
+            ce.value = 0;
+            if (step->n - 1u >= KD_MAX_WRITES ||
+                kq_range(&kq_env.reach, step->addr, step->n * KD_RECORD_BYTES, 4, &ce) != KS_OK) {
+                cold_changed(e, &ce, i);
+                ret = KS_CHANGED;
+                goto done;
+            }
             ret = cold_replay_copy(sub->addr, (uint64_t)sub->count * KQ_STEP_BYTES, step->addr,
                                    step->n, &r);
             if (ret == KS_XFORM_UNCHECKED) {
@@ -264,6 +291,7 @@ uint32_t kq_cold(unsigned what, ...)
             }
         }
     }
+done:
     va_end(ap);
     return ret;
 }

@@ -64,9 +64,10 @@ enum kq_cold_what {
     KQ_COLD_STOP,                   /* (const struct kq_err *) */
     KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
     KQ_COLD_FATAL,                  /* (uint64_t word): queue.c's kx_fatal_hook */
-    KQ_COLD_OWNED,                  /* (const struct kx_bootblock *) */
-    KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_err *, uint32_t i) */
+    KQ_COLD_OWNED,                  /* () */
+    KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_step *, uint32_t i) */
 };
+_Static_assert(KQ_COLD_OWNED == KQ_PREPARE_OWNED, "kq_env.prepare's one call");
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
 uint32_t kq_cold(unsigned what, ...);
 
@@ -133,20 +134,18 @@ static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step
 }
 
 
-/* Boot, once the queue is accepted: kq_caps = this variant's caps with the owned ranges
- * (kq_owned: the firmware's DRAM, the queue header, both rings) and the index reader
- * (kq_env.map, the processor's DRAM reach), installed for the checks (kq_env.caps) and for
- * kmv_replay (kmv_caps_use). */
-static inline void kq_cold_owned(const struct kx_bootblock *bb)
-{
-    kq_cold(KQ_COLD_OWNED, bb);
-}
+/* KQ_COLD_OWNED (through kq_env.prepare, before every list validation, and before every
+ * replay): kq_caps = this variant's caps with the owned ranges (kq_owned: the firmware's DRAM,
+ * the queue header, both rings; the command's slots are set by the caller) and the index
+ * reader (kq_env.map, the processor's DRAM reach), installed for kmv_replay (kmv_caps_use).
+ * On the cold path, not at boot: boot_insns (issue 8) does not pay for it. */
 
-/* RUN step i failed its check at use with ce (the host rewrote it mid-command): e becomes
- * KS_CHANGED, detail = ce's status, value = step i | ce's value. */
-static inline void kq_cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)
+/* RUN step i (its copy at use, st) failed kq_step_use (the host rewrote it mid-command): e
+ * becomes KS_CHANGED, detail = the status the step's full check gives (kq_step_check on the
+ * copy), value = step i | that check's value. */
+static inline void kq_cold_changed(struct kq_err *e, const struct kq_step *st, uint32_t i)
 {
-    kq_cold(KQ_COLD_CHANGED, e, ce, i);
+    kq_cold(KQ_COLD_CHANGED, e, st, i);
 }
 
 #endif

@@ -228,7 +228,7 @@ static const struct kx_unit_entry units[] = {
 
 static struct kq_env env(const struct kq_reach *r, const struct kmv_caps *caps)
 {
-    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0 };
+    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0, 0 };
     return e;
 }
 
