@@ -109,8 +109,9 @@ else
   boot_row boot_queue_in_processor_window queue_addr 0x4000800000 0xb0070005 1 # the uncached alias (bit 38)
 fi
 boot_row boot_queue_other_mesh queue_addr 0x1000800000 0xb0070005 1
-# RV32: the firmware's own DRAM code (host-interface.md §2.1, 0x40_0000 + 64 KB) is no queue.
-[ $variant = 32 ] && boot_row boot_queue_in_firmware_dram queue_addr 0x400000 0xb0070005 1
+# The firmware's own DRAM range (host-interface.md §2.1, 0x40_0000 + 64 KB: RV32 cold code, the
+# copy buffer on both variants) is no queue.
+boot_row boot_queue_in_firmware_dram queue_addr 0x400000 0xb0070005 1
 boot_row queue_bad_magic q_magic 0x4B51554F 0xb0070005 2
 boot_row queue_bad_version q_version 2 0xb0070005 3
 boot_row queue_flags q_flags 1 0xb0070005 4
@@ -139,10 +140,11 @@ row replay_bit38 BAD_ADDR 0xc 0x4000980000 -- submit --op 1 --addr 0x4000980000 
 if [ $variant = 32 ]; then
   row replay_in_processor_window BAD_ADDR 0xc 0x80980000 -- submit --op 1 --addr 0x80980000 --count 1
   row replay_staging_unreachable BAD_ADDR 0xc 0x8000000000 -- submit --op 1 --addr 0x8000000000 --count 1
-  # Data pointing into the firmware's own DRAM code (host-interface.md §2.1: 0x40_0000, 64 KB).
-  row replay_into_firmware_dram BAD_ADDR 0xc 0x400000 -- submit --op 1 --addr 0x400000 --count 1
-  row run_overlapping_firmware_dram BAD_ADDR 0x40 0x3fffe0 -- submit --op 3 --addr 0x3fffe0 --count 2
 fi
+# Data pointing into the firmware's own DRAM range (host-interface.md §2.1: 0x40_0000, 64 KB;
+# both variants own it).
+row replay_into_firmware_dram BAD_ADDR 0xc 0x400000 -- submit --op 1 --addr 0x400000 --count 1
+row run_overlapping_firmware_dram BAD_ADDR 0x40 0x3fffe0 -- submit --op 3 --addr 0x3fffe0 --count 2
 row dispatch_count_zero BAD_LEN 0x0 0x0 -- submit --op 2 --addr $DATA --count 0 --target 1,2
 row dispatch_count_above_max BAD_LEN 0x10001 0x0 -- submit --op 2 --addr $DATA --count 65537 --target 1,2
 row dispatch_nine_targets BAD_NTARGETS 0x9 0x0 -- submit --op 2 --addr $DATA --count 1 --target 1,1 --target 2,1 \
