@@ -33,6 +33,11 @@ struct kmv_caps {
      * without the node's memory). */
     const void *(*map)(uint64_t ug);
     uint64_t map_end;
+    /* Index words the firmware copied into memory it owns, [idx_lo, idx_hi) (0, 0: none): a
+     * gather's index words wholly inside are not refused as owned (their rows still are
+     * checked). The service copies every gather's first index word there (service/kq_cold.c)
+     * so the mover reads the indices that were checked. */
+    uint64_t idx_lo, idx_hi;
 };
 
 /* The reference geometry (BOARD.md §3.1 XFORM row, seeds/instruction-encoding.md §4.3): one

@@ -269,8 +269,9 @@ static uint32_t check_gather_reach(const struct vshadow *s, uint64_t dn)
     const uint32_t *h = s->v[SL_HDR(KM_WALK_SRC)];
     uint64_t sbase = SPAN_GET(KM_HDR_BASE, h[0], h[1]);
 
-    if ((f = check_range(caps, ibase, ibase + ((uint64_t)(iwords + (iwords == 0)) << 5),
-                         KMV_WHAT_INDEX)) != 0)
+    uint64_t iend = ibase + ((uint64_t)(iwords + (iwords == 0)) << 5);
+    if ((ibase < caps->idx_lo || iend > caps->idx_hi) &&
+        (f = check_range(caps, ibase, iend, KMV_WHAT_INDEX)) != 0)
         return f;
     if (!caps->map_end)
         return 0;                               /* cannot read the indices: rows unchecked */

@@ -89,29 +89,87 @@ static void cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_r
 
 static void cold_owned(void);
 
+/* A gather's index words are read by the mover itself when its move runs: the firmware copies
+ * the first index word (8 indices: KS_MV_GATHER_ROWS lets a move reach no more) of every INDEX
+ * write of a list that gathers into its copy buffer, after the list, and points the INDEX
+ * write of the list's copy there (count at most 8), so the mover reads the indices that were
+ * checked. Returns the slots used, or -1 when the buffer has no room for them (the list is
+ * refused KS_LIST_TOO_LONG). Index words the processor cannot read are left as they are: a
+ * gather using them was refused (KMV_ADDR_UNREAD). */
+static int cold_copy_indices(struct kd_write *w, uint32_t n, uint64_t slot_ug)
+{
+    uint32_t gathers = 0, slots = 0;
+    for (uint32_t i = 0; i < n; i++)
+        gathers |= kd_is_go(&w[i]) && KH_FIELD_GET(KM_CTRL_MODE, w[i].lo) == KM_MODE_GATHER;
+    if (!gathers)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (w[i].off != KM_REG_INDEX)
+            continue;
+        uint64_t v = kd_value(&w[i]);
+        uint64_t base = KH_FIELD_GET(KM_INDEX_BASE, v), count = KH_FIELD_GET(KM_INDEX_COUNT, v);
+        struct kq_err e;
+        if (kq_range(&kq_env.reach, base, KM_WORD_BYTES, KM_WORD_BYTES, &e) != KS_OK)
+            continue;
+        uint64_t slot = slot_ug + (uint64_t)slots * KM_WORD_BYTES;
+        if (slot + KM_WORD_BYTES > KX_FW_COPY_OFFSET + KX_FW_COPY_BYTES)
+            return -1;
+        volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(slot);
+        const volatile kq_word *src = (const volatile kq_word *)hal_ug_ptr(base);
+        for (unsigned k = 0; k < KM_WORD_BYTES / 4; k++)
+            d[k] = src[k];
+        w[i] = kd_make(KM_REG_INDEX, KH_FIELD_PREP(KM_INDEX_BASE, slot) |
+                                     KH_FIELD_PREP(KM_INDEX_COUNT, count < 8 ? count : 8));
+        slots++;
+    }
+    return (int)slots;
+}
+
 /* Copies n records of a list the checks range-checked (n <= KD_MAX_WRITES) into the copy
  * buffer, marks it in use (KQ_OWN_CMD: the command's data, KQ_OWN_LIST: the REPLAY step's
- * list, or {0, 0}) and replays the copy with kmv_replay: validated with kq_caps (the owned
- * ranges) and run from the copy, so what runs is what was checked, however the host rewrites
- * the original meanwhile. RV32: the copy is written through the data cache, which kmv_replay
- * flushes before the mover starts (and the CPU reads the copy from the cache in between). */
+ * list, or {0, 0}), validates the copy with kq_caps (the owned ranges; through kq_env.validate,
+ * the native entry, so the validator gets an interpreted stack of its own), copies a gathering
+ * list's index words too (cold_copy_indices) and validates the copy again against them, then
+ * replays the copy (kmv_replay_validated): what runs is what was checked, however the host
+ * rewrites the original meanwhile. RV32: the copies are written through the data cache, which
+ * the replay flushes before the mover starts (the CPU reads them from the cache in between). */
 static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list, uint32_t n,
                                  struct kmv_result *r)
 {
-    volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(KX_FW_COPY_OFFSET);
+    struct kd_write *d = (struct kd_write *)(uintptr_t)hal_ug_ptr(KX_FW_COPY_OFFSET);
     const volatile kq_word *src = (const volatile kq_word *)hal_ug_ptr(list);
     /* The list as it is in memory now, not as lines cached when it was checked (RV32; RV64's
      * alias is uncached): write back what the firmware wrote, then drop every line. */
     hal_shared_release();
     hal_shared_acquire();
     for (uint32_t i = 0; i < n * KD_RECORD_WORDS; i++)
-        d[i] = src[i];
+        ((volatile kq_word *)d)[i] = src[i];
     cold_owned();
     kq_owned[KQ_OWN_CMD].lo = cmd;
     kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
     kq_owned[KQ_OWN_LIST].lo = list;
     kq_owned[KQ_OWN_LIST].hi = list == cmd ? list : list + (uint64_t)n * KD_RECORD_BYTES;
-    unsigned st = kmv_replay((const struct kd_write *)(uintptr_t)d, n, kq.dp.wait_cycles, r);
+    r->value = 0;                       /* a refusal's mover status word: none */
+    unsigned st = kq_env.validate(d, n, &kq_caps, r);
+    if (st == KS_OK) {
+        uint64_t slot_ug = (KX_FW_COPY_OFFSET + (uint64_t)n * KD_RECORD_BYTES + 31u) & ~(uint64_t)31;
+        int slots = cold_copy_indices(d, n, slot_ug);
+        if (slots < 0) {
+            st = KS_LIST_TOO_LONG;
+            r->status = st;
+            r->detail = n;
+            r->index = n;
+            r->value = 0;
+        } else if (slots > 0) {
+            /* the rows again, from the indices the mover will read */
+            kq_caps.idx_lo = slot_ug;
+            kq_caps.idx_hi = slot_ug + (uint64_t)slots * KM_WORD_BYTES;
+            st = kq_env.validate(d, n, &kq_caps, r);
+            kq_caps.idx_lo = kq_caps.idx_hi = 0;
+        }
+    }
+    if (st == KS_OK)
+        st = kmv_replay_validated(d, n, kq.dp.wait_cycles, r);
     for (unsigned k = KQ_OWN_CMD; k < KQ_OWN_N; k++)
         kq_owned[k].lo = kq_owned[k].hi = 0;
     return st;
@@ -197,6 +255,7 @@ static void cold_owned(void)
     kq_caps.n_owned = KQ_OWN_N;
     kq_caps.map = kq_env.map;
     kq_caps.map_end = HAL_UG_DRAM_END;
+    kq_caps.idx_lo = kq_caps.idx_hi = 0;
     kq_owned[KQ_OWN_FW].lo = KQ_FW_OWN_LO;
     kq_owned[KQ_OWN_FW].hi = KQ_FW_OWN_HI;
     kq_owned[KQ_OWN_HEADER].lo = qa;

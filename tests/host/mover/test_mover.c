@@ -675,6 +675,11 @@ static const void *test_map(uint64_t ug)
     return ug == 0x8000 ? (const void *)test_idx : NULL;
 }
 
+static const void *test_map_copy(uint64_t ug)
+{
+    return ug == 0x404000 ? (const void *)test_idx : NULL;
+}
+
 /* Owned ranges: no walk, index word or gather row may overlap one. */
 static void validate_owned(void)
 {
@@ -718,6 +723,19 @@ static void validate_owned(void)
     c.map_end = 0x8000;                            /* the index word past what the CPU reads */
     VC(KS_MV_ADDR, KMV_ADDR_UNREAD << 8 | KMV_WHAT_INDEX, 8);
     c.map_end = 0x1000000;
+    /* Index words the firmware copied into memory it owns (caps idx_lo/idx_hi): not refused as
+     * owned; their rows are still checked. The copy at 0x404000, in owned range 0. */
+    L[6] = kd_make(0x30, UINT64_C(0x0000040000404000));
+    c.map = test_map_copy;
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_INDEX, 8);           /* without the exemption */
+    c.idx_lo = 0x404000;
+    c.idx_hi = 0x404020;
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_ROWS, 8);            /* row 2 still in firmware DRAM */
+    c.idx_hi = 0x40401F;                                   /* the word not wholly inside */
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_INDEX, 8);
+    c.idx_lo = c.idx_hi = 0;
+    c.map = test_map;
+    L[6] = kd_make(0x30, UINT64_C(0x0000040000008000));
     /* source base 2^40 - 32: row 0 (index 0) of 2 words runs past 2^40 */
     L[0] = kd_make(0x10, ((UINT64_C(1) << 40) - 32) << 4);
     VC(KS_MV_WRAP, KMV_WHAT_ROWS, 8);
