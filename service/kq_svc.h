@@ -95,8 +95,8 @@ static inline void kq_cold_aborted(struct kq_err *e)
     kq_cold(KQ_COLD_ABORTED, e);
 }
 
-/* The commands no issue 8 figure measures, once kq_sub_check accepted s: REPLAY (kmv_replay
- * validates, then runs: each move is native), DISPATCH (one group of ntargets jobs through
+/* The commands no issue 8 figure measures, once kq_sub_check accepted s: REPLAY (copied,
+ * validated, then replayed from the copy: each move is native), DISPATCH (one group of ntargets jobs through
  * kdp_run), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
  * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
 static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
@@ -123,7 +123,8 @@ static inline void kq_cold_stop(const struct kq_err *e)
 /* A RUN's REPLAY step i, st (the step's checked copy): copies its list into the firmware's
  * copy buffer, validates the copy (kq_steps_check validated the list in place when the RUN was
  * accepted; this second validation is what makes a list rewritten since harmless) and replays
- * it from there (kmv_replay: the moves native). A refusal at use is KS_CHANGED (detail = the
+ * it from there (cold_replay_copy: validation through kq_env.validate, then
+ * kmv_replay_validated, the moves native). A refusal at use is KS_CHANGED (detail = the
  * validator's status); any other failure is the REPLAY command's, under step i
  * (value[63:48]). RV64's KS_XFORM_UNCHECKED is kept in e and the RUN goes on (returns KS_OK).
  * The glue is cold: no issue 8 figure runs a RUN with a REPLAY step (host_vs_fw_ratio's RUN is
@@ -137,7 +138,7 @@ static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step
 /* KQ_COLD_OWNED (through kq_env.prepare, before every list validation, and before every
  * replay): kq_caps = this variant's caps with the owned ranges (kq_owned: the firmware's DRAM,
  * the queue header, both rings; the command's slots are set by the caller) and the index
- * reader (kq_env.map, the processor's DRAM reach), installed for kmv_replay (kmv_caps_use).
+ * reader (kq_env.map, the processor's DRAM reach), installed for kmv_replay (kmv_caps_use) and used by the service's own validations.
  * On the cold path, not at boot: boot_insns (issue 8) does not pay for it. */
 
 /* RUN step i (its copy at use, st) failed kq_step_use (the host rewrote it mid-command): e
