@@ -20,4 +20,6 @@ void kx_layout(void)
      * address in the cached DRAM window; 0 bytes on boards without one. */
     KX_LAYOUT(LD_FW_DRAM_BASE, BOARD_FW_DRAM_BYTES ? RV32_DRAM_BASE + BOARD_FW_DRAM_OFFSET : 0);
     KX_LAYOUT(LD_FW_DRAM_BYTES, BOARD_FW_DRAM_BYTES);
+    /* Where cold code must end: the service's copy buffer (cpu_map.h KX_FW_COPY_*) above it. */
+    KX_LAYOUT(LD_FW_COLD_END, BOARD_FW_DRAM_BYTES ? RV32_DRAM_BASE + KX_FW_COPY_OFFSET : 0);
 }

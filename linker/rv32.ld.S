@@ -42,6 +42,9 @@ SECTIONS
         . = ALIGN(4);
         __kx_cold_end = .;
     } > FW_DRAM
+    /* The top of the range is the service's copy buffer (cpu_map.h KX_FW_COPY_*). */
+    ASSERT(__kx_cold_end <= LD_FW_COLD_END || LD_FW_DRAM_BYTES == 0,
+           "RV32 cold code runs into the firmware's copy buffer (cpu_map.h KX_FW_COPY_OFFSET)")
 
     .rodata : ALIGN(8) {
         __kx_rodata_start = .;

@@ -180,7 +180,7 @@ $(FW_O)/$(1)/layout.h: linker/layout.c board/$(1)/board.h $(wildcard board/commo
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -S -o $$@.s $$<
 	$(Q)sed -n 's/^->\([A-Z_0-9]*\) \(.*\)$$$$/#define \1 \2/p' $$@.s > $$@ && rm -f $$@.s
-	$(Q)test $$$$(wc -l < $$@) -eq 8 || { echo "layout.h: expected 8 values" >&2; rm -f $$@; exit 1; }
+	$(Q)test $$$$(wc -l < $$@) -eq 9 || { echo "layout.h: expected 9 values" >&2; rm -f $$@; exit 1; }
 
 # FW_LD_SED (tests/build only): a sed script applied to the generated linker script, so the
 # build-check suite can show check-image.sh catching a script whose regions are wrong.

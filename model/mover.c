@@ -19,14 +19,15 @@
  * fault 2 at GO. 2^24 words is 512 MB; the hardware would grind on for a long time, the model
  * would stall its host. */
 #define MV_MAX_ELEMS    (UINT64_C(1) << 24)
-/* The largest occupant geometry we hold: 2048 bits in (8 words), 4 words out. */
-#define MV_MAX_IN_WORDS  8u
-#define MV_MAX_OUT_WORDS 4u
 
-/* The reference occupant at transform id 1, FP16 -> FP8 E5M2 (docs/mover-model.md §4). */
+/* The reference occupant at transform id 1, FP16 -> FP8 E5M2 (docs/mover-model.md §4). The
+ * transform geometry (IN_BITS, OUT_WORDS) is one parameter of the mover, the same for every id
+ * (docs/hardware.md §3.1): there is no 1:1 id. */
 #define OCC_ID           1u
 #define OCC_IN_BITS      2048u
 #define OCC_OUT_WORDS    4u
+#define XF_IN_WORDS      (OCC_IN_BITS / 256u)
+#define XF_OUT_WORDS     OCC_OUT_WORDS
 #define OCC_REG_IN_BITS  0x00u
 #define OCC_REG_OUT_WORDS 0x04u
 #define OCC_REG_FAULT    0x08u
@@ -263,6 +264,9 @@ static void axi_read(struct mv_run *r, uint64_t addr, uint8_t buf[MV_WORD])
     memset(buf, 0, MV_WORD);
     r->reads++;
     mv->reads++;
+    /* docs/hardware.md §3.1: a misaligned source (base, stride, index base, pitch) is read as the
+     * aligned word that contains it; the AXI slave ignores the low address bits. */
+    addr &= ~(uint64_t)(MV_WORD - 1);
     if (!mv->env.mem_read || mv->env.mem_read(mv->env.ctx, addr & MV_ADDR_MASK, buf, MV_WORD) != 0)
         r->axi = true;
 }
@@ -292,26 +296,18 @@ static uint8_t fp16_to_e5m2(uint16_t h, bool saturate)
     return (uint8_t)(sign | r);
 }
 
-/* The geometry of transform id `id`: false when no occupant sits there. */
-static bool occ_geometry(unsigned id, unsigned *in_words, unsigned *out_words)
+/* Is there something at transform id `id`? Id 1 holds the reference occupant; id 0 is the
+ * agent's bypass (docs/hardware.md §3.2), at the mover's one geometry: an entry's
+ * first OUT_WORDS words pass unchanged (docs/mover-model.md §4, a choice); other ids are empty. */
+static bool occ_present(unsigned id)
 {
-    if (id == 0) {              /* bypass (seeds §4.3): one word in, the same word out */
-        *in_words = 1;
-        *out_words = 1;
-        return true;
-    }
-    if (id == OCC_ID) {
-        *in_words = OCC_IN_BITS / 256u;
-        *out_words = OCC_OUT_WORDS;
-        return true;
-    }
-    return false;
+    return id == 0 || id == OCC_ID;
 }
 
 static void occ_convert(struct km_mover *mv, const uint8_t *in, uint8_t *out)
 {
     if (mv->xf_id == 0) {
-        memcpy(out, in, MV_WORD);
+        memcpy(out, in, XF_OUT_WORDS * MV_WORD);
         return;
     }
     mv->occ_entries++;
@@ -326,14 +322,6 @@ static void occ_convert(struct km_mover *mv, const uint8_t *in, uint8_t *out)
 
 /* ------------------------------------------------------------------ moves */
 
-static bool any_bound(const struct km_mover *mv)
-{
-    for (unsigned w = 0; w < 2; w++)
-        if (mv->w[w].aext[0] || mv->w[w].aext[1])
-            return true;
-    return false;
-}
-
 /* The fault a GO raises before anything is read or written, or 0. */
 static unsigned go_fault(const struct km_mover *mv)
 {
@@ -346,15 +334,13 @@ static unsigned go_fault(const struct km_mover *mv)
     if (mv->mode == KM_MODE_GATHER && mv->idx_count > KM_MAX_INDICES)
         return KM_FAULT_INDEX_LEN;
     if (mv->mode == KM_MODE_XFORM) {
-        unsigned in_w, out_w;
-        if (any_bound(mv))
-            return KM_FAULT_XFORM_BOUND;
-        /* The hardware hangs on the next three; the model refuses with 2 (never raised by
-         * the hardware), docs/mover-model.md. */
-        if (!occ_geometry(mv->xf_id, &in_w, &out_w))
+        /* A bound faults 7 only when an element is out of range at an entry's first word
+         * (run_xform), not here. The hardware hangs on the next three; the model refuses with
+         * 2 (never raised by the hardware), docs/mover-model.md. */
+        if (!occ_present(mv->xf_id))
             return KM_FAULT_RANGE;
         uint64_t n = walk_elems(src);
-        if (n > MV_MAX_ELEMS || n % in_w != 0 || walk_elems(dst) < n / in_w)
+        if (n > MV_MAX_ELEMS || n % XF_IN_WORDS != 0 || walk_elems(dst) < n / XF_IN_WORDS)
             return KM_FAULT_RANGE;
         return KM_FAULT_NONE;
     }
@@ -401,7 +387,13 @@ static unsigned run_elementwise(struct mv_run *r)
                 gen_word(mv, da, buf);
                 break;
             case KM_MODE_GATHER: {
-                uint32_t index = get32(&mv->ixbuf[(row >> 3) & (MV_IDX_WORDS - 1)][4u * (row & 7u)]);
+                /* Erratum (docs/hardware.md §3.1): the index buffer answers a cycle late, so a row that
+                 * starts a new index word (rows 8, 16, ...) gets the previous word's first
+                 * index, index[row - 8]. */
+                uint16_t ir = row;
+                if (!mv->env.gather_erratum_off && ir >= 8u && (ir & 7u) == 0)
+                    ir = (uint16_t)(ir - 8u);
+                uint32_t index = get32(&mv->ixbuf[(ir >> 3) & (MV_IDX_WORDS - 1)][4u * (ir & 7u)]);
                 uint64_t a = src->base + (uint32_t)(index * mv->pitch) + (uint64_t)word * MV_WORD;
                 axi_read(r, a, buf);
                 break;
@@ -438,17 +430,21 @@ static unsigned run_xform(struct mv_run *r)
     struct km_mover *mv = r->mv;
     const struct mv_walker *src = &mv->w[KM_WALK_SRC], *dst = &mv->w[KM_WALK_DST];
     struct mv_cursor dc = { { 0 } }, sc = { { 0 } };
-    unsigned in_w, out_w;
-    uint8_t in[MV_MAX_IN_WORDS * MV_WORD], out[MV_MAX_OUT_WORDS * MV_WORD];
+    uint8_t in[XF_IN_WORDS * MV_WORD], out[XF_OUT_WORDS * MV_WORD];
 
-    (void)occ_geometry(mv->xf_id, &in_w, &out_w);   /* checked at GO */
     if (mv->xf_id != 0)
         mv->occ_fault = 0;
     for (;;) {
         bool more = true;
-        /* The occupant needs every beat of an entry, so an AXI error inside one still
-         * finishes the entry's reads (docs/mover-model.md). */
-        for (unsigned j = 0; j < in_w; j++) {
+        /* Fault 7 (docs/hardware.md §3.1): a source element out of its bound at an entry's first word;
+         * nothing of the entry is read or written. Out of bound at a later word the hardware
+         * hangs; the model faults 7 there too, after the entry's earlier reads (docs). A bound
+         * that excludes nothing runs normally. Destination bounds play no part in XFORM. */
+        for (unsigned j = 0; j < XF_IN_WORDS; j++) {
+            if (!walk_valid(src, &sc))
+                return KM_FAULT_XFORM_BOUND;
+            /* The occupant needs every beat of an entry, so an AXI error inside one still
+             * finishes the entry's reads (docs/mover-model.md). */
             axi_read(r, walk_addr(src, &sc), in + j * MV_WORD);
             more = walk_step(src, &sc);
         }
@@ -456,7 +452,7 @@ static unsigned run_xform(struct mv_run *r)
         if (da & (MV_WORD - 1))
             return KM_FAULT_ALIGN;          /* the hardware hangs here */
         occ_convert(mv, in, out);
-        for (unsigned j = 0; j < out_w; j++)
+        for (unsigned j = 0; j < XF_OUT_WORDS; j++)
             axi_write(r, da + (uint64_t)j * MV_WORD, out + j * MV_WORD);
         if (r->axi)
             return KM_FAULT_AXI;

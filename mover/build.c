@@ -175,21 +175,11 @@ unsigned kmv_build_generate(struct kmv_builder *b, const struct kmv_walk *dst, u
     return b->status;
 }
 
-unsigned kmv_build_gather(struct kmv_builder *b, const struct kmv_walk *dst, uint64_t src_base,
-                          uint64_t idx_base, uint32_t idx_count, uint32_t pitch,
-                          uint32_t words, unsigned flags)
+/* One gather move of at most 8 rows (the caller splits). */
+static void emit_gather(struct kmv_builder *b, const struct kmv_walk *dst, uint64_t src_base,
+                        uint64_t idx_base, uint32_t idx_count, uint32_t pitch, uint32_t words,
+                        unsigned flags)
 {
-    unsigned st;
-
-    if (check_common(b, KM_WIDTH_32, flags) != KS_OK)
-        return b->status;
-    if ((st = check_walk(dst, 1)) != KS_OK)
-        return berr(b, st);
-    if (!KH_FIELD_FITS(KM_HDR_BASE, src_base) || !KH_FIELD_FITS(KM_INDEX_BASE, idx_base) ||
-        idx_count > KM_MAX_INDICES || words == 0 || !KH_FIELD_FITS(KM_GATHER_WORDS, words))
-        return berr(b, KS_MV_FIELD);
-    if ((src_base | idx_base | pitch) & (KM_WORD_BYTES - 1))
-        return berr(b, KS_MV_ALIGN);
     /* The source walker gives only its base: no dimensions, no bounds. */
     emit(b, KM_REG_HDR, KH_FIELD_PREP(KM_HDR_WALKER, KM_WALK_SRC) |
                         KH_FIELD_PREP(KM_HDR_BASE, src_base));
@@ -200,6 +190,49 @@ unsigned kmv_build_gather(struct kmv_builder *b, const struct kmv_walk *dst, uin
     emit(b, KM_REG_GATHER, KH_FIELD_PREP(KM_GATHER_PITCH, pitch) |
                            KH_FIELD_PREP(KM_GATHER_WORDS, words));
     emit_go(b, KM_MODE_GATHER, KM_WIDTH_32, flags);
+}
+
+/* Rows one gather move may reach: the erratum (docs/hardware.md §3.1) corrupts row 8 onward. */
+#define GATHER_ROWS_PER_MOVE  8u
+
+unsigned kmv_build_gather(struct kmv_builder *b, const struct kmv_walk *dst, uint64_t src_base,
+                          uint64_t idx_base, uint32_t idx_count, uint32_t pitch,
+                          uint32_t words, unsigned flags)
+{
+    unsigned st;
+    uint64_t elems = 1;
+
+    if (check_common(b, KM_WIDTH_32, flags) != KS_OK)
+        return b->status;
+    if ((st = check_walk(dst, 1)) != KS_OK)
+        return berr(b, st);
+    if (!KH_FIELD_FITS(KM_HDR_BASE, src_base) || !KH_FIELD_FITS(KM_INDEX_BASE, idx_base) ||
+        idx_count > KM_MAX_INDICES || words == 0 || !KH_FIELD_FITS(KM_GATHER_WORDS, words))
+        return berr(b, KS_MV_FIELD);
+    if ((src_base | idx_base | pitch) & (KM_WORD_BYTES - 1))
+        return berr(b, KS_MV_ALIGN);
+    for (unsigned d = 0; d < dst->ndim; d++)
+        elems *= dst->count[d];
+    uint64_t per = (uint64_t)words * GATHER_ROWS_PER_MOVE;   /* elements a move may take */
+    if (elems <= per) {
+        emit_gather(b, dst, src_base, idx_base, idx_count, pitch, words, flags);
+        return b->status;
+    }
+    /* Split: move m takes rows 8m .. 8m + 7, its indices one index word (32 bytes) further
+     * and its destination 8 x words elements further. Only a one-dimensional destination
+     * without bounds splits that simply. */
+    if (dst->ndim != 1 || dst->bound_extent[0] || dst->bound_extent[1])
+        return berr(b, KS_MV_GATHER_ROWS);
+    struct kmv_walk part = *dst;
+    for (uint64_t done = 0, m = 0; done < elems; done += per, m++) {
+        uint64_t left = elems - done;
+        uint32_t rows_left = idx_count > 8u * m ? idx_count - 8u * (uint32_t)m : 0;
+        part.base = dst->base + (uint64_t)((int64_t)dst->stride[0] * (int64_t)done);
+        part.count[0] = (uint16_t)(left < per ? left : per);
+        emit_gather(b, &part, src_base, idx_base + m * KM_WORD_BYTES,
+                    rows_left < GATHER_ROWS_PER_MOVE ? rows_left : GATHER_ROWS_PER_MOVE,
+                    pitch, words, flags);
+    }
     return b->status;
 }
 

@@ -11,17 +11,51 @@
 
 /* ---- What the validator knows of the machine ---- */
 
+/* A range of unit-global byte addresses [lo, hi) that no walk may reach (hi 0: unused). */
+struct kmv_span {
+    uint64_t lo, hi;
+};
+
 struct kmv_caps {
     uint32_t reach_end;     /* first mover offset the writer cannot reach: 0x80 host/RV32, 0x40 RV64 */
     uint16_t xf_ids;        /* bit k set: transform id k has an occupant */
     uint8_t  xf_in_words;   /* an XFORM entry: IN_BITS / 256 source words (8) */
-    uint8_t  xf_out_words;  /* ... and OUT_WORDS destination words (4) */
+    uint8_t  xf_out_words;  /* ... and OUT_WORDS destination words (4): a power of two */
+    /* Memory the firmware owns or is using (docs/mover.md §3 "Owned memory"): every walk's
+     * whole extent, a gather's index words and the rows its indices reach are refused with
+     * KS_MV_OWNED when they overlap owned[k], k < n_owned. The firmware fills these (service/);
+     * the constant caps below own nothing. */
+    const struct kmv_span *owned;
+    uint32_t n_owned;
+    /* Reading a gather's first index word to check the rows it reaches: map(ug) is a pointer
+     * the processor reads unit-global DRAM address ug through, for ug + 32 <= map_end (DRAM
+     * offsets; 0: the validator cannot read memory and does not check gather rows — host tools
+     * without the node's memory). */
+    const void *(*map)(uint64_t ug);
+    uint64_t map_end;
+    /* Index words the firmware copied into memory it owns, [idx_lo, idx_hi) (0, 0: none): a
+     * gather's index words wholly inside are not refused as owned (their rows still are
+     * checked). The service copies every gather's first index word there (service/kq_cold.c)
+     * so the mover reads the indices that were checked. */
+    uint64_t idx_lo, idx_hi;
 };
 
 /* The reference geometry (docs/hardware.md §3.1 XFORM row, docs/hardware.md §3.2): one
  * occupant at id 1, 2048 bits in, 4 words out. */
 extern const struct kmv_caps kmv_caps_rv32;     /* also the host's AUX_CFG reach */
 extern const struct kmv_caps kmv_caps_rv64;
+
+/* KS_MV_OWNED / KS_MV_ADDR detail [7:0]: what reaches the range (KS_MV_ADDR [15:8]: why). */
+#define KMV_WHAT_SRC        0u      /* the source walk (COPY, XFORM) */
+#define KMV_WHAT_DST        1u      /* the destination walk (for XFORM with each entry's burst) */
+#define KMV_WHAT_INDEX      2u      /* a gather's index words */
+#define KMV_WHAT_ROWS       3u      /* the rows a gather's indices reach */
+#define KMV_ADDR_MESH       1u      /* mesh field [37:36] names another mesh: aliases local memory */
+#define KMV_ADDR_BIT38      2u      /* bit 38 set: 0 on the wire, aliases */
+#define KMV_ADDR_NOWHERE    3u      /* DRAM at or past 4 GB (decodes, hits nothing) */
+#define KMV_ADDR_CROSS      4u      /* the range crosses 4 GB (or out of its region) */
+#define KMV_ADDR_APERTURE   5u      /* an aperture other than 0 or past the staging store's 2 MB */
+#define KMV_ADDR_UNREAD     6u      /* a gather's index word the processor cannot read to check */
 
 /* The outcome of validating or replaying a list: status, a detail whose meaning the status
  * names (docs/mover.md "Statuses"), the index of the write it concerns, and moves counted. */
@@ -44,6 +78,11 @@ struct kmv_result {
  *   the list), KS_MV_ALIGN, KS_MV_WRAP, KS_MV_SHORT_SRC, KS_MV_GATHER, KS_MV_XFORM. */
 unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
                       struct kmv_result *res);
+/* ... and, at each GO after the checks above: KS_MV_GATHER_ROWS (a gather whose destination
+ * reaches row 8 or later: the erratum, docs/hardware.md §3.1), KS_MV_XFORM detail 5 (an XFORM
+ * destination whose 4-word bursts could cross a 4 KB page), KS_MV_WRAP (gather rows past 2^40),
+ * KS_MV_ADDR and KS_MV_OWNED (detail layouts above) for every walk's extent — the bounding
+ * range of all its elements, bounds ignored — a gather's index words and its rows. */
 
 /* The structural half only (length, offsets, reach, GO framing): for host tools that want to
  * know a list is well-formed before its semantics. */
@@ -98,7 +137,12 @@ unsigned kmv_build_fill(struct kmv_builder *b, const struct kmv_walk *dst, unsig
 unsigned kmv_build_generate(struct kmv_builder *b, const struct kmv_walk *dst, uint64_t seed,
                             unsigned flags);
 /* Gather: indices (32-bit, count <= 2048) at idx_base; row r of `words` words at
- * src_base + index[r] * pitch; the destination walk sets the element count. */
+ * src_base + index[r] * pitch; the destination walk (one dimension, `rows x words` elements,
+ * for dst from kmv_walk_linear) sets the element count. The GATHER erratum (docs/hardware.md §3.1: a
+ * row starting a new index word takes the previous word's first index) is never produced: a
+ * gather of more than 8 rows is emitted as moves of at most 8 rows each, the index base 32
+ * bytes (8 indices) and the destination 8 x words x 32 bytes further every time. A
+ * destination walk that is not one contiguous dimension with more than 8 rows: KS_MV_GATHER_ROWS. */
 unsigned kmv_build_gather(struct kmv_builder *b, const struct kmv_walk *dst, uint64_t src_base,
                           uint64_t idx_base, uint32_t idx_count, uint32_t pitch,
                           uint32_t words, unsigned flags);
@@ -116,6 +160,9 @@ void kmv_walk_linear(struct kmv_walk *wk, uint64_t base, uint16_t words);
 
 /* This variant's caps. */
 const struct kmv_caps *kmv_caps_self(void);
+/* The caps kmv_replay validates with: this variant's (kmv_caps_self) until the firmware's
+ * service installs its own, which add the ranges it owns (service/queue.c). */
+extern const struct kmv_caps *kmv_caps_use;
 
 /* The list must be 4-byte aligned and readable by the CPU as it stands (RV32: the caller
  * invalidates the data cache after the host wrote it; the queue checks address and length).
@@ -134,6 +181,9 @@ const struct kmv_caps *kmv_caps_self(void);
  *   KS_OK. res->moves counts the moves completed without fault. */
 unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
                     struct kmv_result *res);
+/* RV64 (docs/hardware.md §3.1): the occupant's fault is not routed to the processor, so a list with
+ * XFORM moves that otherwise ends KS_OK ends KS_XFORM_UNCHECKED, detail = its XFORM moves
+ * (every move ran; nothing says whether the occupant faulted). RV32 reads it (KS_XFORM_FAULT). */
 
 /* Replays a list kmv_validate accepted earlier — e.g. every REPLAY step of a RUN command,
  * checked when the command was accepted — without validating it again, so a write costs the

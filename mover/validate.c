@@ -135,7 +135,7 @@ static unsigned bad_offset(uint32_t off, struct kmv_result *res, uint32_t i)
  * Returns 0 or the packed refusal. Offsets are counted in 32-byte words, which base and
  * strides are multiples of once aligned: Σ idx × stride stays inside int32 exactly when the
  * negative spans sum to at most 2^26 words and the positive ones to at most 2^26 - 1. */
-static uint32_t check_walk(const struct vshadow *s, unsigned w, uint64_t *elems)
+static uint32_t check_walk(const struct vshadow *s, unsigned w, uint64_t *elems, uint64_t ext[2])
 {
     uint32_t known = s->known >> SL_HDR(w), f, dt = 0;
     uint32_t tag = w << 16;                     /* DETAIL_DST << 8 for the destination */
@@ -188,6 +188,11 @@ static uint32_t check_walk(const struct vshadow *s, unsigned w, uint64_t *elems)
         (bw_top == 0 && bw < neg) || (bw_top == 7 && bw > ~pos))
         goto wrap;
     *elems = count;
+    /* The walk's extent in bytes, [lowest element, highest element + 32): every element lies in
+     * it (bounds ignored: a bound only removes elements). */
+    uint64_t base_w = (uint64_t)bw_top << 32 | bw;
+    ext[0] = (base_w - neg) << 5;
+    ext[1] = (base_w + pos + 1u) << 5;
     return 0;
 wrap:
     return REFUSE(KS_MV_WRAP, w);
@@ -212,28 +217,100 @@ static const uint16_t ctrl_rule[32] = {
 _Static_assert(WALKS_XFORM <= 0xFF && REFUSE(KS_MV_TRANSPOSE, 1) > 0xFF &&
                REFUSE(KS_MV_MODE, 7) <= 0xFFFF && RULE_BAD <= 0xFFFF, "rule encoding");
 
+/* The unit-global decode of one address (docs/hardware.md header, §7, §8): 0 when it is memory this
+ * mesh serves without aliasing — DRAM below 4 GB, or the staging store (bit 39, aperture 0)
+ * below its 2 MB — else the KMV_ADDR_* reason. */
+#define UG_STAGING_BYTES  (UINT32_C(2) << 20)
+_Static_assert(KMV_WHAT_SRC == KM_WALK_SRC && KMV_WHAT_DST == KM_WALK_DST, "a walk's `what` is its walker");
+static unsigned decode_bad(uint64_t a)
+{
+    uint32_t hi = (uint32_t)(a >> 32);
+    if (hi & 0x40u)
+        return KMV_ADDR_BIT38;
+    if (hi & 0x30u)
+        return KMV_ADDR_MESH;
+    if (hi & 0x80u)
+        return (hi & 0x0Fu) || (uint32_t)a >= UG_STAGING_BYTES ? KMV_ADDR_APERTURE : 0;
+    return hi ? KMV_ADDR_NOWHERE : 0;
+}
+
+/* [lo, hi) (hi > lo) that `what` reaches: inside the 40-bit space, decoding to real memory of
+ * this mesh without crossing out of its region, and clear of every owned range. */
+static uint32_t check_range(const struct kmv_caps *caps, uint64_t lo, uint64_t hi, unsigned what)
+{
+    uint64_t last = hi - 1u;
+    unsigned why;
+
+    if (last >> 40)
+        return REFUSE(KS_MV_WRAP, what);
+    why = decode_bad(lo);
+    if (!why && (lo >> 32) != (last >> 32))
+        why = KMV_ADDR_CROSS;
+    if (!why)
+        why = decode_bad(last);
+    if (why)
+        return REFUSE(KS_MV_ADDR, why << 8 | what);
+    for (uint32_t k = 0; k < caps->n_owned; k++)
+        if (lo < caps->owned[k].hi && caps->owned[k].lo < hi)
+            return REFUSE(KS_MV_OWNED, k << 8 | what);
+    return 0;
+}
+
+/* GATHER's reach: the index words the mover loads (at least one) and, when the validator can
+ * read memory, the rows of the first index word (at most 8 rows: KS_MV_GATHER_ROWS refused
+ * more), each of up to `words` words, the last one as long as the destination leaves it. */
+static uint32_t check_gather_reach(const struct vshadow *s, uint64_t dn)
+{
+    const struct kmv_caps *caps = s->caps;
+    const uint32_t *ix = s->v[SL_INDEX], *g = s->v[SL_GATHER];
+    uint64_t ibase = (uint64_t)(ix[1] & HI(KM_INDEX_BASE)) << 32 | ix[0];
+    uint32_t icount = GET_HI(KM_INDEX_COUNT, ix[1]), iwords = (icount + 7u) >> 3;
+    uint32_t pitch = g[0], words = GET_HI(KM_GATHER_WORDS, g[1]), f;
+    const uint32_t *h = s->v[SL_HDR(KM_WALK_SRC)];
+    uint64_t sbase = SPAN_GET(KM_HDR_BASE, h[0], h[1]);
+
+    uint64_t iend = ibase + ((uint64_t)(iwords + (iwords == 0)) << 5);
+    if ((ibase < caps->idx_lo || iend > caps->idx_hi) &&
+        (f = check_range(caps, ibase, iend, KMV_WHAT_INDEX)) != 0)
+        return f;
+    if (!caps->map_end)
+        return 0;                               /* cannot read the indices: rows unchecked */
+    if (ibase + KM_WORD_BYTES > caps->map_end)
+        return REFUSE(KS_MV_ADDR, KMV_ADDR_UNREAD << 8 | KMV_WHAT_INDEX);
+    const uint32_t *idx = caps->map(ibase);
+    for (uint32_t r = 0; dn != 0; r++) {
+        uint32_t n = dn < words ? (uint32_t)dn : words;
+        uint64_t a = sbase + (uint32_t)(idx[r] * pitch);
+        if ((f = check_range(caps, a, a + ((uint64_t)n << 5), KMV_WHAT_ROWS)) != 0)
+            return f;
+        dn -= n;
+    }
+    return 0;
+}
+
 /* The move a GO starts, with the registers as the list left them. */
 static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
 {
     const struct kmv_caps *caps = s->caps;
-    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl), walks;
-    uint64_t elems[2], dn, sn;
+    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl), walks, walked;
+    uint64_t elems[2], dn, sn, ext[2][2];
     uint32_t f;
 
     /* Width and mode together: a refusal, or the walks to check. */
     walks = ctrl_rule[ctrl & CTRL_RULE_MASK];
     if (walks > 0xFFu)
         return walks;
+    walked = walks;
     do {
         unsigned w = (walks & 0xFu) - 1u;
-        if ((f = check_walk(s, w, &elems[w])) != 0)
+        if ((f = check_walk(s, w, &elems[w], ext[w])) != 0)
             return f;
     } while ((walks >>= 4) != 0);
     dn = elems[KM_WALK_DST];
-    if (mode == KM_MODE_COPY)
-        return (sn = elems[KM_WALK_SRC]) < dn ? REFUSE(KS_MV_SHORT_SRC, 0) : 0;
-
-    if (mode == KM_MODE_GATHER) {
+    if (mode == KM_MODE_COPY) {
+        if ((sn = elems[KM_WALK_SRC]) < dn)
+            return REFUSE(KS_MV_SHORT_SRC, 0);
+    } else if (mode == KM_MODE_GATHER) {
         /* The source base, index base and pitch: written in the list and 32-byte aligned.
          * Only the source base counts: its dimensions and bounds are ignored. */
         static const struct { uint8_t slot, reg; uint16_t misalign; } need[3] = {
@@ -250,20 +327,28 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
                 return REFUSE(KS_MV_ALIGN, need[k].reg);
         }
         uint32_t indices = GET_HI(KM_INDEX_COUNT, s->v[SL_INDEX][1]);
+        uint32_t words = GET_HI(KM_GATHER_WORDS, s->v[SL_GATHER][1]);
         if (indices > KM_MAX_INDICES)
             return REFUSE(KS_MV_GATHER, 1);
         /* Rows past the index count read stale buffer contents; words 0 never advances. */
-        if (dn > indices * GET_HI(KM_GATHER_WORDS, s->v[SL_GATHER][1]))
+        if (dn > (uint64_t)indices * words)
             return REFUSE(KS_MV_GATHER, 2);
-        return 0;
-    }
-
-    if (mode == KM_MODE_XFORM) {
+        /* The erratum (docs/hardware.md §3.1): row 8 (and 16, ...) takes the previous index word's
+         * first index. A move may reach rows 0-7 only; builders split longer gathers. */
+        if (dn > (uint64_t)words << 3)
+            return REFUSE(KS_MV_GATHER_ROWS, dn > 0xFFFFFFu ? 0xFFFFFFu : (uint32_t)dn);
+        /* The destination walk, then the index words and rows (the source walk is not one). */
+        if ((f = check_range(caps, ext[KM_WALK_DST][0], ext[KM_WALK_DST][1], KMV_WHAT_DST)) != 0)
+            return f;
+        return check_gather_reach(s, dn);
+    } else if (mode == KM_MODE_XFORM) {
         sn = elems[KM_WALK_SRC];
         /* Every hang case of docs/hardware.md §3.1. An entry is a power of two of words
          * (IN_BITS / 256: 8 for the reference geometry), so "whole entries" is a mask; caps
          * with an occupant have entries of at least one word (0 would refuse every list). */
         uint32_t in = caps->xf_in_words, extents = 0;
+        uint32_t burst = (uint32_t)caps->xf_out_words << 5;    /* one entry's output bytes */
+        const uint32_t *dh = s->v[SL_HDR(KM_WALK_DST)];
 
         if (!((caps->xf_ids >> GET_HI(KM_HDR_XFORM_ID, s->v[SL_HDR(KM_WALK_SRC)][1])) & 1u))
             return REFUSE(KS_MV_XFORM, 1);      /* no occupant at this id */
@@ -275,7 +360,26 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
             return REFUSE(KS_MV_XFORM, 2);      /* a partial entry */
         if (dn * in < sn)
             return REFUSE(KS_MV_XFORM, 4);      /* the destination is shorter than the entries */
+        /* Each entry is one burst of OUT_WORDS words at its destination element; AXI forbids
+         * a burst across 4 KB (docs/hardware.md §3.1). A base and live strides that are multiples of
+         * the burst (a power of two dividing 4 KB) keep every burst inside a page. */
+        uint32_t mis = (uint32_t)SPAN_GET(KM_HDR_BASE, dh[0], dh[1]);
+        for (unsigned d = 0, nd = GET_HI(KM_HDR_NDIM, dh[1]); d < nd; d++) {
+            const uint32_t *dm = s->v[SL_DIM(KM_WALK_DST, d)];
+            if (GET_LO(KM_DIM_COUNT, dm[0]) > 1u)
+                mis |= (uint32_t)SPAN_GET(KM_DIM_STRIDE, dm[0], dm[1]);
+        }
+        if (mis & (burst - 1u))
+            return REFUSE(KS_MV_XFORM, 5);      /* a burst could cross a 4 KB page */
+        ext[KM_WALK_DST][1] += burst - KM_WORD_BYTES;
     }
+    /* Every walk's extent (XFORM's destination with its bursts) against the address map and
+     * the owned ranges, in the order the walks were checked. */
+    do {
+        unsigned w = (walked & 0xFu) - 1u;
+        if ((f = check_range(caps, ext[w][0], ext[w][1], w)) != 0)
+            return f;
+    } while ((walked >>= 4) != 0);
     return 0;                                   /* FILL, GENERATE: the destination walk only */
 }
 
@@ -420,7 +524,11 @@ const char *kmv_status_text(unsigned status)
     case KS_MV_WRAP:      return "walk offsets wrap 32-bit signed or leave the 40-bit address space";
     case KS_MV_SHORT_SRC: return "source walk shorter than the destination walk";
     case KS_MV_GATHER:    return "gather needs more rows than indices, or more than 2048 indices";
-    case KS_MV_XFORM:     return "XFORM move the mover would hang on";
+    case KS_MV_XFORM:     return "XFORM move the mover would hang on, or whose bursts could cross a 4 KB page";
+    case KS_MV_OWNED:     return "a walk reaches memory the firmware owns or is using (detail: range << 8 | walk)";
+    case KS_MV_ADDR:      return "a walk's addresses alias another mesh, set bit 38, reach no memory or cross 4 GB";
+    case KS_MV_GATHER_ROWS: return "a gather reaching row 8 or later moves wrong bytes (erratum): split it into moves of 8 rows";
+    case KS_XFORM_UNCHECKED: return "moves done; an XFORM occupant's fault cannot be seen on RV64";
     case KS_TEXT_SYNTAX:  return "descriptor list text: syntax error";
     case KS_MOVER_FAULT:  return "mover fault (detail = code 1-7)";
     case KS_XFORM_FAULT:  return "transform occupant fault";

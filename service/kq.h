@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "boot.h"
 #include "kohaku/bootblock.h"
+#include "kohaku/cpu_map.h"
 #include "kohaku/queue.h"
 #include "kohaku/status.h"
 #include "kmv.h"
@@ -20,9 +21,9 @@ struct kq_reach {
     /* [0] DRAM: first local offset not reachable (at most 2^32); [1] staging: bytes reachable
      * from offset 0 (0: none; at most 2^32). Indexed by the address's region (kq_range). */
     uint64_t end[2];
-    /* DRAM local offsets [rsv[0], rsv[1]) holding the firmware's own code (the RV32 firmware
-     * DRAM range, cpu_map.h KX_FW_DRAM_*, board BOARD_FW_DRAM_*): reachable, but a range
-     * overlapping it is refused. {0, 0} (RV64, or left out): nothing reserved. */
+    /* DRAM local offsets [rsv[0], rsv[1]) the firmware owns (KQ_FW_OWN_*: RV32 cold code, the
+     * copy buffer on both variants): reachable, but a range overlapping it is refused.
+     * {0, 0} (left out): nothing reserved. */
     uint32_t rsv[2];
 };
 
@@ -44,6 +45,16 @@ _Static_assert(sizeof(struct kq_err) == sizeof(struct kq_cpl) &&
                offsetof(struct kq_err, cycles) == offsetof(struct kq_cpl, cycles),
                "a check's outcome is its completion");
 
+/* The ranges the firmware owns or is using, which no mover walk may reach (KS_MV_OWNED's
+ * detail [15:8] names the slot; docs/host-interface.md §5): its own DRAM range (RV32 cold code
+ * and, on both variants, the copy buffer), the queue header, the two rings, the running
+ * command's data (a REPLAY's list, a RUN's step list) and the REPLAY step's list being checked
+ * or run. {0, 0}: unused. */
+#define KQ_PREPARE_OWNED  23u   /* kq_svc.h KQ_COLD_OWNED */
+enum kq_own {
+    KQ_OWN_FW = 0, KQ_OWN_HEADER, KQ_OWN_SQ, KQ_OWN_CQ, KQ_OWN_CMD, KQ_OWN_LIST, KQ_OWN_N
+};
+
 /* What a submission check needs: the reach, the unit table, the mover caps, and how to read
  * a descriptor list of a RUN REPLAY step (unit-global address -> readable pointer, only
  * called on ranges already checked). */
@@ -53,6 +64,19 @@ struct kq_env {
     unsigned n_units;
     const struct kmv_caps *caps;
     const void *(*map)(uint64_t ug);
+    /* The validator a REPLAY step's list goes through (NULL: kmv_validate). The firmware
+     * passes kmv_validate's native entry, so on RV32 the cold validator gets an interpreted
+     * stack of its own (docs/kvm.md "Stack"). */
+    unsigned (*validate)(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
+                         struct kmv_result *res);
+    /* caps->owned as a table the checks fill (NULL: no owned ranges kept): slots
+     * KQ_OWN_CMD and KQ_OWN_LIST are set before a list is validated. */
+    struct kmv_span *owned;
+    const struct kq_sub *sub;       /* the command being checked or run (its data is in use) */
+    /* Called as prepare(KQ_PREPARE_OWNED) before a list is validated (NULL: nothing to do):
+     * the firmware fills `owned` and caps there, on the cold path (no boot cost). */
+    uint32_t (*prepare)(unsigned what, ...);
+    uint32_t at_use;                /* 1 while a RUN re-checks its steps at use (kq_step_check) */
 };
 
 /* ---- Ring arithmetic (indices count "ever" and never wrap in practice: 2^64) ---- */
@@ -79,6 +103,12 @@ static inline uint32_t kq_slot(uint64_t index, uint32_t entries)
 }
 
 /* ---- Address ranges ---- */
+
+/* The DRAM range the firmware owns on both variants (cpu_map.h KX_FW_DRAM_*: RV32 cold code
+ * and the copy buffer KX_FW_COPY_*), refused as command data (kq_reach.rsv) and as a mover
+ * walk (KQ_OWN_FW). */
+#define KQ_FW_OWN_LO  KX_FW_DRAM_OFFSET
+#define KQ_FW_OWN_HI  (KX_FW_DRAM_OFFSET + KX_FW_DRAM_BYTES)
 
 /* Checks [ug, ug + bytes) for the processor: aligned to `align` (a power of two, at most 32),
  * bits [63:40], 38 and the mesh field [37:36] zero, DRAM below r->end[0] or staging (bit 39,
@@ -121,6 +151,23 @@ unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct k
  * the DISPATCH steps before it (KS_UNSATISFIABLE). value[63:48] = the failing step. */
 unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_env *env,
                         struct kq_err *e);
+
+/* One RUN step, as kq_steps_check checks each (the step's own rows, a WAIT against `tally`,
+ * the programs each unit-table entry got from the steps before it; tally NULL: WAITs are not
+ * counted; env->at_use 1: a REPLAY step's list is not read, it is checked where it runs, on
+ * its own copy). KS_OK or the step's refusal in e. */
+unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env, uint32_t *tally,
+                       struct kq_err *e);
+
+/* Checked once, used once (issue 13 item 8): RUN runs each step from a copy in firmware memory
+ * and checks again, on that copy, every field its execution reads — the op, a DISPATCH's or
+ * WAIT's target (the unit-table index RUN shifts by), a DISPATCH's count and data range (a
+ * REPLAY step's count, range and list are checked on their own copy, service/kq_cold.c) — so
+ * a step list the host rewrites mid-command never runs unchecked. Returns the target's
+ * unit-table index (DISPATCH, WAIT), 0 (other steps) or -1 (the step fails: KS_CHANGED). A
+ * WAIT's count and the reserved fields are not read at use: a WAIT is met by construction
+ * (every program before it has completed when it runs). */
+int kq_step_use(const struct kq_step *st, const struct kq_env *env);
 
 /* value of a RUN failure: the step in [63:48], the inner value in [47:0]. */
 static inline uint64_t kq_step_value(uint32_t step, uint64_t inner)

@@ -220,7 +220,8 @@ static inline uint64_t kq_get64(const uint8_t *f)
 }
 
 /* Runs the rows r over the record at p; KS_OK (e filled) or the first broken row's status.
- * tally: programs dispatched so far per unit-table entry (RUN steps only). */
+ * tally: programs dispatched so far per unit-table entry (RUN steps only); NULL skips the
+ * TALLY rows (each is its list's last row but END, so the list ends KS_OK there). */
 static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct kq_reach *reach,
                          const struct kq_env *env, uint32_t *tally, struct kq_err *e)
 {
@@ -240,7 +241,7 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
         } else if (kind == KQ_R_TARGET) {
             if ((ui = kq_unit_index(env, *f)) < 0)
                 return kq_fail(e, KS_BAD_TARGET, *f, 0);
-        } else if (kind == KQ_R_TALLY) {    /* the TARGET row before it: ui is *f's, known */
+        } else if (kind == KQ_R_TALLY && tally) {  /* the TARGET row before it: ui is *f's */
             uint32_t *t = &tally[ui];
             if (!r->rec)
                 ++*t;
@@ -316,6 +317,28 @@ int kq_unit_index(const struct kq_env *env, uint8_t yx)
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
 {
     return kq_rules(s, kq_rules_sub, &env->reach, env, 0, e);
+}
+
+int kq_step_use(const struct kq_step *st, const struct kq_env *env)
+{
+    unsigned op = st->op;
+    struct kq_err e;
+    if (op - KQ_STEP_DISPATCH > KQ_STEP_SIGNAL - KQ_STEP_DISPATCH)
+        return -1;
+    if (op != KQ_STEP_DISPATCH && op != KQ_STEP_WAIT)
+        return 0;
+    int ui = kq_unit_index(env, st->target);
+    if (op == KQ_STEP_DISPATCH &&
+        (st->n - 1u >= KQ_MAX_PROG ||
+         kq_range(&env->reach, st->addr, st->n * KQ_PAYLOAD_BYTES, 8, &e) != KS_OK))
+        return -1;
+    return ui;
+}
+
+unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env, uint32_t *tally,
+                       struct kq_err *e)
+{
+    return kq_rules(st, kq_rules_step, &env->reach, env, tally, e);
 }
 
 unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_env *env,

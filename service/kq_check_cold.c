@@ -21,12 +21,27 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
                         st = KS_DUP_TARGET;
             }
         }
-    } else {                                        /* KQ_CHECK_LIST */
-        /* the address was range-checked by the row before; fields are 8-byte aligned */
+    } else if (!env->at_use) {                      /* KQ_CHECK_LIST */
+        /* the address was range-checked by the row before; fields are 8-byte aligned. At use
+         * (a RUN running its steps) the list is checked where it runs, on its own copy
+         * (kq_cold.c), not here. */
         const uint32_t *w = (const uint32_t *)(const void *)f;
+        uint64_t a = w[0] | (uint64_t)w[1] << 32;
         struct kmv_result res;
-        st = kmv_validate((const struct kd_write *)env->map(w[0] | (uint64_t)w[1] << 32), n,
-                          env->caps, &res);
+        if (env->prepare)
+            env->prepare(KQ_PREPARE_OWNED);
+        if (env->owned) {
+            /* In use while the list is checked: the RUN's step list and this list. */
+            struct kmv_span *o = env->owned;
+            o[KQ_OWN_CMD].lo = env->sub->addr;
+            o[KQ_OWN_CMD].hi = env->sub->addr + (uint64_t)env->sub->count * KQ_STEP_BYTES;
+            o[KQ_OWN_LIST].lo = a;
+            o[KQ_OWN_LIST].hi = a + (uint64_t)n * KD_RECORD_BYTES;
+        }
+        const struct kd_write *l = (const struct kd_write *)env->map(a);
+        /* direct call when no entry is given (host builds): a cold function's address must
+         * not be called through (docs/kvm.md) */
+        st = env->validate ? env->validate(l, n, env->caps, &res) : kmv_validate(l, n, env->caps, &res);
         detail = res.detail;
         value = res.index;
     }

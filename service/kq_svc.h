@@ -37,6 +37,10 @@ extern struct kq_svc kq;
 /* The header once accepted (queue.c); NULL before, so the fatal hook never writes through
  * garbage. */
 extern volatile struct kq_header *kq_hdr;
+/* The checks' environment, the owned ranges and the caps that carry them (queue.c). */
+extern struct kq_env kq_env;
+extern struct kmv_span kq_owned[KQ_OWN_N];
+extern struct kmv_caps kq_caps;
 
 /* ---- For kq_cold.c ---- */
 /* `first` of kq_cold_group_failed (and a replay result's step, kq_cold.c) for a command (not
@@ -60,7 +64,10 @@ enum kq_cold_what {
     KQ_COLD_STOP,                   /* (const struct kq_err *) */
     KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
     KQ_COLD_FATAL,                  /* (uint64_t word): queue.c's kx_fatal_hook */
+    KQ_COLD_OWNED,                  /* () */
+    KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_step *, uint32_t i) */
 };
+_Static_assert(KQ_COLD_OWNED == KQ_PREPARE_OWNED, "kq_env.prepare's one call");
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
 uint32_t kq_cold(unsigned what, ...);
 
@@ -88,8 +95,8 @@ static inline void kq_cold_aborted(struct kq_err *e)
     kq_cold(KQ_COLD_ABORTED, e);
 }
 
-/* The commands no bench figure measures, once kq_sub_check accepted s: REPLAY (kmv_replay
- * validates, then runs: each move is native), DISPATCH (one group of ntargets jobs through
+/* The commands no bench figure measures, once kq_sub_check accepted s: REPLAY (copied,
+ * validated, then replayed from the copy: each move is native), DISPATCH (one group of ntargets jobs through
  * kdp_run), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
  * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
 static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
@@ -113,16 +120,33 @@ static inline void kq_cold_stop(const struct kq_err *e)
     kq_cold(KQ_COLD_STOP, e);
 }
 
-/* A RUN's REPLAY step i, st: replays its list through kmv_replay_validated (kq_steps_check
- * validated it when the RUN was accepted: one validation, not two; the moves run native) and
- * returns the mover's status; on a failure e is the REPLAY command's, under step i
- * (value[63:48]). The glue is cold: no bench figure runs a RUN with a REPLAY step
- * (host_vs_fw_ratio's RUN is DISPATCH and WAIT steps; replay_insns_per_write calls
- * kmv_replay_validated itself). */
+/* A RUN's REPLAY step i, st (the step's checked copy): copies its list into the firmware's
+ * copy buffer, validates the copy (kq_steps_check validated the list in place when the RUN was
+ * accepted; this second validation is what makes a list rewritten since harmless) and replays
+ * it from there (cold_replay_copy: validation through kq_env.validate, then
+ * kmv_replay_validated, the moves native). A refusal at use is KS_CHANGED (detail = the
+ * validator's status); any other failure is the REPLAY command's, under step i
+ * (value[63:48]). RV64's KS_XFORM_UNCHECKED is kept in e and the RUN goes on (returns KS_OK).
+ * The glue is cold: no bench figure runs a RUN with a REPLAY step (host_vs_fw_ratio's RUN is
+ * DISPATCH and WAIT steps; replay_insns_per_write calls kmv_replay_validated itself). */
 static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *st, uint32_t i)
 {
     return kq_cold(KQ_COLD_RUN_REPLAY, e, st, i);
 }
 
+
+/* KQ_COLD_OWNED (through kq_env.prepare, before every list validation, and before every
+ * replay): kq_caps = this variant's caps with the owned ranges (kq_owned: the firmware's DRAM,
+ * the queue header, both rings; the command's slots are set by the caller) and the index
+ * reader (kq_env.map, the processor's DRAM reach), installed for kmv_replay (kmv_caps_use) and used by the service's own validations.
+ * On the cold path, not at boot: boot_insns (issue 8) does not pay for it. */
+
+/* RUN step i (its copy at use, st) failed kq_step_use (the host rewrote it mid-command): e
+ * becomes KS_CHANGED, detail = the status the step's full check gives (kq_step_check on the
+ * copy), value = step i | that check's value. */
+static inline void kq_cold_changed(struct kq_err *e, const struct kq_step *st, uint32_t i)
+{
+    kq_cold(KQ_COLD_CHANGED, e, st, i);
+}
 
 #endif

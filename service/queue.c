@@ -10,10 +10,18 @@
  * firmware's own DRAM only while a board that has some reaches less than 4 GB. */
 _Static_assert(HAL_UG_DRAM_END <= (1ull << 32) && HAL_UG_STAGING_BYTES <= (1ull << 32),
                "reach within 2^32 (service/kq_check.c)");
+/* The owned range (both variants) inside the DRAM reach and below 2^32 - 2 MB, so kq_range's
+ * 32-bit end test is exact for every command range (at most 2 MB) that starts below its end;
+ * the board's cold-code range (RV32) inside it. */
+_Static_assert((uint64_t)KQ_FW_OWN_HI <= HAL_UG_DRAM_END && KQ_FW_OWN_HI <= (1ull << 32) - (2u << 20),
+               "owned DRAM inside the reach (service/kq_check.c)");
 _Static_assert(BOARD_FW_DRAM_BYTES == 0 ||
-               (HAL_UG_DRAM_END < (1ull << 32) &&
-                (uint64_t)BOARD_FW_DRAM_OFFSET + BOARD_FW_DRAM_BYTES <= HAL_UG_DRAM_END),
-               "firmware DRAM inside a reach below 2^32 (service/kq_check.c)");
+               (BOARD_FW_DRAM_OFFSET >= KQ_FW_OWN_LO &&
+                (uint64_t)BOARD_FW_DRAM_OFFSET + BOARD_FW_DRAM_BYTES <= KQ_FW_OWN_HI),
+               "the board's firmware DRAM inside the owned range");
+_Static_assert(KX_FW_COPY_OFFSET >= KQ_FW_OWN_LO && KX_FW_COPY_OFFSET + KX_FW_COPY_BYTES <= KQ_FW_OWN_HI &&
+               KX_FW_COPY_BYTES >= KD_MAX_WRITES * KD_RECORD_BYTES,
+               "the copy buffer holds the longest list, inside the owned range");
 
 /* Everything is set before use (kq_boot, kdp_init), so crt0 need not zero it: boot time
  * (bench: boot_insns) does not grow with these tables. */
@@ -26,13 +34,22 @@ static const void *kq_map(uint64_t ug)
     return (const void *)(uintptr_t)hal_ug_ptr(ug);
 }
 
+/* The ranges no mover walk may reach (kq.h enum kq_own) and the caps that carry them: filled
+ * by the cold path before every list validation and replay (KQ_COLD_OWNED; the command's two
+ * slots by the caller), so never read unset and in .noinit (boot_insns does not clear them). */
+struct kmv_span kq_owned[KQ_OWN_N] __attribute__((section(".noinit.kq_owned")));
+struct kmv_caps kq_caps __attribute__((section(".noinit.kq_caps")));
+
 /* What the checks need: constant but for the mover caps and the unit count (kq_boot). In
  * .data, so it costs no instructions to set up. */
-static struct kq_env kq_env = {
-    .reach = { { HAL_UG_DRAM_END, HAL_UG_STAGING_BYTES },
-               { BOARD_FW_DRAM_OFFSET, BOARD_FW_DRAM_OFFSET + BOARD_FW_DRAM_BYTES } },
+struct kq_env kq_env = {
+    .reach = { { HAL_UG_DRAM_END, HAL_UG_STAGING_BYTES }, { KQ_FW_OWN_LO, KQ_FW_OWN_HI } },
     .units = kq.dp.units,
+    .caps = &kq_caps,
     .map = kq_map,
+    .validate = kmv_validate,
+    .owned = kq_owned,
+    .prepare = kq_cold,
 };
 
 /* n words from s to d, in order, each one load and one store (shared lines both ways). */
@@ -122,13 +139,26 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
 {
     unsigned nj = 0;
     uint32_t busy = 0;                  /* units in the group, bit = table index */
+    /* Checked once, used once (issue 13 item 8): each step runs from a copy in firmware
+     * memory, whose every field the step reads is checked again there (kq_step_use), so a
+     * step list rewritten since kq_steps_check accepted it never runs unchecked. */
+    struct kq_step cur;
+    uint32_t changed = 0;
     for (uint32_t i = 0;; i++, st++) {
-        unsigned op = i < n ? st->op : 0;           /* 0: past the last step */
+        unsigned op = 0;                            /* 0: past the last step, or changed */
+        int ui = 0;
+        if (i < n) {
+            kq_copy((volatile kq_word *)&cur, (const volatile kq_word *)st, KQ_STEP_BYTES / 4);
+            if ((ui = kq_step_use(&cur, &kq_env)) >= 0)
+                op = cur.op;
+            else
+                changed = i + 1;                    /* run the group pending, then stop */
+        }
         /* The group runs before this step unless it is a DISPATCH to a unit not in it and
          * there is room: any other step sees busy & ~0, nonzero exactly when nj > 0. */
         uint32_t bit = ~0u;
         if (op == KQ_STEP_DISPATCH)
-            bit = 1u << kq_unit_index(&kq_env, st->target);    /* checked: known */
+            bit = 1u << ui;                         /* checked at use: known */
         if ((busy & bit) || nj == KDP_MAX_JOBS) {
             /* the group is steps i - nj .. i - 1 */
             unsigned gs = kdp_run(&kq.dp, kq.job, nj);
@@ -137,22 +167,30 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
                 return;
             }
             nj = 0, busy = 0;
+            /* Time has passed: read the steps after this from memory as it is now, not from
+             * lines cached before (RV32; a fence on RV64), so what runs is checked as it is. */
+            hal_shared_release();
+            hal_shared_acquire();
         }
         if (op == KQ_STEP_DISPATCH) {
-            kq_add_job(nj++, st);
+            kq_add_job(nj++, &cur);
             busy |= bit;
         } else if (op == KQ_STEP_REPLAY) {
-            if (kq_cold_run_replay(e, st, i) != KS_OK)
+            if (kq_cold_run_replay(e, &cur, i) != KS_OK)
                 return;                         /* e: the replay's failure, under step i */
         } else if (op == KQ_STEP_SIGNAL) {
-            kq_hdr->info.progress = st->addr;
+            kq_hdr->info.progress = cur.addr;
             hal_shared_release();
         } else if (!op) {
             break;
         }
         /* WAIT and BARRIER: met, every program before them has completed. */
     }
-    e->value = n;       /* status and detail: KS_OK and 0 from kq_steps_check, kept since */
+    /* status and detail: KS_OK and 0 from kq_steps_check, kept since (or a REPLAY step's
+     * KS_XFORM_UNCHECKED); a step that failed its check at use: KS_CHANGED. */
+    e->value = n;
+    if (changed)
+        kq_cold_changed(e, &cur, changed - 1);
 }
 
 /* ---- Boot and the loop ---- */
@@ -160,7 +198,6 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
 static void kq_boot(void)
 {
     const struct kx_bootblock *bb = kx_bootblock();
-    kq_env.caps = kmv_caps_self();
 
     /* kq_setup_check reads the header only once its address is known to be reachable. */
     volatile struct kq_header *h = (volatile struct kq_header *)hal_ug_ptr(bb->queue_addr);
@@ -204,6 +241,7 @@ void kq_serve(void)
     struct kq_err e;
     e.rsvd0 = 0;                        /* no path writes them */
     e.rsvd1 = 0;
+    kq_env.sub = &s;                    /* the command being checked or run: its data is in use */
     /* Taken before a restart and never completed: it may have run partly; say so once, as the
      * first completion this run posts. The setup check keeps sq_head - cq_tail in {0, 1}, so
      * the low words tell. */

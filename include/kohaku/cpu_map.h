@@ -46,6 +46,13 @@
 #define KX_FW_DRAM_OFFSET    0x00400000u       /* DRAM local offset = unit-global address (mesh 0) */
 #define KX_FW_DRAM_BYTES     0x00010000u       /* 64 KB */
 #define KX_FW_DRAM_RV32      (RV32_DRAM_BASE + KX_FW_DRAM_OFFSET)   /* 0x8040_0000, cached */
+/* Ours: the firmware's copy buffer, the top 48 KB of that range on both variants (RV64 owns
+ * the range too, docs/host-interface.md §2.1): a descriptor list is copied here whole
+ * (KD_MAX_WRITES x 12 = 48 KB) and checked and replayed from the copy, so a host that rewrites
+ * command data mid-command cannot make the firmware run what it did not check. RV32 cold code
+ * lives below it (linker/rv32.ld.S asserts it stays there). */
+#define KX_FW_COPY_OFFSET    0x00404000u
+#define KX_FW_COPY_BYTES     0x0000C000u
 
 /* RV32 halt causes (docs/hardware.md §4). Cause 0 is the EXIT register. */
 #define RV32_HALT_EXIT       0u

@@ -47,6 +47,7 @@
 #define KS_UNSATISFIABLE       0x0Au    /* RUN WAIT for more programs than the list dispatches to that
                                          * unit before it; detail = {y,x}, value[47:0] = n */
 #define KS_BAD_RSVD            0x0Bu    /* a reserved field not 0; detail = its byte offset in the record */
+#define KS_CHANGED             0x0Cu    /* command data failed its check again at use (the host rewrote it mid-command): what ran before was checked; detail = that check's status */
 #define KS_ABORTED             0x71u    /* taken before a firmware restart and never completed: it may have
                                          * run partly; detail = 0, value = 0 */
 
@@ -67,8 +68,12 @@
 #define KS_MV_GATHER           0x1Du    /* rows beyond index count x words, or > 2048 indices */
 #define KS_MV_XFORM            0x1Eu    /* an XFORM the mover hangs on; detail = which case */
 #define KS_TEXT_SYNTAX         0x1Fu    /* descriptor list text form; detail = line */
+#define KS_MV_OWNED            0x20u    /* a walk reaches memory the firmware owns or is using; detail = (range << 8) | which walk */
+#define KS_MV_ADDR             0x21u    /* a walk's addresses alias another mesh, set bit 38, reach nothing or cross 4 GB; detail = (why << 8) | which walk */
+#define KS_MV_GATHER_ROWS      0x22u    /* a gather reaching index 8 or later (erratum: split it into moves of 8 rows); detail = rows' elements */
 #define KS_MOVER_FAULT         0x40u    /* the mover faulted; detail = fault code 1-7 */
 #define KS_XFORM_FAULT         0x41u    /* RV32 MVGO occupant fault; detail = its code */
+#define KS_XFORM_UNCHECKED     0x72u    /* RV64: every move done, but an XFORM's occupant fault cannot be seen there; detail = XFORM moves */
 /* KS_TIMEOUT detail = (what << 8) | {y,x}: what 0x01-0x0F dispatch (dispatch/kdp_flit.h),
  * 0x10-0x1F mover, {y,x} = 0. value = the mover status word (RV32 MVGO, RV64 MVSTAT). */
 #define KS_AWAIT_MOVER         0x10u    /* a move (or a descriptor fetch) to finish */

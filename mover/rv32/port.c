@@ -22,6 +22,9 @@ static struct {
 } kmv_staged = { kmv_spad[1], 0 };
 
 uint32_t kmv_port_mode_bit;
+const uint8_t kmv_port_occ_seen = 1;
+
+const struct kmv_caps *kmv_caps_use = &kmv_caps_rv32;
 
 const struct kmv_caps *kmv_caps_self(void)
 {

@@ -10,6 +10,9 @@ typedef uint64_t kmv_u64a __attribute__((may_alias, aligned(8)));
 
 static const struct kd_write *kmv_staged;
 uint32_t kmv_port_mode_bit;
+const uint8_t kmv_port_occ_seen = 0;
+
+const struct kmv_caps *kmv_caps_use = &kmv_caps_rv64;
 
 const struct kmv_caps *kmv_caps_self(void)
 {

@@ -109,8 +109,9 @@ else
   boot_row boot_queue_in_processor_window queue_addr 0x4000800000 0xb0070005 1 # the uncached alias (bit 38)
 fi
 boot_row boot_queue_other_mesh queue_addr 0x1000800000 0xb0070005 1
-# RV32: the firmware's own DRAM code (host-interface.md §2.1, 0x40_0000 + 64 KB) is no queue.
-[ $variant = 32 ] && boot_row boot_queue_in_firmware_dram queue_addr 0x400000 0xb0070005 1
+# The firmware's own DRAM range (host-interface.md §2.1, 0x40_0000 + 64 KB: RV32 cold code, the
+# copy buffer on both variants) is no queue.
+boot_row boot_queue_in_firmware_dram queue_addr 0x400000 0xb0070005 1
 boot_row queue_bad_magic q_magic 0x4B51554F 0xb0070005 2
 boot_row queue_bad_version q_version 2 0xb0070005 3
 boot_row queue_flags q_flags 1 0xb0070005 4
@@ -139,10 +140,11 @@ row replay_bit38 BAD_ADDR 0xc 0x4000980000 -- submit --op 1 --addr 0x4000980000 
 if [ $variant = 32 ]; then
   row replay_in_processor_window BAD_ADDR 0xc 0x80980000 -- submit --op 1 --addr 0x80980000 --count 1
   row replay_staging_unreachable BAD_ADDR 0xc 0x8000000000 -- submit --op 1 --addr 0x8000000000 --count 1
-  # Data pointing into the firmware's own DRAM code (host-interface.md §2.1: 0x40_0000, 64 KB).
-  row replay_into_firmware_dram BAD_ADDR 0xc 0x400000 -- submit --op 1 --addr 0x400000 --count 1
-  row run_overlapping_firmware_dram BAD_ADDR 0x40 0x3fffe0 -- submit --op 3 --addr 0x3fffe0 --count 2
 fi
+# Data pointing into the firmware's own DRAM range (host-interface.md §2.1: 0x40_0000, 64 KB;
+# both variants own it).
+row replay_into_firmware_dram BAD_ADDR 0xc 0x400000 -- submit --op 1 --addr 0x400000 --count 1
+row run_overlapping_firmware_dram BAD_ADDR 0x40 0x3fffe0 -- submit --op 3 --addr 0x3fffe0 --count 2
 row dispatch_count_zero BAD_LEN 0x0 0x0 -- submit --op 2 --addr $DATA --count 0 --target 1,2
 row dispatch_count_above_max BAD_LEN 0x10001 0x0 -- submit --op 2 --addr $DATA --count 65537 --target 1,2
 row dispatch_nine_targets BAD_NTARGETS 0x9 0x0 -- submit --op 2 --addr $DATA --count 1 --target 1,1 --target 2,1 \
@@ -188,6 +190,155 @@ list_row list_missing_go NO_GO 0x1 0xb00000000 "${MOVE0[@]}" "$(rec 0x10 0x00001
 if [ $variant = 64 ]; then
   list_row list_unreachable_register_rv64 NO_REACH 0x50 0xb00000000 "${MOVE0[@]}" "$(rec 0x50 0)" "$(rec 0x00 0x10010)"
 fi
+# ---- walks the firmware must refuse (issue 13 items 2 and 3, issue 14 items 7 and 10) ----
+# A GENERATE of WORDS words at BASE (reachable on both variants: no IMM, no GATHER): 7 records,
+# its GO at write 17 after MOVE0 (value 0x11 << 32).
+gen() { echo "$(rec 0x10 $(((1 << 44) | ($1 << 4) | 1)))" "$(rec 0x18 $(((32 << 20) | ($2 << 4) | 1)))" \
+             "$(rec 0x20 0)" "$(rec 0x28 1)" "$(rec 0x28 3)" "$(rec 0x38 7)" "$(rec 0x00 0x10013)"; }
+# Owned memory (KS_MV_OWNED, detail = range << 8 | walk, docs/mover.md §3): 0 the firmware's DRAM
+# (both variants: RV32 cold code, the copy buffer), 1 the queue header, 2 the submission ring,
+# 3 the completion ring (kactl: header 0x800000, rings 4 KB aligned after it, 256 entries),
+# 4 the command's own data.
+list_row list_walk_into_firmware_dram MV_OWNED 0x1 0x1100000000 "${MOVE0[@]}" $(gen 0x400000 1)
+list_row list_walk_into_firmware_dram_end MV_OWNED 0x1 0x1100000000 "${MOVE0[@]}" $(gen 0x40ffe0 2)
+list_row list_walk_into_queue_header MV_OWNED 0x101 0x1100000000 "${MOVE0[@]}" $(gen 0x800000 1)
+list_row list_walk_into_submission_ring MV_OWNED 0x201 0x1100000000 "${MOVE0[@]}" $(gen 0x801000 1)
+list_row list_walk_into_completion_ring MV_OWNED 0x301 0x1100000000 "${MOVE0[@]}" $(gen 0x805000 1)
+list_row list_walk_into_its_own_list MV_OWNED 0x401 0x1100000000 "${MOVE0[@]}" $(gen $DATA 1)
+# A source reading the firmware's DRAM: the copy's own source moved there (write 0, GO at 10).
+list_row list_source_reads_firmware_dram MV_OWNED 0x0 0xa00000000 "$(rec 0x10 0x0000100004000000)" "${MOVE0[@]:1}"
+# The address map (KS_MV_ADDR, detail = why << 8 | walk): 3 DRAM at 4 GB and up hits nothing,
+# 1 another mesh aliases local memory, 2 bit 38, 4 a walk across 4 GB.
+list_row list_walk_dram_past_4gb MV_ADDR 0x301 0x1100000000 "${MOVE0[@]}" $(gen 0x100000000 1)
+list_row list_walk_other_mesh MV_ADDR 0x101 0x1100000000 "${MOVE0[@]}" $(gen 0x1000100000 1)
+list_row list_walk_bit38 MV_ADDR 0x201 0x1100000000 "${MOVE0[@]}" $(gen 0x4000100000 1)
+list_row list_walk_across_4gb MV_ADDR 0x401 0x1100000000 "${MOVE0[@]}" $(gen 0xffffffe0 2)
+# XFORM (id 1, two 8-word entries) whose 4-word bursts would cross a 4 KB page: destination
+# 0x100fe0 (KS_MV_XFORM 5; GO at write 21).
+XF=( "$(rec 0x10 0x0000900001800000)" "$(rec 0x18 0x2000100)" "$(rec 0x20 0)" "$(rec 0x28 0)" "$(rec 0x28 2)"
+     "$(rec 0x10 $(((1 << 44) | (0x100fe0 << 4) | 1)))" "$(rec 0x18 0x8000021)" "$(rec 0x20 0)"
+     "$(rec 0x28 1)" "$(rec 0x28 3)" "$(rec 0x00 0x10015)" )
+list_row list_xform_burst_across_4k MV_XFORM 0x5 0x1500000000 "${MOVE0[@]}" "${XF[@]}"
+# GATHER of 9 rows (the erratum: row 8 would take index 0): RV32 refuses it (KS_MV_GATHER_ROWS,
+# detail = the rows' elements, GO at write 17); RV64 cannot write GATHER (0x50) at all.
+GA=( "$(rec 0x10 0x0000000001800000)" "$(rec 0x10 $(((1 << 44) | (0x100200 << 4) | 1)))"
+     "$(rec 0x18 $(((32 << 20) | (9 << 4) | 1)))" "$(rec 0x20 0)"
+     "$(rec 0x30 $(((9 << 40) | (DATA + 0x3000))))" "$(rec 0x50 $(((1 << 32) | 32)))" "$(rec 0x00 0x10012)" )
+if [ $variant = 32 ]; then
+  list_row list_gather_nine_rows MV_GATHER_ROWS 0x9 0x1100000000 "${MOVE0[@]}" "${GA[@]}"
+  # Index words in the queue header (detail 0x102: range 1, the index words); a row its index
+  # reaches in the firmware's DRAM (index 0x10000 x pitch 64 from 0: 0x400000; detail 0x3).
+  GA8=( "${GA[@]}" ); GA8[2]="$(rec 0x18 $(((32 << 20) | (8 << 4) | 1)))"
+  GA8[4]="$(rec 0x30 $(((8 << 40) | 0x800000)))"
+  list_row list_gather_index_in_queue_header MV_OWNED 0x102 0x1100000000 "${MOVE0[@]}" "${GA8[@]}"
+  put $((DATA + 0x3000)) "$(le 4 0x10000)$(le 4 1)$(le 4 2)$(le 4 3)$(le 4 4)$(le 4 5)$(le 4 6)$(le 4 7)"
+  GA8[0]="$(rec 0x10 0)"; GA8[4]="$(rec 0x30 $(((8 << 40) | (DATA + 0x3000))))"; GA8[5]="$(rec 0x50 $(((1 << 32) | 64)))"
+  list_row list_gather_row_into_firmware_dram MV_OWNED 0x3 0x1100000000 "${MOVE0[@]}" "${GA8[@]}"
+else
+  list_row list_gather_nine_rows NO_REACH 0x50 0x1000000000 "${MOVE0[@]}" "${GA[@]}"
+fi
+# A RUN's REPLAY step may not write the RUN's step list (range 4) nor its own list (range 5):
+# refused when the RUN is checked, value = step 1 | the GO's write index (6).
+begin steps_replay_into_step_list
+put $((DATA + 0x2000)) "$(gen $DATA 1 | tr -d ' \n')"
+put $((DATA + 0x1000)) "$(tu_write $TUDST 0xBAD0)"
+put $DATA "$(step 1 0x21 1 0 0 0 1 0 $((DATA + 0x1000)) 0)$(step 2 0 0 0 0 0 7 0 $((DATA + 0x2000)) 0)"
+k submit --op 3 --addr $DATA --count 2
+want_rc 1 submit
+want_out "^submit: status=MV_OWNED detail=0x401 value=0x1000000000006 "
+untouched
+end
+begin steps_replay_into_own_list
+put $((DATA + 0x2000)) "$(gen $((DATA + 0x2000)) 1 | tr -d ' \n')"
+put $((DATA + 0x1000)) "$(tu_write $TUDST 0xBAD0)"
+put $DATA "$(step 1 0x21 1 0 0 0 1 0 $((DATA + 0x1000)) 0)$(step 2 0 0 0 0 0 7 0 $((DATA + 0x2000)) 0)"
+k submit --op 3 --addr $DATA --count 2
+want_rc 1 submit
+want_out "^submit: status=MV_OWNED detail=0x501 value=0x1000000000006 "
+untouched
+end
+# XFORM (issue 14 item 11): RV32 reads the occupant's fault and says OK; RV64 cannot see it and
+# never says a plain OK: XFORM_UNCHECKED, detail = the XFORM moves (1), value = moves done (1).
+begin xform_completion_says_unchecked_on_rv64
+XF1=( "${XF[@]}" ); XF1[5]="$(rec 0x10 $(((1 << 44) | (0x140000 << 4) | 1)))"
+hex=""; for r in "${XF1[@]}"; do hex+=$r; done
+put $DATA "$hex"
+k submit --op 1 --addr $DATA --count 11
+if [ $variant = 32 ]; then want_rc 0 submit; want_out "^submit: status=OK detail=0x0 value=0x1 "
+else want_rc 1 submit; want_out "^submit: status=XFORM_UNCHECKED detail=0x1 value=0x1 "; fi
+untouched
+end
+
+# ---- checked once, used once (issue 13 item 8): the host rewrites command data mid-command ----
+# A RUN: SIGNAL MARK, DISPATCH a TU DELAY slowed to 20 x 40000 cycles (under the wait bound) to 1,2, WAIT for it, then
+# the victim step 3; the helper waits for the SIGNAL on the header, rewrites, and reports.
+MARK=0x5A0     # each row's SIGNAL value: new every row (the progress line keeps the last one)
+midrun_run() { # NAME STATUS DETAIL VALUE STEP3 RW_ADDR RW_HEX [LIST_HEX]
+  local name=$1 st=$2 det=$3 val=$4 s3=$5 at=$6 hx=$7 lst=${8:-}
+  MARK=$((MARK + 1))
+  begin "$name"
+  k inject slow@1,2:40000; want_rc 0 inject
+  put $((DATA + 0x1000)) "$(le 8 0)$(le 8 0)$(le 8 0)$(le 8 0x1000000000000014)"     # TU DELAY 20
+  [ -n "$lst" ] && put $((DATA + 0x2000)) "$lst"
+  put $DATA "$(step 5 0 0 0 0 0 0 0 $MARK 0)$(step 1 0x21 1 0 0 0 1 0 $((DATA + 0x1000)) 0)$(step 3 0x21 0 0 0 0 1 0 0 0)$s3"
+  local r; r=$("$helper" "$HP_SOCK" midrun 3 $DATA 4 progress:$MARK $at "$hx" 2>&1)
+  echo "midrun $name: $r" >> "$work/transcript.txt"
+  grep -qE "^midrun: status=$st detail=$det value=$val " <<< "$r" || why="$why midrun: $r, want status=$st detail=$det value=$val;"
+  k inject clear; want_rc 0 inject
+  untouched
+  end
+}
+# Step 3 (a DISPATCH to 1,2) rewritten to target 9,9: refused at use, KS_CHANGED, detail = the
+# check's status (BAD_TARGET 0x06), value = step 3 | the check's value (0).
+midrun_run midrun_step_rewritten CHANGED 0x6 0x3000000000000 \
+  "$(step 1 0x21 1 0 0 0 1 0 $((DATA + 0x1000)) 0)" $((DATA + 3 * 32 + 1)) 99
+# Step 3 a REPLAY of a GENERATE into the guard; its list rewritten to write the queue header:
+# the copy fails its validation at use: CHANGED, detail MV_OWNED (0x20), value = step 3 | the
+# GO's write (6) << 32 | the refusal's detail (0x101); nothing of the list ran.
+midrun_run midrun_replay_list_rewritten CHANGED 0x20 0x3000600000101 \
+  "$(step 2 0 0 0 0 0 7 0 $((DATA + 0x2000)) 0)" $((DATA + 0x2000 + 4)) "$(le 8 $(((1 << 44) | (0x800000 << 4) | 1)))" \
+  "$(gen $((GUARD + 0x40)) 1 | tr -d ' \n')"
+# A REPLAY command whose second move is rewritten (its destination into the guard) while the
+# first, a 16 MB GENERATE at 0x2000000, runs: the firmware runs the copy it checked, so the
+# rewrite changes nothing: OK, 2 moves, the second's destination 0x140000 generated, guard intact.
+begin midrun_replay_command_rewritten
+put 0x140000 "$(le 32 0)"
+BIG=( "$(rec 0x10 $(((2 << 44) | (0x2000000 << 4) | 1)))" "$(rec 0x18 $(((32768 << 20) | (512 << 4) | 1)))" "$(rec 0x20 0)"
+      "$(rec 0x18 $(((32 << 20) | (1024 << 4) | 2 | 1)))" "$(rec 0x20 0)" "$(rec 0x28 1)" "$(rec 0x28 3)" "$(rec 0x38 7)" "$(rec 0x00 0x10013)" )
+hex=""; for r in "${BIG[@]}" $(gen 0x140000 1); do hex+=$r; done
+put $DATA "$hex"
+r=$("$helper" "$HP_SOCK" midrun 1 $DATA 16 mover $((DATA + 9 * 12 + 4)) "$(le 8 $(((1 << 44) | (GUARD << 4) | 1)))" 2>&1)
+echo "midrun midrun_replay_command_rewritten: $r" >> "$work/transcript.txt"
+grep -qE "^midrun: status=OK detail=0x0 value=0x2 " <<< "$r" || why="$why midrun: $r, want OK 0x2;"
+k read 0x140000 8
+grep -q "^0000140000: 00 00 00 00 00 00 00 00$" <<< "$OUT" && why="$why 0x140000 not generated: $OUT;"
+untouched
+end
+
+# RV32 (RV64 cannot gather): a REPLAY whose second move gathers 2 rows by the index word at
+# DATA + 0x3000 ({1, 2}); while the first move (16 MB GENERATE) runs, the host rewrites the
+# index word to {5, 5}. The firmware copied the index word with the list and pointed the
+# gather at its copy: the rows are source words 1 and 2, not 5.
+if [ $variant = 32 ]; then
+  begin midrun_gather_indices_rewritten
+  put 0x180000 "$(le 32 0)$(printf '22%.0s' {1..32})$(printf '33%.0s' {1..32})$(le 32 0)$(le 32 0)$(printf '55%.0s' {1..32})"
+  put 0x140000 "$(le 32 0)$(le 32 0)"
+  put $((DATA + 0x3000)) "$(le 4 1)$(le 4 2)$(le 8 0)$(le 8 0)$(le 8 0)"
+  GI=( "$(rec 0x10 $((0x180000 << 4)))" "$(rec 0x10 $(((1 << 44) | (0x140000 << 4) | 1)))"
+       "$(rec 0x18 $(((32 << 20) | (2 << 4) | 1)))" "$(rec 0x20 0)" "$(rec 0x28 1)" "$(rec 0x28 3)"
+       "$(rec 0x30 $(((2 << 40) | (DATA + 0x3000))))" "$(rec 0x50 $(((1 << 32) | 32)))" "$(rec 0x00 0x10012)" )
+  hex=""; for r in "${BIG[@]}" "${GI[@]}"; do hex+=$r; done
+  put $DATA "$hex"
+  r=$("$helper" "$HP_SOCK" midrun 1 $DATA 18 mover $((DATA + 0x3000)) "$(le 4 5)$(le 4 5)" 2>&1)
+  echo "midrun midrun_gather_indices_rewritten: $r" >> "$work/transcript.txt"
+  grep -qE "^midrun: status=OK detail=0x0 value=0x2 " <<< "$r" || why="$why midrun: $r, want OK 0x2;"
+  k read 0x140000 64
+  want_out "^0000140000: 22 22 22 22 22 22 22 22"
+  want_out "^0000140020: 33 33 33 33 33 33 33 33"
+  untouched
+  end
+fi
+
 # Too long: more records than KD_MAX_WRITES (4096) is refused by the command check first.
 row list_too_long BAD_LEN 0x1001 0x0 -- submit --op 1 --addr $DATA --count 4097
 

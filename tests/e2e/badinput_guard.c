@@ -4,6 +4,13 @@
  * (include/kohaku/queue.h, §3.2) set to a bad value, exactly as `kactl boot` would otherwise
  * do, and reports how the core ended; and fills/checks the guard region the command rows use.
  * Usage: badinput_guard SOCKET boot FW.elf FIELD VALUE
+ *        badinput_guard SOCKET midrun OP ADDR COUNT WAIT ADDR2 HEX
+ *          submits command OP (its data at ADDR, COUNT records) on kactl's queue, waits until the
+ *          firmware is inside it — WAIT "progress:V" (a RUN's SIGNAL V reached the header) or
+ *          "mover" (AUX_STAT busy: the REPLAY's first move runs) — then writes the hex bytes HEX
+ *          at ADDR2 (the host rewriting command data mid-command, issue 13 item 8), waits for
+ *          the completion and prints "midrun: status=NAME detail=0x.. value=0x.." (kactl's
+ *          form); "late" instead when the command completed before the rewrite landed
  *          prints "ready" or "stopped state=<n> word=0x<hex>"; exit 0 either way, 3 on transport
  *        badinput_guard SOCKET guard fill|check ADDR LEN
  *          writes / compares a fixed pattern (byte i = 0xC3 ^ i*7); check prints "guard intact"
@@ -18,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kohaku/agent_regs.h"
 #include "kohaku/bootblock.h"
 #include "kohaku/hostport.h"
 #include "kohaku/queue.h"
@@ -173,6 +181,75 @@ static int boot(const char *elf, const char *field, uint64_t v)
     }
 }
 
+/* Bounded polls: each is one host request (1 us of the model's time); far above the few
+ * hundred the tests' slow programs and long moves leave. */
+#define MIDRUN_POLLS 200000u
+
+static int midrun(unsigned op, uint64_t addr, uint32_t count, const char *wait, uint64_t at,
+                  const char *hex)
+{
+    struct kh_queue q;
+    uint8_t bytes[256];
+    size_t nb = 0;
+    if (kh_parse_hex_bytes(hex, bytes, sizeof bytes, &nb) || !nb) {
+        printf("error: bad hex bytes %s\n", hex);
+        return 2;
+    }
+    if (kh_queue_attach(&node, &q, QADDR))
+        return die("attaching to the queue");
+    struct kq_sub sub = { .op = (uint16_t)op, .addr = addr, .count = count };
+    sub.tag = kh_tag_next(&q);
+    uint64_t want = q.cq_head + 1;
+    if (kh_submit(&node, &q, &sub, 1))
+        return die("submitting");
+    uint64_t progress = strncmp(wait, "progress:", 9) ? 0 : strtoull(wait + 9, NULL, 0);
+    unsigned i;
+    for (i = 0; i < MIDRUN_POLLS; i++) {
+        struct kh_queue_view v;
+        if (kh_queue_view(&node, &q, &v))
+            return die("reading the queue");
+        if (v.cq_tail >= want) {
+            printf("late: the command completed before the rewrite (after %u polls)\n", i);
+            return 1;
+        }
+        if (progress) {
+            if (v.progress == progress)
+                break;
+        } else {
+            uint64_t aux;
+            if (kh_agent_read(&node, KA_AUX_STAT, &aux))
+                return die("reading AUX_STAT");
+            if (aux & KA_AUX_STAT_BUSY)
+                break;
+        }
+    }
+    if (i == MIDRUN_POLLS) {
+        printf("error: waited %u polls for %s and never saw it\n", MIDRUN_POLLS, wait);
+        return 1;
+    }
+    if (kh_mem_write(&node, at, bytes, nb))
+        return die("rewriting");
+    struct kh_queue_view v;
+    if (kh_queue_view(&node, &q, &v))
+        return die("reading the queue");
+    if (v.cq_tail >= want) {
+        printf("late: the command completed as the rewrite landed\n");
+        return 1;
+    }
+    struct kq_cpl c;
+    unsigned got = 0;
+    if (kh_wait_cq(&node, &q, want, "the rewritten command's completion") ||
+        kh_reap(&node, &q, &c, 1, &got))
+        return die("waiting for the completion");
+    if (got != 1 || c.tag != sub.tag) {
+        printf("error: completion %u with tag %u, want tag %u\n", got, c.tag, sub.tag);
+        return 1;
+    }
+    printf("midrun: status=%s detail=0x%x value=0x%llx polls=%u\n", kh_status_name(c.status),
+           c.detail, (unsigned long long)c.value, i);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -184,6 +261,9 @@ int main(int argc, char **argv)
     int rc = 2;
     if (!strcmp(argv[2], "boot") && argc == 6)
         rc = boot(argv[3], argv[4], strtoull(argv[5], NULL, 0));
+    else if (!strcmp(argv[2], "midrun") && argc == 9)
+        rc = midrun((unsigned)strtoul(argv[3], NULL, 0), strtoull(argv[4], NULL, 0),
+                    (uint32_t)strtoul(argv[5], NULL, 0), argv[6], strtoull(argv[7], NULL, 0), argv[8]);
     else if (!strcmp(argv[2], "guard") && argc == 6)
         rc = guard(argv[3], strtoull(argv[4], NULL, 0), (size_t)strtoull(argv[5], NULL, 0));
     else

@@ -263,7 +263,7 @@ static void ref_copy(struct ctx *c, const struct wspec *s, const struct wspec *d
         if (!dv)
             continue;
         if (sv)
-            exp_copy_word(c, da, sa);
+            exp_copy_word(c, da, sa & ~UINT64_C(31));    /* the aligned word (docs/hardware.md §3.1) */
         else
             exp_fill_word(c, da, width, imm);
     }
@@ -727,8 +727,9 @@ static void t_misaligned_source_unchecked(struct ctx *c)
     program(c, DST, &d);
     go(c, COPY, W16);
     EXPECT_EQ(ST_FAULT(stat(c)), 0);
-    exp_copy_word(c, A_DST, A_SRC + 4);
-    exp_copy_word(c, A_DST + 32, A_SRC + 40);
+    /* Unchecked (no fault 6), and read as the aligned word containing it (docs/hardware.md §3.1). */
+    exp_copy_word(c, A_DST, A_SRC);
+    exp_copy_word(c, A_DST + 32, A_SRC + 32);
     EXPECT_MEM(c);
 }
 
@@ -813,11 +814,13 @@ static void t_gather_count0_and_stale_rows(struct ctx *c)
     unsigned before = c->f.reads;
     go(c, GATHER, W16);
     EXPECT_EQ(c->f.reads - before, 1 + 10);
+    /* Row 8 starts index word 1: the erratum (docs/hardware.md §3.1) gives it index[0], 20. */
     for (unsigned k = 0; k < 16; k++)
-        exp_copy_word(c, A_DST + 32 * k, A_SRC + 32 * (20 + k));
+        exp_copy_word(c, A_DST + 32 * k, A_SRC + 32 * (k == 8 ? 20 : 20 + k));
     for (unsigned k = 0; k < 8; k++)
         exp_copy_word(c, A_DST + 0x1000 + 32 * k, A_SRC + 32 * (40 + k));
-    exp_copy_word(c, A_DST + 0x1000 + 32 * 8, A_SRC + 32 * (20 + 8));   /* stale word 1 */
+    /* Row 8 again: index[0] of this move's load, 40; row 9 the stale word 1's second index. */
+    exp_copy_word(c, A_DST + 0x1000 + 32 * 8, A_SRC + 32 * 40);
     exp_copy_word(c, A_DST + 0x1000 + 32 * 9, A_SRC + 32 * (20 + 9));
     EXPECT_MEM(c);
 }
@@ -902,6 +905,98 @@ static void t_fault1_index_length(struct ctx *c)
     exp_copy_word(c, A_DST + 32, A_SRC);
     EXPECT_MEM(c);
     EXPECT_EQ(ST_MOVES(stat(c)), 1);
+}
+
+/* docs/hardware.md §3.1 erratum: with words = 1, rows 8, 16, 24 read index[0], index[8], index[16]
+ * (the previous index word's first index) instead of index[8], index[16], index[24]; rows 0-7
+ * and the rest of each word are right. With the erratum turned off the rows follow their
+ * own indices. */
+static void t_gather_erratum(struct ctx *c)
+{
+    for (unsigned i = 0; i < 25; i++)
+        put_idx(c, i, 100 + 3 * i);                   /* index[i] = 100 + 3i */
+    memcpy(c->snap + A_IDX, c->a + A_IDX, 128);
+    memcpy(c->exp + A_IDX, c->a + A_IDX, 128);
+    struct wspec s = lin(A_SRC, 1, 0), d = lin(A_DST, 25, 32);
+    program(c, SRC, &s);
+    program(c, DST, &d);
+    W(c, R_INDEX, v_index(A_IDX, 25));
+    W(c, R_GATHER, v_gather(32, 1));
+    go(c, GATHER, W16);
+    EXPECT_EQ(ST_FAULT(stat(c)), 0);
+    static const unsigned want_index[25] = {
+        100, 103, 106, 109, 112, 115, 118, 121,
+        100, 127, 130, 133, 136, 139, 142, 145,       /* row 8: index[0] */
+        124, 151, 154, 157, 160, 163, 166, 169,       /* row 16: index[8] */
+        148,                                          /* row 24: index[16] */
+    };
+    for (unsigned k = 0; k < 25; k++)
+        exp_copy_word(c, A_DST + 32 * k, A_SRC + 32 * want_index[k]);
+    EXPECT_MEM(c);
+    /* Two words a row: rows 8 (elements 16, 17) take index[0]. */
+    d = lin(A_DST + 0x2000, 20, 32);
+    program(c, DST, &d);
+    W(c, R_GATHER, v_gather(64, 2));
+    go(c, GATHER, W16);
+    for (unsigned k = 0; k < 20; k++) {
+        unsigned row = k / 2, ix = row == 8 ? 0 : row;
+        exp_copy_word(c, A_DST + 0x2000 + 32 * k, A_SRC + 64 * (100 + 3 * ix) + 32 * (k % 2));
+    }
+    EXPECT_MEM(c);
+}
+
+static void t_gather_erratum_off(struct ctx *c)
+{
+    km_mover_free(c->mv);
+    c->f.env.gather_erratum_off = true;
+    c->mv = km_mover_new(&c->f.env);
+    for (unsigned i = 0; i < 17; i++)
+        put_idx(c, i, 100 + 3 * i);
+    memcpy(c->snap + A_IDX, c->a + A_IDX, 96);
+    memcpy(c->exp + A_IDX, c->a + A_IDX, 96);
+    struct wspec s = lin(A_SRC, 1, 0), d = lin(A_DST, 17, 32);
+    program(c, SRC, &s);
+    program(c, DST, &d);
+    W(c, R_INDEX, v_index(A_IDX, 17));
+    W(c, R_GATHER, v_gather(32, 1));
+    go(c, GATHER, W16);
+    for (unsigned k = 0; k < 17; k++)
+        exp_copy_word(c, A_DST + 32 * k, A_SRC + 32 * (100 + 3 * k));
+    EXPECT_MEM(c);
+}
+
+/* docs/hardware.md §3.1: a misaligned source (base, stride, index base, pitch) is read as the aligned
+ * word that contains it. */
+static void t_misaligned_source_reads_aligned_word(struct ctx *c)
+{
+    /* COPY: source base A_SRC + 4, stride 40: elements at +4, +44, +84 read the words at
+     * A_SRC, A_SRC + 32, A_SRC + 64. */
+    struct wspec s = lin(A_SRC + 4, 3, 40), d = lin(A_DST, 3, 32);
+    program(c, SRC, &s);
+    program(c, DST, &d);
+    go(c, COPY, W16);
+    EXPECT_EQ(ST_FAULT(stat(c)), 0);
+    exp_copy_word(c, A_DST, A_SRC);
+    exp_copy_word(c, A_DST + 32, A_SRC + 32);
+    exp_copy_word(c, A_DST + 64, A_SRC + 64);
+    EXPECT_MEM(c);
+    /* GATHER: index base A_IDX + 8 reads the index word at A_IDX (index[0] = 2, index[1] = 5),
+     * pitch 48: row r at A_SRC + 48 * index[r] (aligned down) -> 96 and 240 -> 224. */
+    put_idx(c, 0, 2);
+    put_idx(c, 1, 5);
+    put_idx(c, 2, 7);
+    memcpy(c->snap + A_IDX, c->a + A_IDX, 32);
+    memcpy(c->exp + A_IDX, c->a + A_IDX, 32);
+    d = lin(A_DST + 0x1000, 2, 32);
+    program(c, DST, &d);
+    W(c, R_HDR, v_hdr(SRC, A_SRC, 1, 0, 0));
+    W(c, R_INDEX, v_index(A_IDX + 8, 2));
+    W(c, R_GATHER, v_gather(48, 1));
+    go(c, GATHER, W16);
+    EXPECT_EQ(ST_FAULT(stat(c)), 0);
+    exp_copy_word(c, A_DST + 0x1000, A_SRC + 96);
+    exp_copy_word(c, A_DST + 0x1000 + 32, A_SRC + 224);
+    EXPECT_MEM(c);
 }
 
 /* ------------------------------------------------------------------ tests: GENERATE */
@@ -1047,30 +1142,91 @@ static void t_xform_saturate_and_occupant_fault(struct ctx *c)
 
 static void t_xform_bypass_id0(struct ctx *c)
 {
-    struct wspec s = lin(A_SRC, 4, 64), d = lin(A_DST, 4, 32);
+    /* docs/hardware.md §3.1: the geometry is one mover parameter for every id (2048 bits in, 4 words
+     * out); there is no 1:1 id. Id 0 (the agent's bypass) takes 8-word entries like id 1 and
+     * passes each entry's first 4 words (the model's choice for what a bypass emits). */
+    struct wspec s = lin(A_SRC, 16, 32), d = lin(A_DST, 2, 128);
     program(c, SRC, &s);
     program(c, DST, &d);
     go(c, XFORM, W16);
     EXPECT_EQ(ST_FAULT(stat(c)), 0);
-    for (unsigned k = 0; k < 4; k++)
-        exp_copy_word(c, A_DST + 32 * k, A_SRC + 64 * k);
+    EXPECT_EQ(ST_READS(stat(c)), 16);
+    EXPECT_EQ(ST_WRITES(stat(c)), 8);
+    for (unsigned k = 0; k < 4; k++) {
+        exp_copy_word(c, A_DST + 32 * k, A_SRC + 32 * k);
+        exp_copy_word(c, A_DST + 128 + 32 * k, A_SRC + 256 + 32 * k);
+    }
+    EXPECT_MEM(c);
+    /* A 1:1 walk (4 words in, 4 entries out) is a partial entry now: model fault 2. */
+    s = lin(A_SRC, 4, 64);
+    d = lin(A_DST, 4, 32);
+    program(c, SRC, &s);
+    program(c, DST, &d);
+    go(c, XFORM, W16);
+    EXPECT_EQ(ST_FAULT(stat(c)), 2);
+    EXPECT_MEM(c);
+}
+
+/* docs/hardware.md §3.1: XFORM with a bound enabled faults 7 only when a source element is out of range
+ * at the first word of an entry; a bound that never excludes anything runs normally. */
+static void t_xform_bound_fault7_at_entry(struct ctx *c)
+{
+    xf_source(c);
+    /* Source axis: dimension 0 feeds bound 0 (axis code 1), step 1 per word, extent 16: the
+     * two entries (words 0-15) are all in range: a normal move. */
+    struct wspec s = lin(A_SRC, 16, 32), d = lin(A_DST, 2, 128);
+    s.axis[0] = 1;
+    s.astep[0] = 1;
+    s.aext[0] = 16;
+    program(c, SRC, &s);
+    program(c, DST, &d);
+    W(c, R_HDR, v_hdr(SRC, A_SRC, 1, 1, 0));
+    go(c, XFORM, W16);
+    EXPECT_EQ(ST_FAULT(stat(c)), 0);
+    for (unsigned i = 0; i < 256; i++)
+        c->exp[A_DST + i] = i < XF_N ? xf_rne[i] : i == 200 ? 0xBC : 0x3C;
+    EXPECT_MEM(c);
+    EXPECT_EQ(ST_MOVES(stat(c)), 1);
+    /* Extent 8: word 8, the second entry's first word, is out of range: fault 7 there. The
+     * first entry is written (to a fresh destination), nothing of the second. */
+    s.aext[0] = 8;
+    d = lin(A_DST + 0x1000, 2, 128);
+    program(c, SRC, &s);
+    program(c, DST, &d);
+    W(c, R_HDR, v_hdr(SRC, A_SRC, 1, 1, 0));
+    go(c, XFORM, W16);
+    EXPECT_EQ(ST_FAULT(stat(c)), 7);
+    for (unsigned i = 0; i < 128; i++)
+        c->exp[A_DST + 0x1000 + i] = i < XF_N ? xf_rne[i] : 0x3C;
+    EXPECT_MEM(c);
+    EXPECT_EQ(ST_MOVES(stat(c)), 1);
+    /* A destination bound plays no part: extent 1 on the destination, both entries written. */
+    s.aext[0] = 0;
+    d = lin(A_DST + 0x2000, 2, 128);
+    d.axis[0] = 1;
+    d.astep[0] = 1;
+    d.aext[0] = 1;
+    program(c, SRC, &s);
+    program(c, DST, &d);
+    W(c, R_HDR, v_hdr(SRC, A_SRC, 1, 1, 0));
+    go(c, XFORM, W16);
+    EXPECT_EQ(ST_FAULT(stat(c)), 0);
+    for (unsigned i = 0; i < 256; i++)
+        c->exp[A_DST + 0x2000 + i] = i < XF_N ? xf_rne[i] : i == 200 ? 0xBC : 0x3C;
     EXPECT_MEM(c);
 }
 
 static void t_xform_faults(struct ctx *c)
 {
     xf_source(c);
-    /* 7: a bound axis on a transform move, raised at GO. */
+    /* 7: bound 1 enabled but no axis feeds it: position = its base, -1, out of range at the
+     * first entry's first word: fault 7 before anything is read. */
     xf_walks(c, 0, 16, 2);
-    W(c, R_BOUND, v_bound(SRC, 1, 0, 8));
+    W(c, R_BOUND, v_bound(SRC, 1, -1, 8));
     go(c, XFORM, W16);
     EXPECT_EQ(ST_FAULT(stat(c)), 7);
     EXPECT_EQ(c->f.reads + c->f.writes, 0);
     W(c, R_BOUND, v_bound(SRC, 1, 0, 0));
-    W(c, R_BOUND, v_bound(DST, 0, 0, 3));
-    go(c, XFORM, W16);
-    EXPECT_EQ(ST_FAULT(stat(c)), 7);
-    W(c, R_BOUND, v_bound(DST, 0, 0, 0));
     /* Model-only 2 where the hardware hangs: no occupant, partial entry, short destination. */
     W(c, R_HDR, v_hdr(SRC, A_SRC, 1, 3, 0));
     go(c, XFORM, W16);
@@ -1479,6 +1635,9 @@ static const struct test tests[] = {
     { "gather_words0_and_pitch_wrap", t_gather_words0_and_pitch_wrap },
     { "gather_words0_never_advances", t_gather_words0_never_advances },
     { "gather_reset_defaults", t_gather_reset_defaults },
+    { "gather_erratum", t_gather_erratum },
+    { "gather_erratum_off", t_gather_erratum_off },
+    { "misaligned_source_reads_aligned_word", t_misaligned_source_reads_aligned_word },
     { "fault1_index_length", t_fault1_index_length },
     { "philox_reference_kat", t_philox_reference_kat },
     { "generate_kat_at_zero", t_generate_kat_at_zero },
@@ -1486,6 +1645,7 @@ static const struct test tests[] = {
     { "xform_e5m2", t_xform_e5m2 },
     { "xform_saturate_and_occupant_fault", t_xform_saturate_and_occupant_fault },
     { "xform_bypass_id0", t_xform_bypass_id0 },
+    { "xform_bound_fault7_at_entry", t_xform_bound_fault7_at_entry },
     { "xform_faults_7_2_6", t_xform_faults },
     { "fault5_before_4", t_fault5_before_4 },
     { "fault6_alignment", t_fault6_alignment },

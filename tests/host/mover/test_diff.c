@@ -144,13 +144,23 @@ static void move(void)
               (pick(20) ? KM_CTRL_GO : 0) | (pick(40) ? 0 : UINT64_C(0x20)));
 }
 
-static unsigned mismatches;
+static unsigned mismatches, new_rule;
 
 static void compare(const struct kmv_caps *caps, const char *which)
 {
     struct kmv_result a, b;
     unsigned sa = kmv_validate(L, n, caps, &a), sb = ref_kmv_validate(L, n, caps, &b);
 
+    /* The rules added since the predecessor (issue 13 items 2-3, issue 14 items 7 and 10: the
+     * address map, owned memory, the gather erratum, XFORM bursts across 4 KB) run at a GO
+     * after every older check of that move passed: the predecessor then accepted the list or
+     * refused it at a later write. */
+    if (sa == KS_MV_ADDR || sa == KS_MV_OWNED || sa == KS_MV_GATHER_ROWS ||
+        (sa == KS_MV_XFORM && a.detail == 5) || (sa == KS_MV_WRAP && a.detail >= KMV_WHAT_INDEX)) {
+        new_rule++;
+        if (sb == KS_OK || b.index > a.index)
+            return;
+    }
     if (sa != sb || a.status != b.status || a.detail != b.detail || a.index != b.index ||
         a.moves != b.moves) {
         if (mismatches++ < 5) {
@@ -182,7 +192,8 @@ static void diff_generated(void)
     /* The generator reaches both outcomes often: the comparison means something. */
     CHECK(ok32 > LISTS / 50);
     CHECK(go_checks > LISTS / 5);
-    fprintf(stderr, "# %u lists: %u accepted on RV32, %u refused at a GO check\n", LISTS, ok32, go_checks);
+    fprintf(stderr, "# %u lists: %u accepted on RV32, %u refused at a GO check, %u by a new rule\n",
+            LISTS, ok32, go_checks, new_rule);
 }
 
 /* Random records, offsets biased to registers, as the fuzzer sends them. */

@@ -556,6 +556,192 @@ static void validate_xform(void)
     expect(KS_MV_ALIGN, 0x110, 10);
 }
 
+/* ---- issue 14 items 7 and 10, issue 13 items 2 and 3 ---- */
+
+/* Erratum (docs/hardware.md §3.1): row 8 of a gather takes index[0]. A move may reach rows 0-7 only. */
+static void validate_gather_rows(void)
+{
+    n = 0;
+    good_gather();
+    L[6] = kd_make(0x30, UINT64_C(0x0000200000008000));   /* 32 indices */
+    L[2] = kd_make(0x18, UINT64_C(0x0000000002000101));   /* dst 16 elements, 2 words a row: 8 rows */
+    expect(KS_OK, 0, 9);
+    L[2] = kd_make(0x18, UINT64_C(0x0000000002000111));   /* 17 elements: row 8 */
+    expect(KS_MV_GATHER_ROWS, 17, 8);
+    L[7] = kd_make(0x50, UINT64_C(0x0000000100000040));   /* 1 word a row */
+    L[2] = kd_make(0x18, UINT64_C(0x0000000002000081));   /* 8 rows */
+    expect(KS_OK, 0, 9);
+    L[2] = kd_make(0x18, UINT64_C(0x0000000002000091));   /* 9 rows */
+    expect(KS_MV_GATHER_ROWS, 9, 8);
+}
+
+/* The builder splits a gather of more than 8 rows into moves of 8 rows, each valid. */
+static void build_gather_splits(void)
+{
+    struct kmv_builder b;
+    struct kmv_walk d;
+    struct kmv_result r;
+
+    kmv_build_init(&b, L, 128);
+    kmv_walk_linear(&d, 0x6000, 20);
+    CHECK_EQ(kmv_build_gather(&b, &d, 0x4000, 0x8000, 20, 64, 1, 0), KS_OK);
+    CHECK_EQ(v32(L, b.n, &r), KS_OK);
+    CHECK_EQ(r.moves, 3);
+    /* Each move: HDR src, HDR dst, DIM, AXIS, BOUND x2 (first move only), INDEX, GATHER, GO. */
+    unsigned m = 0;
+    static const uint64_t want_index[3] = { UINT64_C(0x0000080000008000), UINT64_C(0x0000080000008020),
+                                            UINT64_C(0x0000040000008040) };
+    static const uint64_t want_dim[3] = { UINT64_C(0x0000000002000081), UINT64_C(0x0000000002000081),
+                                          UINT64_C(0x0000000002000041) };
+    static const uint64_t want_hdr[3] = { UINT64_C(0x0000100000060001), UINT64_C(0x0000100000061001),
+                                          UINT64_C(0x0000100000062001) };
+    for (uint32_t i = 0; i < b.n; i++) {
+        if (L[i].off == 0x30)
+            CHECK_EQ(kd_value(&L[i]), want_index[m]);
+        if (L[i].off == 0x18)
+            CHECK_EQ(kd_value(&L[i]), want_dim[m]);
+        if (L[i].off == 0x10 && (L[i].lo & 1))
+            CHECK_EQ(kd_value(&L[i]), want_hdr[m]);
+        if (kd_is_go(&L[i]))
+            m++;
+    }
+    CHECK_EQ(m, 3);
+    /* Eight rows or fewer: one move as before. */
+    kmv_build_init(&b, L, 128);
+    kmv_walk_linear(&d, 0x6000, 16);
+    CHECK_EQ(kmv_build_gather(&b, &d, 0x4000, 0x8000, 8, 64, 2, 0), KS_OK);
+    CHECK_EQ(v32(L, b.n, &r), KS_OK);
+    CHECK_EQ(r.moves, 1);
+    /* A two-dimensional destination of more than 8 rows cannot be split simply: refused. */
+    kmv_build_init(&b, L, 128);
+    d = (struct kmv_walk){ .base = 0x6000, .ndim = 2, .count = { 3, 4 }, .stride = { 128, 32 } };
+    CHECK_EQ(kmv_build_gather(&b, &d, 0x4000, 0x8000, 12, 64, 1, 0), KS_MV_GATHER_ROWS);
+}
+
+/* docs/hardware.md §3.1: an XFORM entry is one 4-word (128-byte) burst; refuse destinations whose bursts
+ * could cross a 4 KB page: 0x110fe0 (the issue's) is 32-aligned but its burst runs to 0x111060. */
+static void validate_xform_4k(void)
+{
+    n = 0;
+    good_xform();
+    expect(KS_OK, 0, 11);
+    L[5] = kd_make(0x10, UINT64_C(0x000010000110FE01));   /* dst base 0x110fe0 */
+    expect(KS_MV_XFORM, 5, 10);
+    L[5] = kd_make(0x10, UINT64_C(0x000010000110F801));   /* 0x110f80: ends at the page end */
+    expect(KS_OK, 0, 11);
+    L[6] = kd_make(0x18, UINT64_C(0x000000000A000021));   /* stride 160 */
+    expect(KS_MV_XFORM, 5, 10);
+    L[6] = kd_make(0x18, UINT64_C(0x000000000A000031));   /* stride 160, 3 entries */
+    expect(KS_MV_XFORM, 5, 10);
+}
+
+/* A copy 0x2000 -> dst of 4 words with the destination HDR replaced. */
+static void copy_to(uint64_t dst, uint64_t src)
+{
+    n = 0;
+    good_copy();
+    L[0] = kd_make(0x10, UINT64_C(0x0000100000000000) | src << 4);
+    L[5] = kd_make(0x10, UINT64_C(0x0000100000000001) | dst << 4);
+}
+
+/* The unit-global address map (docs/hardware.md header, §7, §8): what decodes to no memory or aliases. */
+static void validate_address_map(void)
+{
+    copy_to(0x200000, 0x2000);
+    expect(KS_OK, 0, 11);
+    copy_to(UINT64_C(0x100000000), 0x2000);                  /* DRAM at 4 GB: nothing */
+    expect(KS_MV_ADDR, KMV_ADDR_NOWHERE << 8 | KMV_WHAT_DST, 10);
+    copy_to(UINT64_C(0x1000200000), 0x2000);                 /* mesh 1: aliases 0x200000 */
+    expect(KS_MV_ADDR, KMV_ADDR_MESH << 8 | KMV_WHAT_DST, 10);
+    copy_to(UINT64_C(0x4000200000), 0x2000);                 /* bit 38 */
+    expect(KS_MV_ADDR, KMV_ADDR_BIT38 << 8 | KMV_WHAT_DST, 10);
+    copy_to(UINT64_C(0xFFFFFFE0), 0x2000);                   /* 4 words across 4 GB */
+    expect(KS_MV_ADDR, KMV_ADDR_CROSS << 8 | KMV_WHAT_DST, 10);
+    copy_to(UINT64_C(0xFFFFFF80), 0x2000);                   /* the last 4 words below 4 GB */
+    expect(KS_OK, 0, 11);
+    copy_to(UINT64_C(0x8000000000), 0x2000);                 /* staging, aperture 0 */
+    expect(KS_OK, 0, 11);
+    copy_to(UINT64_C(0x80001FFFE0), 0x2000);                 /* past the staging store's 2 MB */
+    expect(KS_MV_ADDR, KMV_ADDR_APERTURE << 8 | KMV_WHAT_DST, 10);
+    copy_to(UINT64_C(0x8100000000), 0x2000);                 /* aperture 1 */
+    expect(KS_MV_ADDR, KMV_ADDR_APERTURE << 8 | KMV_WHAT_DST, 10);
+    copy_to(0x200000, UINT64_C(0x1000002000));               /* the source: another mesh */
+    expect(KS_MV_ADDR, KMV_ADDR_MESH << 8 | KMV_WHAT_SRC, 10);
+}
+
+static const uint32_t test_idx[8] = { 0, 1, 0x10000, 3, 0, 0, 0, 0 };
+static const void *test_map(uint64_t ug)
+{
+    return ug == 0x8000 ? (const void *)test_idx : NULL;
+}
+
+static const void *test_map_copy(uint64_t ug)
+{
+    return ug == 0x404000 ? (const void *)test_idx : NULL;
+}
+
+/* Owned ranges: no walk, index word or gather row may overlap one. */
+static void validate_owned(void)
+{
+    static const struct kmv_span own[2] = { { 0x400000, 0x410000 }, { 0x800000, 0x800200 } };
+    struct kmv_caps c = kmv_caps_rv32;
+    struct kmv_result r;
+    c.owned = own;
+    c.n_owned = 2;
+
+#define VC(st, det, idx) do { CHECK_EQ(kmv_validate(L, n, &c, &r), st); CHECK_EQ(r.detail, det); \
+                              CHECK_EQ(r.index, idx); } while (0)
+    copy_to(0x40FFE0, 0x2000);                     /* runs into the firmware's DRAM */
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_DST, 10);
+    copy_to(0x800100, 0x2000);                     /* the queue header */
+    VC(KS_MV_OWNED, 1 << 8 | KMV_WHAT_DST, 10);
+    copy_to(0x200000, 0x8001E0);                   /* a source reading it */
+    VC(KS_MV_OWNED, 1 << 8 | KMV_WHAT_SRC, 10);
+    copy_to(0x410000, 0x2000);                     /* just past */
+    VC(KS_OK, 0, 11);
+    copy_to(0x3FFF80, 0x800200);                   /* just before, and just after */
+    VC(KS_OK, 0, 11);
+    /* XFORM, 2 entries 128 bytes apart: from 0x3FFF00 the bursts end at 0x400000; from
+     * 0x3FFF80 the walk ends at 0x400020 and the second burst runs to 0x400080. */
+    n = 0;
+    good_xform();
+    L[5] = kd_make(0x10, UINT64_C(0x0000100003FFF001));   /* dst 0x3FFF00, 2 entries of 128 */
+    VC(KS_OK, 0, 11);
+    L[5] = kd_make(0x10, UINT64_C(0x0000100003FFF801));   /* 0x3FFF80: the second burst at 0x400000 */
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_DST, 10);
+    /* GATHER: its index words, then (with memory to read) the rows its indices reach. */
+    n = 0;
+    good_gather();                                 /* indices at 0x8000: 0, 1, 0x10000, 3; pitch 64 */
+    VC(KS_OK, 0, 9);                               /* rows unchecked: no map */
+    L[6] = kd_make(0x30, UINT64_C(0x0000040000800000));   /* index words in the queue header */
+    VC(KS_MV_OWNED, 1 << 8 | KMV_WHAT_INDEX, 8);
+    L[6] = kd_make(0x30, UINT64_C(0x0000040000008000));
+    c.map = test_map;
+    c.map_end = 0x1000000;
+    /* row 2: 0x4000 + 0x10000 * 64 = 0x404000, in the firmware's DRAM */
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_ROWS, 8);
+    c.map_end = 0x8000;                            /* the index word past what the CPU reads */
+    VC(KS_MV_ADDR, KMV_ADDR_UNREAD << 8 | KMV_WHAT_INDEX, 8);
+    c.map_end = 0x1000000;
+    /* Index words the firmware copied into memory it owns (caps idx_lo/idx_hi): not refused as
+     * owned; their rows are still checked. The copy at 0x404000, in owned range 0. */
+    L[6] = kd_make(0x30, UINT64_C(0x0000040000404000));
+    c.map = test_map_copy;
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_INDEX, 8);           /* without the exemption */
+    c.idx_lo = 0x404000;
+    c.idx_hi = 0x404020;
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_ROWS, 8);            /* row 2 still in firmware DRAM */
+    c.idx_hi = 0x40401F;                                   /* the word not wholly inside */
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_INDEX, 8);
+    c.idx_lo = c.idx_hi = 0;
+    c.map = test_map;
+    L[6] = kd_make(0x30, UINT64_C(0x0000040000008000));
+    /* source base 2^40 - 32: row 0 (index 0) of 2 words runs past 2^40 */
+    L[0] = kd_make(0x10, ((UINT64_C(1) << 40) - 32) << 4);
+    VC(KS_MV_WRAP, KMV_WHAT_ROWS, 8);
+#undef VC
+}
+
 /* ---- text form ---- */
 
 static void text_parses(void)
@@ -651,6 +837,11 @@ int main(void)
     RUN(validate_walks);
     RUN(validate_gather);
     RUN(validate_xform);
+    RUN(validate_gather_rows);
+    RUN(build_gather_splits);
+    RUN(validate_xform_4k);
+    RUN(validate_address_map);
+    RUN(validate_owned);
     RUN(text_parses);
     RUN(text_errors);
     RUN(text_format_round_trip);

@@ -165,10 +165,11 @@ static void replay_faults(void)
     fh_reset();
     CHECK_EQ(kmv_replay(big, 8, TMO, &r), KS_MOVER_FAULT);
     CHECK_EQ(r.detail, 2);
-    /* Fault 7: XFORM with a source bound; and occupant fault 1: XFORM mode 2. */
+    /* Fault 7: XFORM with a source bound out of range at the first entry's first word (bound 0
+     * base -1, extent 4, no axis feeding it: docs/hardware.md §3.1); and occupant fault 1: XFORM mode 2. */
     static struct kd_write x[] = {
         { 0x10, 0x00020000u, 0x00009000u },          /* src 0x2000, 1 dim, id 1 */
-        { 0x18, 0x02000080u, 0 }, { 0x20, 0, 0 }, { 0x28, 0x00100000u, 0 }, { 0x28, 2, 0 },
+        { 0x18, 0x02000080u, 0 }, { 0x20, 0, 0 }, { 0x28, 0x0013FFFCu, 0 }, { 0x28, 2, 0 },
         { 0x10, 0x00010001u, 0x00001000u }, { 0x18, 0x08000011u, 0 }, { 0x20, 0, 0 },
         { 0x28, 1, 0 }, { 0x28, 3, 0 }, { 0x00, 0x10015u, 0 },
     };

@@ -3,7 +3,10 @@
  * words in, 4 words out per entry). The expected bytes come from a conversion written here
  * from that description. Occupant mode 0 (overflow -> infinity) and 1 (saturating) in one
  * list; mode 2 is an occupant fault: RV32 reports it (MVGO [11:8]) as KS_XFORM_FAULT, RV64 has
- * no way to see it (MVSTAT carries the mover's fault only) and the entry's output is zero. */
+ * no way to see it (MVSTAT carries the mover's fault only) and the entry's output is zero, so
+ * every RV64 list with an XFORM move ends KS_XFORM_UNCHECKED (never a plain OK, docs/hardware.md
+ * §3.1), detail = its XFORM moves. A destination whose 4-word bursts would cross a 4 KB page
+ * (base D + 0xFE0: the burst runs to D + 0x1060) is refused on both, nothing written. */
 // kohaku-test: expect-referee=busy_go=0
 #include "mvt.h"
 
@@ -27,6 +30,14 @@ static const struct kd_write l_xf_bad[] = {
     MV_W(0x28, MV_BOUND(0, 0, 0, 0)), MV_W(0x28, MV_BOUND(0, 1, 0, 0)),
     MV_W(0x18, MV_DIM(1, 0, 2, 128)), MV_W(0x20, 0),
     MV_W(0x28, MV_BOUND(1, 0, 0, 0)), MV_W(0x28, MV_BOUND(1, 1, 0, 0)),
+    MV_W(0x00, MV_CTRL(5, 2, 0)),
+};
+
+/* The first list's first move with its destination at D + 0xFE0. */
+static const struct kd_write l_xf_4k[] = {
+    MV_W(0x10, MV_HDRX(S, 1, 1, 0)), MV_W(0x18, MV_DIM(0, 0, 16, 32)), MV_W(0x20, 0),
+    MV_W(0x28, MV_BOUND(0, 0, 0, 0)), MV_W(0x28, MV_BOUND(0, 1, 0, 0)),
+    MV_WALK1(1, D + 0xFE0, 2, 128),
     MV_W(0x00, MV_CTRL(5, 2, 0)),
 };
 
@@ -77,8 +88,13 @@ int main(void)
     mvt_setup();
     for (unsigned j = 0; j < 128; j++)
         mvt_cpu(S)[j] = fp16_in(2 * j) | (uint32_t)fp16_in(2 * j + 1) << 16;
-    EXPECT_EQ(mvt_run(l_xf, MV_N(l_xf), &r), KS_OK);
+    EXPECT_EQ(mvt_run(l_xf_4k, MV_N(l_xf_4k), &r), KS_MV_XFORM);
+    EXPECT_EQ(r.detail, 5);
+    EXPECT_EQ(r.index, 10);
+    EXPECT_EQ(mvt_compare("xform_4k_refused"), 0);
+    EXPECT_EQ(mvt_run(l_xf, MV_N(l_xf), &r), mvt_rv32() ? KS_OK : KS_XFORM_UNCHECKED);
     EXPECT_EQ(r.moves, 2);
+    EXPECT_EQ(r.detail, mvt_rv32() ? 0 : 2);
     expect_entries(D, 0, 0);
     expect_entries(D + 512, 1, 0);
     /* Literal spot checks: 0x7BFF (largest finite) overflows to 0x7C, saturates to 0x7B. */
@@ -89,9 +105,8 @@ int main(void)
     EXPECT_EQ(mvt_compare("xform"), 0);
 
     EXPECT_EQ(mvt_run(l_xf_bad, MV_N(l_xf_bad), &r),
-              mvt_rv32() ? KS_XFORM_FAULT : KS_OK);
-    if (mvt_rv32())
-        EXPECT_EQ(r.detail, 1);
+              mvt_rv32() ? KS_XFORM_FAULT : KS_XFORM_UNCHECKED);
+    EXPECT_EQ(r.detail, 1);                         /* RV32: occupant fault 1; RV64: 1 XFORM move */
     expect_entries(D + 1024, 0, 1);
     EXPECT_EQ(mvt_compare("xform_occ_fault"), 0);
     kt_finish();
