@@ -43,6 +43,7 @@ extern struct kx_fatal_record kx_fatal_last;
 #define KX_SITE_HAL_MOVER_OFF  0x03u
 #define KX_SITE_KVM_INSN       0x04u   /* RV32 cold-code interpreter: encoding it lacks */
 #define KX_SITE_KVM_FETCH      0x05u   /* RV32 cold-code interpreter: fetch outside its code */
+#define KX_SITE_KVM_MEXT       0x06u   /* RV32 cold-code interpreter: an M encoding (RV32I core) */
 #define KX_SITE_SERVICE        0x10u   /* 0x10-0x1F: service/ (service/kq.h KQ_SITE_*) */
 #define KX_SITE_TEST           0xF0u   /* 0xF0-0xFF: on-target test images */
 

@@ -22,8 +22,8 @@ $(foreach b,$(FW_BOARDS),$(if $(filter $(b),$(BOARDS)),,$(error unknown BOARD=$(
 
 # ---- Variants: ISA flags and the multilib directory chosen explicitly (QEMU.md §2: GCC 12
 # falls back to the C/F/D default directory for any -march naming zicsr/zifencei). ----
-FW_ARCH_rv32  := -march=rv32im -mabi=ilp32 -mno-div
-FW_MULTI_rv32 := rv32im/ilp32
+FW_ARCH_rv32  := -march=rv32i -mabi=ilp32
+FW_MULTI_rv32 := rv32i/ilp32
 FW_ARCH_rv64  := -march=rv64ima_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 FW_MULTI_rv64 := rv64im/lp64
 
@@ -53,7 +53,7 @@ FW_LIBC_DEF   := -DKX_LIBC_NEWLIB_NANO=1
 # Rebuild (or relink to the cache) when the script, Debian's source or the compiler changes, or
 # when the link points into a cache that was cleaned.
 FW_NEWLIB_INPUTS := $(wildcard /usr/src/newlib/newlib-3.3.0.tar.xz $(shell command -v $(CC)))
-FW_NEWLIB_FORCE := $(shell test -f $(FW_LIBC_ROOT)/rv32im/ilp32/lib/libc.a -a \
+FW_NEWLIB_FORCE := $(shell test -f $(FW_LIBC_ROOT)/rv32i/ilp32/lib/libc.a -a \
                      -f $(FW_LIBC_ROOT)/rv64im/lp64/lib/libc.a || echo newlib-force)
 .PHONY: newlib newlib-force
 newlib: $(FW_LIBC_STAMP)
@@ -108,8 +108,14 @@ FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text
                 dispatch/units.c:kdp_units_check \
                 dispatch/recover.c:kdp_abort,kdp_fail,kdp_fault,kdp_owed_start,kdp_refuse,kdp_settle,kdp_timeout \
                 service/kq_cold.c:kq_cold service/kq_check_cold.c:kq_check_cold \
+                hal/rv32/kvm_mul.c:__mulsi3,__muldi3 \
                 $(FW_COLD_EXTRA_rv32)
 # FW_COLD_EXTRA_rv32: more words of the same form from the command line (tests/build cases).
+# FW_COLD_LIBCALLS_rv32: entries that are libgcc's names (hal/rv32/kvm_mul.c, docs/kvm.md
+# "Multiply"): cold callers reach the cold copy (kvm-cold.sh renames them in every cold object)
+# but they get no native stub, so native code links libgcc's own (a stub would be pulled after
+# LTO has settled the image, when kvm_call can no longer join it).
+FW_COLD_LIBCALLS_rv32 := __mulsi3 __muldi3
 fw_comma := ,
 FW_COLD_SRCS_rv32    := $(foreach c,$(FW_COLD_rv32),$(firstword $(subst :, ,$(c))))
 FW_COLD_ENTRIES_rv32 := $(foreach c,$(FW_COLD_rv32),$(subst $(fw_comma), ,$(word 2,$(subst :, ,$(c)))))
@@ -120,7 +126,9 @@ fw_stub_obj = $(patsubst %,$(FW_O)/$(1)/obj/kvm/%.stub.o,$(2))
 # fw_svc_objs(board): the service's native objects (a cold service file joins libfw.a instead).
 fw_svc_objs = $(call fw_obj,$(1),$(filter-out $(FW_COLD_SRCS_$(FW_V_$(1))),$(FW_SERVICE)))
 # Object rules delete their output when the compiler fails, so a stale object can never stand
-# in for a source that no longer builds (make -k in the test suites relies on it).
+# in for a source that no longer builds (make -k in the test suites relies on it). Every object
+# also depends on this file: its ISA flags and the cold entry list (which kvm-cold.sh renames
+# in every cold object) are here, and an object built under other ones must not survive them.
 
 FW_IMAGES :=
 FW_DEPS   :=
@@ -139,11 +147,11 @@ FW_LTOL_$(1)  := $$(FW_LTO_LINK_$$(FW_V_$(1)))
 FW_CRT0_$(1)  := $(FW_O)/$(1)/obj/boot/$$(FW_V_$(1))/crt0.S.o
 FW_LIBOBJ_$(1):= $$(call fw_obj,$(1),$$(filter-out $$(FW_COLD_SRCS_$$(FW_V_$(1))),$$(FW_LIB_COMMON) $$(FW_LIB_$$(FW_V_$(1))))) \
                  $$(call fw_cold_obj,$(1),$$(FW_COLD_SRCS_$$(FW_V_$(1)))) \
-                 $$(call fw_stub_obj,$(1),$$(FW_COLD_ENTRIES_$$(FW_V_$(1))))
+                 $$(call fw_stub_obj,$(1),$$(filter-out $$(FW_COLD_LIBCALLS_$$(FW_V_$(1))),$$(FW_COLD_ENTRIES_$$(FW_V_$(1)))))
 FW_LIBS_$(1)  := $(FW_O)/$(1)/libfw.a $$(call fw_libc_lib,$$(FW_V_$(1))) $$(call fw_libgcc,$$(FW_V_$(1)))
 FW_DEPS       += $(FW_O)/$(1)/layout.h.d $$(patsubst %.o,%.d,$$(FW_LIBOBJ_$(1)) $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)))
 
-$(FW_O)/$(1)/obj/%.c.o: %.c | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/obj/%.c.o: %.c mk/firmware.mk | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $(1)/$$<")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_LTOF_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@ || { rm -f $$@; exit 1; }
@@ -153,7 +161,7 @@ $(FW_O)/$(1)/obj/%.c.o: %.c | $(FW_LIBC_STAMP)
 # scripts/kvm-cold.sh moves the code to .kvm_cold.* and renames every cold entry F to
 # kvm_cold_F in every cold object, so cold-to-cold calls stay interpreted. -fstack-usage: the
 # .su files size KVM_STACK_BYTES (hal/rv32/kvm.h).
-$(FW_O)/$(1)/obj/cold/%.c.o: %.c scripts/kvm-cold.sh | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/obj/cold/%.c.o: %.c scripts/kvm-cold.sh mk/firmware.mk | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC-COLD $(1)/$$<")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(filter-out -msave-restore,$$(FW_CFLAGS)) $$(FW_INC_$(1)) -fstack-usage \
@@ -161,12 +169,12 @@ $(FW_O)/$(1)/obj/cold/%.c.o: %.c scripts/kvm-cold.sh | $(FW_LIBC_STAMP)
 	$(Q)OBJCOPY=$$(OBJCOPY) OBJDUMP=$$(OBJDUMP) NM=$$(NM) scripts/kvm-cold.sh $$(@:.o=.native.o) $$@ \
 	    $$(FW_COLD_ENTRIES_$$(FW_V_$(1))) || { rm -f $$@; exit 1; }
 
-$(FW_O)/$(1)/obj/kvm/%.stub.o: hal/rv32/kvm_stub.c hal/rv32/kvm.h | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/obj/kvm/%.stub.o: hal/rv32/kvm_stub.c hal/rv32/kvm.h mk/firmware.mk | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -DKVM_ENTRY=$$* -MF $$(@:.o=.d) -MT $$@ \
 	    -c $$< -o $$@ || { rm -f $$@; exit 1; }
 
-$(FW_O)/$(1)/obj/%.S.o: %.S | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/obj/%.S.o: %.S mk/firmware.mk | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  AS      $(1)/$$<")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_ASFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@ || { rm -f $$@; exit 1; }

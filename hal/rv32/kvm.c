@@ -1,7 +1,8 @@
 /* kvm.c — the RV32 cold-code interpreter (docs/kvm.md): runs code linked as data in the
- * scratchpad (.kvm_cold), because the instruction window is fetch-only and full. It implements
- * exactly the RV32IM subset GCC emits for the cold objects (without -msave-restore) and stops
- * the core on anything else: an interpreter that guesses would run a validator wrongly. */
+ * firmware's DRAM range (.kvm_cold), because the instruction window is fetch-only and full. It
+ * implements exactly the RV32I subset GCC emits for the cold objects (without -msave-restore),
+ * the core's own ISA (BOARD.md §4: no M extension), and stops the core on anything else: an
+ * interpreter that guesses would run a validator wrongly. */
 #include <stdbool.h>
 #include "board.h"
 #include "boot.h"
@@ -34,8 +35,8 @@ typedef uint64_t kvm_native_fn(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
 #define KVM_JALR    34
 #define KVM_FENCE   35
 #define KVM_OP      36              /* OP: funct7 picks the operation, in the ALU slots */
-#define KVM_ALU     37              /* 32 slots: funct3 | funct7 bit 0 << 3 | bit 5 << 4 */
-#define KVM_SLOTS   (KVM_ALU + 32)
+#define KVM_ALU     37              /* 16 slots: funct3 | funct7 bit 5 << 3 */
+#define KVM_SLOTS   (KVM_ALU + 16)
 #define N KVM_NONE
 static const int8_t kvm_op[32] = {
     KVM_LD | KVM_F3, N, N, KVM_FENCE, KVM_IMM | KVM_F3, KVM_UPPER, N, N,        /* 0x00 */
@@ -90,12 +91,11 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
         HS(add, KVM_IMM + 0), HS(SHIFT, KVM_IMM + 1), HS(slt, KVM_IMM + 2),
         HS(sltu, KVM_IMM + 3), HS(xor, KVM_IMM + 4), HS(SHIFT, KVM_IMM + 5),
         HS(or, KVM_IMM + 6), HS(and, KVM_IMM + 7),
-        /* OP, funct7 0, 1 (M) and 0x20; DIV DIVU REM REMU (12..15) and the rest halt. */
+        /* OP, funct7 0 and 0x20 (SUB, SRA); the rest of 0x20 halts. */
         HS(add, KVM_ALU + 0), HS(sll, KVM_ALU + 1), HS(slt, KVM_ALU + 2),
         HS(sltu, KVM_ALU + 3), HS(xor, KVM_ALU + 4), HS(srl, KVM_ALU + 5),
         HS(or, KVM_ALU + 6), HS(and, KVM_ALU + 7),
-        HS(mul, KVM_ALU + 8), HS(mulh, KVM_ALU + 9), HS(mulhsu, KVM_ALU + 10),
-        HS(mulhu, KVM_ALU + 11), HS(sub, KVM_ALU + 16), HS(sra, KVM_ALU + 21),
+        HS(sub, KVM_ALU + 8), HS(sra, KVM_ALU + 13),
     };
 #undef H
 #undef HS
@@ -189,15 +189,19 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
             goto bad;
         __asm__ volatile("fence iorw, iorw" ::: "memory");
         goto nx;
-    SHIFT:                                              /* SLLI SRLI SRAI only */
+    OP:
+        /* The core is RV32I only (BOARD.md §4): funct7 1, the M extension (MUL MULH MULHSU
+         * MULHU DIV DIVU REM REMU), halts here with its own site, as on silicon; cold code
+         * never holds one (scripts/check-image.sh), so this names a build that slipped. */
+        if (f7 == 1) {
+            site = KX_SITE_KVM_MEXT;
+            goto bad;
+        }
+    SHIFT:                          /* OP and SLLI SRLI SRAI: funct7 0 or 0x20 only */
         if (f7 & ~0x20u)
             goto bad;
-        goto alu;
-    OP:
-        if (f7 & ~0x21u)
-            goto bad;
-    alu:    /* f7 is 0, 1, 0x20 or 0x21 here: (f7 | f7 >> 4) & 3 is its bit 0 | bit 5 << 1 */
-        goto *(base + (slot + KVM_ALU)[f3 | ((f7 | f7 >> 4) & 3) << 3]);
+        /* f7 is 0 or 0x20 here: f7 >> 2 is its bit 5 << 3 */
+        goto *(base + (slot + KVM_ALU)[f3 | f7 >> 2]);
     add: v = a + b; goto wb;
     sub: v = a - b; goto wb;
     sll: v = a << (b & 31); goto wb;
@@ -208,10 +212,6 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
     sra: v = (uint32_t)((int32_t)a >> (b & 31)); goto wb;
     or: v = a | b; goto wb;
     and: v = a & b; goto wb;
-    mul: v = a * b; goto wb;
-    mulh: v = (uint32_t)((int64_t)(int32_t)a * (int32_t)b >> 32); goto wb;
-    mulhsu: v = (uint32_t)((int64_t)(int32_t)a * (int64_t)b >> 32); goto wb;
-    mulhu: v = (uint32_t)((uint64_t)a * b >> 32); goto wb;
     wb:
         x[rd] = v;
         x[0] = 0;
