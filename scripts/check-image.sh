@@ -61,12 +61,13 @@ scan='
   /^ *[0-9a-f]+:\t/ {
     raw = $2; gsub(/ /, "", raw); m = $3; sub(/[ \t].*/, "", m)
     addr = $1; sub(/^ */, "", addr)
+    if (m ~ /^\.(word|short|byte|half|insn)$/ || m ~ /^0x/) { print addr " data word in executable section: " raw; next }
     if (noM && length(raw) == 8 && (hx(substr(raw, 7, 1)) * 16 + hx(substr(raw, 8, 1))) % 128 == 51 &&
         int((hx(substr(raw, 1, 1)) * 16 + hx(substr(raw, 2, 1))) / 2) == 1) {
       split("mul mulh mulhsu mulhu div divu rem remu", mname, " ")
       print addr " " mname[hx(substr(raw, 5, 1)) % 8 + 1] " (M extension: " raw ")"; next
     }
-    if (m ~ /^\.([0-9]*byte|word|short|half|insn)$/ || m ~ /^0x/) { print addr " data word in executable section: " raw; next }
+    if (m ~ /^\.[0-9]+byte$/) { print addr " encoding objdump cannot decode for this image: " raw; next }
     if (length(raw) == 4) { print addr " compressed instruction: " m; next }
     if (m ~ /^fence/) next                       # fence, fence.i, fence.tso: allowed
     if (m ~ banned) print addr " " m
