@@ -198,7 +198,7 @@ $(FW_O)/$(1)/fw.ld: linker/$$(FW_V_$(1)).ld.S $(FW_O)/$(1)/layout.h
 
 # fw_link(board, output elf, objects): link, check, then rename, so an image that fails a
 # check never exists as an .elf a later make would trust.
-$(FW_O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh scripts/cold-sum.sh $(FW_LIBC_STAMP)
 	$$(if $(Q),@echo "  LD      $$@")
 	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)))
 
@@ -216,6 +216,7 @@ endef
 fw_link = { $(CC) $(FW_FLAGS_$(1)) $(FW_LTOL_$(1)) -nostdlib -nostartfiles -static -T $(FW_O)/$(1)/fw.ld \
             -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(basename $(2)).map \
             -o $(2).tmp $(3) -Wl,--start-group $(FW_LIBS_$(1)) -Wl,--end-group && \
+          $(if $(filter rv32,$(FW_V_$(1))),OBJCOPY=$(OBJCOPY) OBJDUMP=$(OBJDUMP) NM=$(NM) scripts/cold-sum.sh $(2).tmp && )\
           OBJDUMP=$(OBJDUMP) NM=$(NM) scripts/check-image.sh $(FW_V_$(1)) $(2).tmp $(basename $(2)).size && \
           mv -f $(2).tmp $(2); } || { rm -f $(2).tmp $(2); exit 1; }
 

@@ -5,6 +5,7 @@
 #include "hal/hal.h"
 #include "kmv.h"
 #include "kmv_port.h"
+#include "kohaku/bootblock.h"  /* KX_BOOT_WAIT_MAX: the longest wait a 32-bit count bounds */
 
 /* b - a in writes, for b at or after a in one list. A pointer difference divides by 12, which
  * GCC does as a multiply by 12's inverse: a libgcc call on the RV32 core, which has no multiply
@@ -29,8 +30,9 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
                                                  struct kmv_result *res, int validate)
 {
     const struct kd_write *end = w + n, *next = w;
-    /* Timeouts count in 32 bits: a longer one waits 2^32 - 1 cycles (4.3 s at 1 GHz). */
-    uint32_t tmo = timeout_cycles >> 32 ? UINT32_MAX : (uint32_t)timeout_cycles;
+    /* Timeouts count in 32 bits and must be passed before the elapsed count wraps: a longer
+     * one waits KX_BOOT_WAIT_MAX cycles (2^31 - 1, 2.1 s at 1 GHz; issue 13 item 5). */
+    uint32_t tmo = timeout_cycles > KX_BOOT_WAIT_MAX ? KX_BOOT_WAIT_MAX : (uint32_t)timeout_cycles;
     uint32_t st, s, mode = 0;           /* mode: 1 << the running chunk's GO mode, 0 for none */
 
     res->value = 0;

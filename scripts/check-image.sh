@@ -80,8 +80,12 @@ if [ -n "$bad" ]; then
 fi
 # Cold code: data to the linker, instructions to hal/rv32/kvm.c, which implements only what the
 # core has (and less): the same scan, over the section disassembled as code (-D -j).
-if (( cold > 0 )); then
-  bad=$($OBJDUMP -D -j .kvm_cold -M no-aliases "$elf" | awk -F'\t' -v banned="$banned" -v noM=$noM "$scan")
+if (( ${S[__kx_cold_code_end]:-0} > ${S[__kx_cold_start]:-0} + 16 )); then
+  # Past the 16-byte header (magic, length: data the boot checks, linker/rv32.ld.S), up to
+  # the padding that rounds the segment to 16 bytes.
+  bad=$($OBJDUMP -D -j .kvm_cold --start-address=$(( S[__kx_cold_start] + 16 )) \
+          --stop-address=$(( S[__kx_cold_code_end] )) -M no-aliases "$elf" |
+        awk -F'\t' -v banned="$banned" -v noM=$noM "$scan")
   if [ -n "$bad" ]; then
     err "instructions the $variant core lacks in the cold code (.kvm_cold):"
     echo "$bad" | head -20 | sed 's/^/    /' >&2

@@ -7,6 +7,7 @@
 #include "board.h"
 #include "boot.h"
 #include "kvm.h"
+#include "hal/hal.h"
 
 _Static_assert(BOARD_IMEM_BASE == 0, "a native call is a jump below the end of the native code");
 /* The end of the native code in the window (linker/rv32.ld.S): the link says where it ends, so
@@ -64,6 +65,7 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
         (uintptr_t)&&bad,
     };
     const uint32_t cold = link[0], cold_len = link[1] - cold, text_end = link[2];
+    const uint32_t stack_lo = (uint32_t)(uintptr_t)f.stack;
     char *const base = (char *)link[3];    /* the handler offsets' origin */
 
     register uint32_t gp __asm__("gp");
@@ -213,6 +215,13 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
     or: v = a | b; goto wb;
     and: v = a & b; goto wb;
     wb:
+        /* sp stays in the interpreted stack (issue 13 item 4): below it lies x[], above it
+         * the caller's frame; a cold chain deeper than KVM_STACK_BYTES stops here by name
+         * (KX_SITE_KVM_STACK) before its first store could land in either. */
+        if (rd == 2 && v - stack_lo > KVM_STACK_BYTES) {
+            site = KX_SITE_KVM_STACK;
+            goto bad;
+        }
         x[rd] = v;
         x[0] = 0;
     nx:
@@ -221,7 +230,42 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
 bad_fetch:
     site = KX_SITE_KVM_FETCH;   /* in: the jump that led there */
 bad:                            /* offset 0 of the handler table: an empty slot halts */
+    /* An encoding or a fetch the compiler never made is most likely damaged cold code: when
+     * the segment is no longer the one linked, that is the report (issue 13 item 4). */
+    if (hal_cold_bad())
+        site = KX_SITE_KVM_COLD;
     /* Here, not in a helper as before: kx_fatal's stack argument costs this frame 16 bytes
      * (640, docs/kvm.md "Stack"), the helper cost the window 52 bytes and 32 of stack. */
     kx_fatal(KX_EXIT_ASSERT_BASE | site, "kvm", in, pc, 0);
+}
+
+/* ---- Guards (docs/kvm.md "Guards", issue 13 item 4): native, so they work when the cold
+ * segment does not. ---- */
+
+unsigned hal_cold_bad(void)
+{
+    /* The segment's ends as data: 4 window bytes a load, 8 to build an address. */
+    static const volatile uintptr_t seg[2] = { (uintptr_t)__kx_cold_start, (uintptr_t)__kx_cold_end };
+    uint32_t s = 0;
+
+    /* DRAM as it is now, not lines cached before a host or mover write changed it. The sum
+     * covers the header, so a wrong magic or length (an absent segment reads as zeros) fails
+     * it as a changed instruction does. Four words a turn: the segment is padded to 16 bytes
+     * (linker/rv32.ld.S), and the boot runs this over all of it (bench: boot_insns). */
+    hal_dcache_flush();
+    hal_dcache_inval();
+    const volatile uint32_t *p = (const volatile uint32_t *)seg[0];
+    const volatile uint32_t *end = (const volatile uint32_t *)seg[1];
+    do {
+        s += p[0] + p[1] + p[2] + p[3];
+        p += 4;
+    } while (p != end);
+    return s != __kx_cold_sum[0];
+}
+
+void hal_cold_verify(void)
+{
+    /* An assertion (two argument registers) rather than kx_fatal's eleven: window bytes. The
+     * word, 0xDEAD0007, names it; "fatal assert cause=0x7". */
+    KX_ASSERT(!hal_cold_bad(), KX_SITE_KVM_COLD);
 }

@@ -23,7 +23,12 @@
 uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
                   uint32_t entry);
 
-/* The cold segment (linker/rv32.ld.S). */
-extern const uint32_t __kx_cold_start[], __kx_cold_end[];
+/* The cold segment (linker/rv32.ld.S): a 16-byte header, KVM_COLD_MAGIC then the segment's
+ * length in bytes (then two zero words), the cold code, padding to 16 bytes. __kx_cold_sum, a
+ * word of the scratchpad's .rodata, holds the 32-bit sum of the segment's words, written after
+ * the link by scripts/cold-sum.sh: a segment from another build, absent (DRAM zero) or damaged
+ * does not match it (docs/kvm.md "Guards"). */
+#define KVM_COLD_MAGIC  0x434D564Bu     /* "KVMC"; linker/rv32.ld.S writes the same literal */
+extern const uint32_t __kx_cold_start[], __kx_cold_end[], __kx_cold_sum[];
 
 #endif

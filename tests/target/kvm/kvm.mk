@@ -6,7 +6,7 @@
 # test_ops.c exercises each. Its multiplies are libgcc calls (RV32I, BOARD.md §4) renamed to the
 # firmware's cold multiply (hal/rv32/kvm_mul.c) as in every cold object, so test_ops.c also
 # checks those against libgcc's native ones on the corner values.
-KVO_ENTRIES := kvo_ops kvo_bad_insn kvo_bad_fetch kvo_slot
+KVO_ENTRIES := kvo_ops kvo_bad_insn kvo_bad_fetch kvo_slot kvo_deep
 KVO_MNEMONICS := lui auipc jal jalr beq bne blt bge bltu bgeu lb lh lw lbu lhu sb sh sw \
                  addi slti sltiu xori ori andi slli srli srai add sub sll srl sra slt sltu \
                  xor or and fence
