@@ -198,9 +198,10 @@ $(FW_O)/$(1)/fw.ld: linker/$$(FW_V_$(1)).ld.S $(FW_O)/$(1)/layout.h
 
 # fw_link(board, output elf, objects): link, check, then rename, so an image that fails a
 # check never exists as an .elf a later make would trust.
-$(FW_O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh scripts/cold-sum.sh $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh scripts/cold-sum.sh scripts/stack-check.py $(FW_LIBC_STAMP)
 	$$(if $(Q),@echo "  LD      $$@")
 	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)))
+	$(Q)$$(if $$(filter rv32,$$(FW_V_$(1))),$$(call fw_stack_check,$$@))
 
 # One run of mkimage.sh makes all five (a grouped target: -j must not run it twice at once).
 $(FW_O)/$(1)/fw.imem.bin $(FW_O)/$(1)/fw.spad.bin $(FW_O)/$(1)/fw.imem.hex $(FW_O)/$(1)/fw.spad.hex $(FW_O)/$(1)/fw.lst &: $(FW_O)/$(1)/fw.elf scripts/mkimage.sh
@@ -211,6 +212,15 @@ firmware-$(1): $(FW_O)/$(1)/fw.elf $(FW_O)/$(1)/fw.imem.hex $(FW_O)/$(1)/fw.spad
 
 FW_IMAGES += firmware-$(1)
 endef
+
+# fw_stack_check(elf): the RV32 product image's stack budgets (issue 13 item 4, docs/kvm.md
+# "Stack"): scripts/stack-check.py reads the deepest native chain (against BOARD_STACK_BYTES)
+# and the deepest interpreted chain (against KVM_STACK_BYTES, hal/rv32/kvm.h) from the linked
+# image and writes fw.stack; an overflow deletes the image and fails the build. Test images
+# are not checked: some overflow on purpose (tests/target/kvm/test_bad_stack.c).
+FW_KVM_STACK := $(shell sed -n 's/^\#define KVM_STACK_BYTES \([0-9]*\)u.*/\1/p' hal/rv32/kvm.h)
+fw_stack_check = OBJDUMP=$(OBJDUMP) NM=$(NM) python3 scripts/stack-check.py $(1) $(FW_KVM_STACK) \
+                   --report $(basename $(1)).stack || { rm -f $(1); exit 1; }
 
 # fw_link(board, elf, objects): the explicit-library link and the image checks.
 fw_link = { $(CC) $(FW_FLAGS_$(1)) $(FW_LTOL_$(1)) -nostdlib -nostartfiles -static -T $(FW_O)/$(1)/fw.ld \

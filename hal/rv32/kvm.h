@@ -8,12 +8,13 @@
 #include <stdint.h>
 
 /* The interpreted stack, a local array of kvm_call's frame (so native code the cold code calls
- * runs below it, on the native stack). Its size is the deepest cold call chain from
- * -fstack-usage of the cold objects (the build leaves obj/cold/<file>.native.su; all frames are
- * static, so the figures are exact): kdp_enumerate 352 + kdp_ctrl_read 96 = 448;
- * kmv_validate 272 + check_move 64 = 336 (check_walk is inlined). A cold file added later
- * must keep its deepest chain within it or raise it (docs/kvm.md "Stack"). */
-#define KVM_STACK_BYTES 448u
+ * runs below it, on the native stack). It must hold the deepest chain of cold frames from a
+ * cold entry; scripts/stack-check.py computes that chain from the linked fw.elf and fails the
+ * build when it does not fit (its report: fw.stack; docs/kvm.md "Stack"). Measured: a REPLAY
+ * step's list check, kq_check_cold 80 + kmv_validate 272 + check_move 112 = 464 (check_move
+ * grew from 64 when RV32I turned its multiplies into calls); kvm_call stops the core
+ * (KX_SITE_KVM_STACK) if sp ever leaves it. */
+#define KVM_STACK_BYTES 464u
 
 /* Runs the cold function at `entry` with a0..a5 = the arguments, gp = the native gp, ra = 0
  * (the "return to native" mark), sp = the top of the interpreted stack; returns a0 | a1 << 32.

@@ -6,6 +6,11 @@
 # run (before: "fatal kvm" nine times and a scratchpad overrun); a segment damaged after READY
 # is found at the next failure: the core stops with 0xDEAD_0007 and the FATAL state line, once;
 # with the segment intact the same failure is an ordinary refusal and the node keeps serving.
+# And the stack: painted before release (tests/e2e/stackmark.c), measured after a workload that
+# nests the interpreter three deep (a DISPATCH to a hung unit: cold glue, native dispatch, cold
+# recovery, native wait, cold failure record) and runs the deepest interpreted chain (a RUN's
+# REPLAY step list check); the high-water mark must lie within the build-time bound (fw.stack,
+# scripts/stack-check.py) and above two interpreter frames.
 # Usage: tests/e2e/coldguard.sh BOARD OUTDIR   (an RV32 board)  -> PASS:/FAIL: lines on stdout
 # Expected values are literals of include/kohaku/exitword.h (KX_EXIT_BOOT(9) = 0xB0070009),
 # boot/boot.h (KX_SITE_KVM_COLD: 0xDEAD0007) and include/kohaku/status.h (BAD_OP 0x01).
@@ -81,4 +86,34 @@ still_serves
 k status
 want_out "^firmware: state=READY"
 console_count 0 "fatal"
+end
+
+# The stack's high-water mark after a workload, against the build's bound.
+stack_top=$((16#$(sym __kx_spad_end))) stack_bytes=$((16#$(sym __kx_stack_bytes)))
+stack_lo=$((stack_top - stack_bytes))
+bound=$(sed -n 's/^native stack: \([0-9]*\) of .*/\1/p' "$out/$board/fw.stack")
+kvm_frame=$(sed -n 's/.* kvm_call \([0-9]*\) .*/\1/p' "$out/$board/fw.stack" | head -n1)
+begin stack_high_water
+o=$("$out/tests/e2e/stackmark" "$HP_SOCK" boot "$fw" "$stack_lo" "$stack_top" 2>&1)
+[ "$o" = ready ] || why="$why stackmark boot: $o;"
+cat > "$work/steps.txt" <<STEPS
+replay $top/host/demo/copy.txt
+dispatch 2,1 $top/host/demo/softmax.prog txn 4
+wait 2,1 1
+STEPS
+k run "$work/steps.txt"
+want_rc 0 run
+k dispatch tests/e2e/tu-hang.prog --target 1,2
+want_rc 1 "dispatch to a hung unit"
+want_out "status=TIMEOUT "
+k replay host/demo/copy.txt
+want_rc 0 replay
+still_serves
+o=$("$out/tests/e2e/stackmark" "$HP_SOCK" measure "$stack_lo" "$stack_top" 2>&1)
+hw=$(sed -n 's/^high_water=\([0-9]*\)$/\1/p' <<< "$o")
+echo "stack high water: ${hw:-?} of $stack_bytes bytes (build-time bound ${bound:-?}, kvm_call frame ${kvm_frame:-?})" >> "$work/transcript.txt"
+if [ -z "$hw" ] || [ -z "$bound" ] || [ -z "$kvm_frame" ]; then why="$why no measure ($o) or no bound in fw.stack;"
+elif [ "$hw" -gt "$bound" ]; then why="$why high water $hw bytes above the build-time bound $bound;"
+elif [ "$hw" -le $((2 * kvm_frame)) ]; then why="$why high water $hw bytes: the workload did not nest the interpreter;"
+else echo "stack: high water $hw of $stack_bytes bytes (build-time bound $bound)"; fi
 end
