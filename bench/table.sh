@@ -11,7 +11,7 @@ awk '
               "host_driven_ns fw_driven_ns serves_queue imem_bytes spad_bytes", order, " ")
     b["dispatch_insns_per_flit"] = "<= 24 / <= 12"; b["unit_feed_pct"] = ">= 90 / >= 95"
     b["replay_insns_per_write"] = "<= 12 / <= 8"; b["boot_insns"] = "<= 3000 / <= 3000"
-    b["host_vs_fw_ratio"] = ">= 20 / >= 20"; b["imem_bytes"] = "<= 7168 / <= 24576"
+    b["host_vs_fw_ratio"] = ">= 20 / >= 20"; b["imem_bytes"] = "<= 7680 / <= 24576"
     b["spad_bytes"] = "<= 8192 / <= 32768"; b["serves_queue"] = "1 / 1"
   }
   $1 == "bench" { v[$2, $3] = $4; u[$3] = $5 }

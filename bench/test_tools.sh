@@ -21,7 +21,7 @@ bench qemu-rv32 unit_feed_pct 90.00 %
 bench qemu-rv32 replay_insns_per_write 12.00 insns/write
 bench qemu-rv32 host_vs_fw_ratio 20.0 x
 bench qemu-rv32 serves_queue 1 bool
-bench qemu-rv32 imem_bytes 7168 bytes
+bench qemu-rv32 imem_bytes 7680 bytes
 bench qemu-rv32 spad_bytes 8192 bytes
 bench qemu-rv64 boot_insns 3000 insns
 bench qemu-rv64 dispatch_insns_per_flit 12.00 insns/flit
@@ -46,7 +46,7 @@ for edit in "qemu-rv32 boot_insns 3001" "qemu-rv64 dispatch_insns_per_flit 12.01
             "qemu-rv32 dispatch_insns_per_flit 24.01" "qemu-rv64 unit_feed_pct 94.99" \
             "qemu-rv32 unit_feed_pct 89.99" "qemu-rv64 replay_insns_per_write 8.01" \
             "qemu-rv32 replay_insns_per_write 12.01" "qemu-rv64 host_vs_fw_ratio 19.9" \
-            "qemu-rv32 imem_bytes 7169" "qemu-rv32 spad_bytes 8193" "qemu-rv64 imem_bytes 24577" \
+            "qemu-rv32 imem_bytes 7681" "qemu-rv32 spad_bytes 8193" "qemu-rv64 imem_bytes 24577" \
             "qemu-rv32 serves_queue 0" "qemu-rv64 boot_insns missing"; do
   set -- $edit
   begin "check_fails_$1_$2_$3"

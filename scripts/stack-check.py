@@ -16,7 +16,10 @@ as -fstack-usage reports them for the cold objects (native code is compiled thro
 which leaves no .su files): a dynamic sp adjustment, an indirect call not listed in INDIRECT
 below, or recursion fails the check, since the bound would not hold.
 
-Usage: stack-check.py IMAGE.elf KVM_STACK_BYTES [--report FILE]
+Usage: stack-check.py IMAGE.elf KVM_STACK_BYTES [--report FILE] [--lenient-indirect]
+  --lenient-indirect: an unlisted indirect call is reported (its chain is then unbounded) instead
+  of failing; for images other than the product (build-check cases that link newlib's printf,
+  whose output goes through a function pointer).
 Env:   OBJDUMP, NM (default riscv64-unknown-elf-*)
 """
 import os
@@ -32,6 +35,10 @@ NM = os.environ.get("NM", "riscv64-unknown-elf-nm")
 INDIRECT = {
     "kvm_cold_kq_check_cold": ["kq_map"],
 }
+
+
+LENIENT = "--lenient-indirect" in sys.argv
+UNBOUNDED = []
 
 
 def die(msg):
@@ -160,6 +167,8 @@ def analyse(funcs, saves, cold):
                     pass                            # the interpreter's call of native code
                 elif f in INDIRECT:
                     calls.update(INDIRECT[f])
+                elif LENIENT:
+                    UNBOUNDED.append("%s at 0x%x" % (f, a))
                 else:
                     die("%s: indirect call at 0x%x (%s %s) not listed in INDIRECT" % (f, a, mn, ops))
         info[f] = (frame, sorted(calls))
@@ -254,6 +263,8 @@ def main():
         "interpreted stack: %d of %d bytes (deepest chain: %s)" % (
             ib, kvm_stack, " > ".join("%s %d" % x for x in ichain) or "no cold code"),
     ]
+    if UNBOUNDED:
+        lines.append("unbounded (indirect calls not followed): " + ", ".join(UNBOUNDED))
     if report:
         with open(report, "w") as fh:
             fh.write("\n".join(lines) + "\n")

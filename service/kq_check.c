@@ -99,9 +99,11 @@ struct kq_rule {
 /* A DATA row's record size as two shifts, lo | hi << 4, bytes = 2^lo + 2^hi: the RV32 core has
  * no multiply (BOARD.md §4, RV32I only), and count x bytes on the submission path is then two
  * shifts and an add, not a libgcc loop. Every record size is a sum of two powers of two
- * (12 = 8 + 4, 32 = 16 + 16, 64 = 32 + 32); KQ_REC_OK says so at build time. */
-#define KQ_REC_LO(n)   (((n) & ((n) - 1u)) ? __builtin_ctz(n) : __builtin_ctz(n) - 1)
-#define KQ_REC_HI(n)   (((n) & ((n) - 1u)) ? __builtin_ctz((n) & ((n) - 1u)) : __builtin_ctz(n) - 1)
+ * (12 = 8 + 4, 32 = 16 + 16, 64 = 32 + 32, each at most 64 bytes: KQ_LOG2); KQ_REC_OK says so
+ * at build time. */
+#define KQ_LOG2(p)     ((p) >= 64u ? 6 : (p) >= 32u ? 5 : (p) >= 16u ? 4 : (p) >= 8u ? 3 : (p) >= 4u ? 2 : (p) >= 2u ? 1 : 0)
+#define KQ_REC_LO(n)   (((n) & ((n) - 1u)) ? KQ_LOG2((n) & (0u - (n))) : KQ_LOG2(n) - 1)
+#define KQ_REC_HI(n)   (((n) & ((n) - 1u)) ? KQ_LOG2((n) & ((n) - 1u)) : KQ_LOG2(n) - 1)
 #define KQ_REC(n)      (KQ_REC_LO(n) | KQ_REC_HI(n) << 4)
 #define KQ_REC_OK(n)   ((1u << KQ_REC_LO(n)) + (1u << KQ_REC_HI(n)) == (n))
 _Static_assert(KQ_REC_OK(KQ_SUB_BYTES) && KQ_REC_OK(KQ_CPL_BYTES) && KQ_REC_OK(KD_RECORD_BYTES) &&

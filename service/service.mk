@@ -76,7 +76,7 @@ KQ_SIZE_IMG := $(FW_O)/qemu-rv32/fw.elf
 size-rv32-queue: $(KQ_SIZE_IMG)
 	$(Q)$(NM) -l --defined-only $< > $(basename $<).syms
 	$(Q)$(OBJDUMP) -d -l -j .text $< > $(basename $<).lines
-	$(Q)awk -v window=8192 -v budget=7168 -v syms=$(basename $<).syms -v lines=$(basename $<).lines \
+	$(Q)awk -v window=8192 -v budget=7680 -v syms=$(basename $<).syms -v lines=$(basename $<).lines \
 	    -v srcs="$(FW_SERVICE) $(FW_LIB_COMMON) $(FW_LIB_rv32) kvm/kvm.c $(patsubst %,kvm/%.stub,$(FW_COLD_ENTRIES_rv32))" \
 	    -f tests/service/text_by_module.awk $(basename $<).map; rc=$$?; \
 	eval $$($(NM) $< | awk '$$3 ~ /^__kx_(cold_start|cold_end|noinit_end|spad_base|stack_bytes)$$/ { print substr($$3, 6) "=$$((0x" $$1 "))" }'); \
