@@ -5,7 +5,9 @@
 set -u
 res=$1
 fail=0
-# board name op limit — the budgets of issue 8 ("Budgets")
+# board name op limit — the budgets of issue 8 ("Budgets"). Changed since: qemu-rv32 imem_bytes
+# 7,168 -> 7,680 (issue 13); qemu-rv32 boot_insns 3,000 -> 6,000 (issue 13 item 4: the boot sums
+# the 5.5 KB cold segment before anything runs it, ~3,500 instructions; docs/bench.md).
 budgets='
 qemu-rv64 dispatch_insns_per_flit <= 12
 qemu-rv32 dispatch_insns_per_flit <= 24
@@ -14,7 +16,7 @@ qemu-rv32 unit_feed_pct >= 90
 qemu-rv64 replay_insns_per_write <= 8
 qemu-rv32 replay_insns_per_write <= 12
 qemu-rv64 boot_insns <= 3000
-qemu-rv32 boot_insns <= 3000
+qemu-rv32 boot_insns <= 6000
 qemu-rv64 host_vs_fw_ratio >= 20
 qemu-rv32 host_vs_fw_ratio >= 20
 qemu-rv64 serves_queue >= 1

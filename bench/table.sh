@@ -10,7 +10,7 @@ awk '
               "replay_validate_insns_per_write move_cycles cmd_overhead_insns host_vs_fw_ratio " \
               "host_driven_ns fw_driven_ns serves_queue imem_bytes spad_bytes", order, " ")
     b["dispatch_insns_per_flit"] = "<= 24 / <= 12"; b["unit_feed_pct"] = ">= 90 / >= 95"
-    b["replay_insns_per_write"] = "<= 12 / <= 8"; b["boot_insns"] = "<= 3000 / <= 3000"
+    b["replay_insns_per_write"] = "<= 12 / <= 8"; b["boot_insns"] = "<= 6000 / <= 3000"
     b["host_vs_fw_ratio"] = ">= 20 / >= 20"; b["imem_bytes"] = "<= 7680 / <= 24576"
     b["spad_bytes"] = "<= 8192 / <= 32768"; b["serves_queue"] = "1 / 1"
   }
