@@ -235,7 +235,7 @@ bad:                            /* offset 0 of the handler table: an empty slot 
     if (hal_cold_bad())
         site = KX_SITE_KVM_COLD;
     /* Here, not in a helper as before: kx_fatal's stack argument costs this frame 16 bytes
-     * (640, docs/kvm.md "Stack"), the helper cost the window 52 bytes and 32 of stack. */
+     * (672 in all, docs/kvm.md "Stack"), the helper cost the window 52 bytes and 32 of stack. */
     kx_fatal(KX_EXIT_ASSERT_BASE | site, "kvm", in, pc, 0);
 }
 

@@ -19,8 +19,10 @@
 /* Runs the cold function at `entry` with a0..a5 = the arguments, gp = the native gp, ra = 0
  * (the "return to native" mark), sp = the top of the interpreted stack; returns a0 | a1 << 32.
  * Entry last: a stub F(a0..a5) then loads one register and jumps (no argument shuffle).
- * Stops the core through kx_fatal on an encoding it does not implement (KX_SITE_KVM_INSN) or a
- * fetch outside .kvm_cold and the window (KX_SITE_KVM_FETCH). */
+ * Stops the core through kx_fatal on an encoding it does not implement (KX_SITE_KVM_INSN), an
+ * M-extension encoding (KX_SITE_KVM_MEXT: the core is RV32I), a fetch outside .kvm_cold and the
+ * window (KX_SITE_KVM_FETCH), an sp outside the interpreted stack (KX_SITE_KVM_STACK), and, in
+ * place of the first three, KX_SITE_KVM_COLD when the cold segment no longer matches its sum. */
 uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
                   uint32_t entry);
 
