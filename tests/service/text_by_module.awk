@@ -101,7 +101,7 @@ END {
         sum += bytes[order[i]]
     }
     printf "  %-10s %6d\n", "alignment", total - sum
-    printf "text %d bytes: window %d (%s by %d), issue 8 budget %d (%s by %d)\n", total,
+    printf "text %d bytes: window %d (%s by %d), budget %d (%s by %d)\n", total,
         window, total <= window ? "fits" : "over", total <= window ? window - total : total - window,
         budget, total <= budget ? "fits" : "over", total <= budget ? budget - total : total - budget
     exit total > budget
