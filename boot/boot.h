@@ -11,7 +11,7 @@
  * Returns 0 when it is good, else the enum kx_boot_reason of the first rule broken, in this
  * order: KX_BOOT_BAD_MAGIC, KX_BOOT_BAD_VERSION, KX_BOOT_BAD_SIZE (size is not header plus
  * unit_count entries), KX_BOOT_BAD_FLAGS (unknown bits), KX_BOOT_BAD_TIMEOUT (wait_cycles 0),
- * KX_BOOT_BAD_UNITS (table without the flag, more than KX_BOOT_MAX_UNITS, an entry with
+ * KX_BOOT_BAD_WAIT (wait_cycles above KX_BOOT_WAIT_MAX), KX_BOOT_BAD_UNITS (table without the flag, more than KX_BOOT_MAX_UNITS, an entry with
  * inst_depth 0 or a coordinate listed twice). queue_addr is left to the command queue. */
 unsigned kx_bootblock_check(const struct kx_bootblock *bb);
 
@@ -43,6 +43,10 @@ extern struct kx_fatal_record kx_fatal_last;
 #define KX_SITE_HAL_MOVER_OFF  0x03u
 #define KX_SITE_KVM_INSN       0x04u   /* RV32 cold-code interpreter: encoding it lacks */
 #define KX_SITE_KVM_FETCH      0x05u   /* RV32 cold-code interpreter: fetch outside its code */
+#define KX_SITE_KVM_MEXT       0x06u   /* RV32 cold-code interpreter: an M encoding (RV32I core) */
+#define KX_SITE_KVM_COLD       0x07u   /* RV32: the cold segment changed since boot (found after a
+                                        * failure); cause = the exit word it replaced, or 0 */
+#define KX_SITE_KVM_STACK      0x08u   /* RV32 cold-code interpreter: sp left its stack */
 #define KX_SITE_SERVICE        0x10u   /* 0x10-0x1F: service/ (service/kq.h KQ_SITE_*) */
 #define KX_SITE_TEST           0xF0u   /* 0xF0-0xFF: on-target test images */
 

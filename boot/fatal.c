@@ -1,7 +1,9 @@
-/* fatal.c — the fatal path (docs/design.md §6 "Errors", §2.4): one function that reports and
- * stops the core. RV64 traps and assertions on both variants end here. It runs once, at the
- * end, so it is a candidate for cold (interpreted) code (docs/rv32-size.md): it calls only
- * hal_puts, hal_put_hex, kx_fatal_hook and hal_exit, and keeps no state but kx_fatal_last. */
+/* fatal.c — the fatal path (docs/design.md §6 "Errors", docs/design.md §2.4): one function that reports and
+ * stops the core. RV64 traps and assertions on both variants end here. Native and one-shot
+ * (issue 13 item 4): it never runs cold code (the interpreter or the cold segment may be what
+ * failed; the hook, service/queue.c, is native too), and a second entry, from a fault inside
+ * the report or the hook, stops the core at once with its own word, as a nested RV64 trap
+ * does. */
 #include "boot.h"
 #include <stddef.h>
 #include "hal/hal.h"
@@ -23,6 +25,9 @@ void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint
     const uint64_t *v = &r->cause;
     const char *t;
 
+    /* The record's word is the once-flag: no fatal word is 0 (exitword.h). */
+    if (r->word)
+        hal_exit(word);
     r->word = word;
     r->cause = cause;
     r->pc = pc;

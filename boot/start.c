@@ -18,13 +18,17 @@ const struct kx_bootblock *kx_bootblock(void)
 void kx_cstart(void)
 {
     unsigned reason = kx_bootblock_check(&__kx_bootblock);
+    /* RV32: the cold segment the loader wrote into DRAM must be this image's before anything
+     * can call into it (issue 13 item 4); RV64 has none (hal_cold_bad is 0). */
+    if (!reason && hal_cold_bad())
+        reason = KX_BOOT_BAD_COLD;
     if (reason) {
         /* Never run on garbage: say why on the console, then stop with a word that
          * names the rule broken. Not the fatal path: this is a host error, not ours. */
-        hal_puts("kohaku-fw " BOARD_NAME ": boot block refused, reason=");
+        hal_puts("kohaku-fw " BOARD_NAME ": boot refused, reason=");
         hal_put_hex(reason);
         hal_puts("\n");
-        /* reason is 1..7 (boot.h): KX_EXIT_BOOT's mask would be an instruction for nothing. */
+        /* reason is 1..9 (exitword.h): KX_EXIT_BOOT's mask would be an instruction for nothing. */
         hal_exit(KX_EXIT_BOOT_BASE | reason);
     }
     (void)main();

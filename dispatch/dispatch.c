@@ -240,6 +240,14 @@ static unsigned kdp_find(const struct kdp_ctx *c, const struct kdp_prog *p, uint
 }
 
 /* Stages the chunk of p from cursor into region r of rs slots (slots r*rs..). */
+/* Region r's first slot, r x rs for r < KDP_REGIONS, as shifts and adds: the RV32 core has no
+ * multiply (docs/hardware.md §4, RV32I only) and this runs for every staging and kick. */
+_Static_assert(KDP_REGIONS <= 4u, "a region index is two bits");
+static inline uint32_t kdp_region_base(unsigned r, uint32_t rs)
+{
+    return (rs & -(uint32_t)(r & 1u)) + ((rs << 1) & -(uint32_t)((r >> 1) & 1u));
+}
+
 static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kdp_prog *p,
                      uint32_t cursor)
 {
@@ -251,7 +259,7 @@ static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kd
     g->start = cursor;
     g->len = len;
     c->staged_flits += len;
-    kdp_stage(r * rs, p, cursor, len);
+    kdp_stage(kdp_region_base(r, rs), p, cursor, len);
 }
 
 /* PROG_CRED at the run's first kick only: from then on it counts every INST_COMPLETE exactly
@@ -476,7 +484,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                  * len = staged, on the unit's own returned credit */
                 uint32_t len = g->len - off;
                 g->stamp = c->clock;    /* before the kick counts it: no 16-bit wrap kept */
-                kdp_kick(c, pick, r * rs + off, stream || len < proom ? len : proom,
+                kdp_kick(c, pick, kdp_region_base(r, rs) + off, stream || len < proom ? len : proom,
                          stream ? proom : KDP_TOPUP_CREDIT);
                 c->running = (uint8_t)r;
                 rr = pick + 1 == end ? jobs : pick + 1;

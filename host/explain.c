@@ -160,6 +160,8 @@ const char *kh_boot_reason_name(unsigned r)
     case KX_BOOT_BAD_QUEUE: return "queue address or setup refused";
     case KX_BOOT_BAD_TIMEOUT: return "wait_cycles is 0";
     case KX_BOOT_BAD_UNITS: return "unit table refused";
+    case KX_BOOT_BAD_WAIT: return "wait_cycles above 0x7fffffff (no wait could end)";
+    case KX_BOOT_BAD_COLD: return "RV32 cold segment absent or not the one linked";
     default: return "unknown reason";
     }
 }

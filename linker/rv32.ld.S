@@ -36,10 +36,17 @@ SECTIONS
     /* Cold code (docs/kvm.md): instructions of the cold objects as read-only data in the
      * firmware's DRAM range, run by hal/rv32/kvm.c. Their data (.rodata, .data, .bss) stays in
      * the scratchpad with everyone else's, gp-relative as natively. */
-    .kvm_cold : ALIGN(4) {
+    .kvm_cold : ALIGN(16) {
         __kx_cold_start = .;
+        /* The header the boot checks (hal/rv32/kvm.h; docs/kvm.md "Guards"): magic
+         * (KVM_COLD_MAGIC, "KVMC"), the segment's length in bytes, two zero words. */
+        LONG(0x434D564B)
+        LONG(__kx_cold_end - __kx_cold_start)
+        LONG(0)
+        LONG(0)
         *(.kvm_cold .kvm_cold.*)
-        . = ALIGN(4);
+        __kx_cold_code_end = .; /* check-image.sh scans the code up to here, not the padding */
+        . = ALIGN(16);          /* the check sums four words a turn */
         __kx_cold_end = .;
     } > FW_DRAM
     /* The top of the range is the service's copy buffer (cpu_map.h KX_FW_COPY_*). */
@@ -50,6 +57,11 @@ SECTIONS
         __kx_rodata_start = .;
         *(.srodata .srodata.*)
         *(.rodata .rodata.*)
+        /* The sum of the cold segment's words: 0 here, written by scripts/cold-sum.sh after
+         * the link (hal/rv32/kvm.h). */
+        . = ALIGN(4);
+        __kx_cold_sum = .;
+        LONG(0)
         __kx_rodata_end = .;
     } > SPAD
 

@@ -22,8 +22,8 @@ $(foreach b,$(FW_BOARDS),$(if $(filter $(b),$(BOARDS)),,$(error unknown BOARD=$(
 
 # ---- Variants: ISA flags and the multilib directory chosen explicitly (docs/design.md §8.2: GCC 12
 # falls back to the C/F/D default directory for any -march naming zicsr/zifencei). ----
-FW_ARCH_rv32  := -march=rv32im -mabi=ilp32 -mno-div
-FW_MULTI_rv32 := rv32im/ilp32
+FW_ARCH_rv32  := -march=rv32i -mabi=ilp32
+FW_MULTI_rv32 := rv32i/ilp32
 FW_ARCH_rv64  := -march=rv64ima_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 FW_MULTI_rv64 := rv64im/lp64
 
@@ -53,7 +53,7 @@ FW_LIBC_DEF   := -DKX_LIBC_NEWLIB_NANO=1
 # Rebuild (or relink to the cache) when the script, Debian's source or the compiler changes, or
 # when the link points into a cache that was cleaned.
 FW_NEWLIB_INPUTS := $(wildcard /usr/src/newlib/newlib-3.3.0.tar.xz $(shell command -v $(CC)))
-FW_NEWLIB_FORCE := $(shell test -f $(FW_LIBC_ROOT)/rv32im/ilp32/lib/libc.a -a \
+FW_NEWLIB_FORCE := $(shell test -f $(FW_LIBC_ROOT)/rv32i/ilp32/lib/libc.a -a \
                      -f $(FW_LIBC_ROOT)/rv64im/lp64/lib/libc.a || echo newlib-force)
 .PHONY: newlib newlib-force
 newlib: $(FW_LIBC_STAMP)
@@ -108,8 +108,14 @@ FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text
                 dispatch/units.c:kdp_units_check \
                 dispatch/recover.c:kdp_abort,kdp_fail,kdp_fault,kdp_hidden,kdp_owed_start,kdp_refuse,kdp_settle,kdp_timeout \
                 service/kq_cold.c:kq_cold service/kq_check_cold.c:kq_check_cold \
+                hal/rv32/kvm_mul.c:__mulsi3,__muldi3 \
                 $(FW_COLD_EXTRA_rv32)
 # FW_COLD_EXTRA_rv32: more words of the same form from the command line (tests/build cases).
+# FW_COLD_LIBCALLS_rv32: entries that are libgcc's names (hal/rv32/kvm_mul.c, docs/kvm.md
+# "Multiply"): cold callers reach the cold copy (kvm-cold.sh renames them in every cold object)
+# but they get no native stub, so native code links libgcc's own (a stub would be pulled after
+# LTO has settled the image, when kvm_call can no longer join it).
+FW_COLD_LIBCALLS_rv32 := __mulsi3 __muldi3
 fw_comma := ,
 FW_COLD_SRCS_rv32    := $(foreach c,$(FW_COLD_rv32),$(firstword $(subst :, ,$(c))))
 FW_COLD_ENTRIES_rv32 := $(foreach c,$(FW_COLD_rv32),$(subst $(fw_comma), ,$(word 2,$(subst :, ,$(c)))))
@@ -120,7 +126,9 @@ fw_stub_obj = $(patsubst %,$(FW_O)/$(1)/obj/kvm/%.stub.o,$(2))
 # fw_svc_objs(board): the service's native objects (a cold service file joins libfw.a instead).
 fw_svc_objs = $(call fw_obj,$(1),$(filter-out $(FW_COLD_SRCS_$(FW_V_$(1))),$(FW_SERVICE)))
 # Object rules delete their output when the compiler fails, so a stale object can never stand
-# in for a source that no longer builds (make -k in the test suites relies on it).
+# in for a source that no longer builds (make -k in the test suites relies on it). Every object
+# also depends on this file: its ISA flags and the cold entry list (which kvm-cold.sh renames
+# in every cold object) are here, and an object built under other ones must not survive them.
 
 FW_IMAGES :=
 FW_DEPS   :=
@@ -139,11 +147,11 @@ FW_LTOL_$(1)  := $$(FW_LTO_LINK_$$(FW_V_$(1)))
 FW_CRT0_$(1)  := $(FW_O)/$(1)/obj/boot/$$(FW_V_$(1))/crt0.S.o
 FW_LIBOBJ_$(1):= $$(call fw_obj,$(1),$$(filter-out $$(FW_COLD_SRCS_$$(FW_V_$(1))),$$(FW_LIB_COMMON) $$(FW_LIB_$$(FW_V_$(1))))) \
                  $$(call fw_cold_obj,$(1),$$(FW_COLD_SRCS_$$(FW_V_$(1)))) \
-                 $$(call fw_stub_obj,$(1),$$(FW_COLD_ENTRIES_$$(FW_V_$(1))))
+                 $$(call fw_stub_obj,$(1),$$(filter-out $$(FW_COLD_LIBCALLS_$$(FW_V_$(1))),$$(FW_COLD_ENTRIES_$$(FW_V_$(1)))))
 FW_LIBS_$(1)  := $(FW_O)/$(1)/libfw.a $$(call fw_libc_lib,$$(FW_V_$(1))) $$(call fw_libgcc,$$(FW_V_$(1)))
 FW_DEPS       += $(FW_O)/$(1)/layout.h.d $$(patsubst %.o,%.d,$$(FW_LIBOBJ_$(1)) $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)))
 
-$(FW_O)/$(1)/obj/%.c.o: %.c | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/obj/%.c.o: %.c mk/firmware.mk | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $(1)/$$<")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_LTOF_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@ || { rm -f $$@; exit 1; }
@@ -153,7 +161,7 @@ $(FW_O)/$(1)/obj/%.c.o: %.c | $(FW_LIBC_STAMP)
 # scripts/kvm-cold.sh moves the code to .kvm_cold.* and renames every cold entry F to
 # kvm_cold_F in every cold object, so cold-to-cold calls stay interpreted. -fstack-usage: the
 # .su files size KVM_STACK_BYTES (hal/rv32/kvm.h).
-$(FW_O)/$(1)/obj/cold/%.c.o: %.c scripts/kvm-cold.sh | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/obj/cold/%.c.o: %.c scripts/kvm-cold.sh mk/firmware.mk | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC-COLD $(1)/$$<")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(filter-out -msave-restore,$$(FW_CFLAGS)) $$(FW_INC_$(1)) -fstack-usage \
@@ -161,12 +169,12 @@ $(FW_O)/$(1)/obj/cold/%.c.o: %.c scripts/kvm-cold.sh | $(FW_LIBC_STAMP)
 	$(Q)OBJCOPY=$$(OBJCOPY) OBJDUMP=$$(OBJDUMP) NM=$$(NM) scripts/kvm-cold.sh $$(@:.o=.native.o) $$@ \
 	    $$(FW_COLD_ENTRIES_$$(FW_V_$(1))) || { rm -f $$@; exit 1; }
 
-$(FW_O)/$(1)/obj/kvm/%.stub.o: hal/rv32/kvm_stub.c hal/rv32/kvm.h | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/obj/kvm/%.stub.o: hal/rv32/kvm_stub.c hal/rv32/kvm.h mk/firmware.mk | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_CFLAGS) $$(FW_INC_$(1)) -DKVM_ENTRY=$$* -MF $$(@:.o=.d) -MT $$@ \
 	    -c $$< -o $$@ || { rm -f $$@; exit 1; }
 
-$(FW_O)/$(1)/obj/%.S.o: %.S | $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/obj/%.S.o: %.S mk/firmware.mk | $(FW_LIBC_STAMP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  AS      $(1)/$$<")
 	$(Q)$$(CC) $$(FW_FLAGS_$(1)) $$(FW_ASFLAGS) $$(FW_INC_$(1)) -c $$< -o $$@ || { rm -f $$@; exit 1; }
@@ -190,9 +198,10 @@ $(FW_O)/$(1)/fw.ld: linker/$$(FW_V_$(1)).ld.S $(FW_O)/$(1)/layout.h
 
 # fw_link(board, output elf, objects): link, check, then rename, so an image that fails a
 # check never exists as an .elf a later make would trust.
-$(FW_O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh $(FW_LIBC_STAMP)
+$(FW_O)/$(1)/fw.elf: $$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)) $(FW_O)/$(1)/libfw.a $(FW_O)/$(1)/fw.ld scripts/check-image.sh scripts/cold-sum.sh scripts/stack-check.py $(FW_LIBC_STAMP)
 	$$(if $(Q),@echo "  LD      $$@")
 	$(Q)$$(call fw_link,$(1),$$@,$$(FW_CRT0_$(1)) $$(call fw_svc_objs,$(1)))
+	$(Q)$$(if $$(filter rv32,$$(FW_V_$(1))),$$(call fw_stack_check,$$@))
 
 # One run of mkimage.sh makes all five (a grouped target: -j must not run it twice at once).
 $(FW_O)/$(1)/fw.imem.bin $(FW_O)/$(1)/fw.spad.bin $(FW_O)/$(1)/fw.imem.hex $(FW_O)/$(1)/fw.spad.hex $(FW_O)/$(1)/fw.lst &: $(FW_O)/$(1)/fw.elf scripts/mkimage.sh
@@ -204,10 +213,23 @@ firmware-$(1): $(FW_O)/$(1)/fw.elf $(FW_O)/$(1)/fw.imem.hex $(FW_O)/$(1)/fw.spad
 FW_IMAGES += firmware-$(1)
 endef
 
+# fw_stack_check(elf): the RV32 product image's stack budgets (issue 13 item 4, docs/kvm.md
+# "Stack"): scripts/stack-check.py reads the deepest native chain (against BOARD_STACK_BYTES)
+# and the deepest interpreted chain (against KVM_STACK_BYTES, hal/rv32/kvm.h) from the linked
+# image and writes fw.stack; an overflow deletes the image and fails the build. Test images
+# are not checked: some overflow on purpose (tests/target/kvm/test_bad_stack.c).
+FW_KVM_STACK := $(shell sed -n 's/^\#define KVM_STACK_BYTES \([0-9]*\)u.*/\1/p' hal/rv32/kvm.h)
+# A build-check case (FW_SERVICE given on the command line) may link code whose indirect calls
+# the check cannot follow (newlib's printf): reported, not fatal; the product's must all be known.
+FW_STACK_LENIENT := $(if $(filter command line,$(origin FW_SERVICE)),--lenient-indirect)
+fw_stack_check = OBJDUMP=$(OBJDUMP) NM=$(NM) python3 scripts/stack-check.py $(1) $(FW_KVM_STACK) \
+                   --report $(basename $(1)).stack $(FW_STACK_LENIENT) || { rm -f $(1); exit 1; }
+
 # fw_link(board, elf, objects): the explicit-library link and the image checks.
 fw_link = { $(CC) $(FW_FLAGS_$(1)) $(FW_LTOL_$(1)) -nostdlib -nostartfiles -static -T $(FW_O)/$(1)/fw.ld \
             -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-Map=$(basename $(2)).map \
             -o $(2).tmp $(3) -Wl,--start-group $(FW_LIBS_$(1)) -Wl,--end-group && \
+          $(if $(filter rv32,$(FW_V_$(1))),OBJCOPY=$(OBJCOPY) OBJDUMP=$(OBJDUMP) NM=$(NM) scripts/cold-sum.sh $(2).tmp && )\
           OBJDUMP=$(OBJDUMP) NM=$(NM) scripts/check-image.sh $(FW_V_$(1)) $(2).tmp $(basename $(2)).size && \
           mv -f $(2).tmp $(2); } || { rm -f $(2).tmp $(2); exit 1; }
 

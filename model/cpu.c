@@ -444,7 +444,12 @@ static int rv32_access(struct km_model *m, uint64_t a, unsigned size, bool write
         *val = sub_read(km_agent_read(m, off & ~7u, KM_FROM_CPU), off & 7u, size);
         return 0;
     }
-    return -1;      /* the instruction window (fetch only) and everything unassigned */
+    /* The instruction window (fetch only), everything unassigned, and the rest of the node
+     * range 0xF (the old agent window 0xF100_0000 included): a fault, cause 3. Deliberately
+     * stricter than silicon, which starts the mover on a store there whose address bits [15:0]
+     * are zero and drops every other store (docs/hardware.md §4): a stray store halts here, loudly,
+     * instead of moving data or vanishing (docs/model.md "RV32 node range"). */
+    return -1;
 }
 
 /* ---- RV64 (docs/hardware.md §5) ---- */

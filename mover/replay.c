@@ -5,6 +5,23 @@
 #include "hal/hal.h"
 #include "kmv.h"
 #include "kmv_port.h"
+#include "kohaku/bootblock.h"  /* KX_BOOT_WAIT_MAX: the longest wait a 32-bit count bounds */
+
+/* b - a in writes, for b at or after a in one list. A pointer difference divides by 12, which
+ * GCC does as a multiply by 12's inverse: a libgcc call on the RV32 core, which has no multiply
+ * (docs/hardware.md §4, RV32I only). Here: q = bytes / 4 = 3k, and k = q x 0x5556 >> 16 (= k + 2k /
+ * 2^16), exact for k < 2^15; x 0x5556 = x 5 x 17 x 257 + 1 as shifts and adds, each step kept
+ * apart (empty asm) so GCC does not fold them back into one multiply. */
+_Static_assert(sizeof(struct kd_write) == 12 && KD_MAX_WRITES < 0x8000u, "writes by 0x5556 >> 16");
+static inline uint32_t kmv_writes_between(const struct kd_write *a, const struct kd_write *b)
+{
+    uint32_t q = (uint32_t)((uintptr_t)b - (uintptr_t)a) >> 2, t = q + (q << 2);
+    __asm__("" : "+r"(t));
+    t += t << 4;
+    __asm__("" : "+r"(t));
+    t += t << 8;
+    return (t + q) >> 16;
+}
 
 /* kmv_replay (validate first) and kmv_replay_validated in one body, so the RV32 image holds
  * one copy of the loop. */
@@ -13,8 +30,9 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
                                                  struct kmv_result *res, int validate)
 {
     const struct kd_write *end = w + n, *next = w;
-    /* Timeouts count in 32 bits: a longer one waits 2^32 - 1 cycles (4.3 s at 1 GHz). */
-    uint32_t tmo = timeout_cycles >> 32 ? UINT32_MAX : (uint32_t)timeout_cycles;
+    /* Timeouts count in 32 bits and must be passed before the elapsed count wraps: a longer
+     * one waits KX_BOOT_WAIT_MAX cycles (2^31 - 1, 2.1 s at 1 GHz; issue 13 item 5). */
+    uint32_t tmo = timeout_cycles > KX_BOOT_WAIT_MAX ? KX_BOOT_WAIT_MAX : (uint32_t)timeout_cycles;
     uint32_t st, s, mode = 0;           /* mode: 1 << the running chunk's GO mode, 0 for none */
     uint32_t xf = 0;                    /* XFORM moves done (RV64 cannot check their occupant) */
 
@@ -80,7 +98,7 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
             kmv_port_stage(next);
     }
     /* A refusal names the chunk's last write; the idle wait names write 0, nothing sent. */
-    res->index = next == w ? 0 : (uint32_t)(next - w) - 1u;
+    res->index = next == w ? 0 : kmv_writes_between(w, next) - 1u;
 done:
     /* The CPU must read what the mover wrote, not lines cached before the move. Nothing the
      * CPU wrote since the flush sits in the cache (replay writes only the scratchpad). */

@@ -29,7 +29,7 @@ QEMU_TEST_RV64 := $(patsubst $(QEMU_TEST_DIR)/%.S,$(QEMU_TEST_OUT)/%.elf,$(wildc
 
 $(QEMU_TEST_OUT)/rv32-%.elf: $(QEMU_TEST_DIR)/rv32-%.S $(QEMU_TEST_DIR)/smoke.ld $(QEMU_TEST_DIR)/smoke.h
 	$(Q)mkdir -p $(@D)
-	$(Q)$(QEMU_TEST_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -static \
+	$(Q)$(QEMU_TEST_CC) -march=rv32i -mabi=ilp32 -nostdlib -nostartfiles -static \
 	  -I$(TOP)/include -DKS_RV32 -T $(QEMU_TEST_DIR)/smoke.ld \
 	  -Wl,--defsym=IMEM_BASE=0x0,--defsym=SPAD_BASE=0x10000000 -o $@ $<
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # build-newlib.sh — builds newlib 3.3.0 (Debian's newlib-source) in its nano configuration for
-# the two library directories the firmware links (rv32im/ilp32, rv64im/lp64) with Debian's
+# the two library directories the firmware links (rv32i/ilp32, rv64im/lp64) with Debian's
 # gcc-riscv64-unknown-elf, in a cache outside the tree, and points <out>/newlib-nano/sysroot
 # at the result (the choices: docs/libc.md).
 #
@@ -10,7 +10,7 @@
 #        NEWLIB_TARBALL the source tarball (default: the one newlib-source installs)
 #
 # Cache layout ($KOHAKU_CACHE/newlib):
-#   <key>/rv32im/ilp32/{include,lib/libc.a,lib/libm.a}   built with $FLAGS_rv32 below
+#   <key>/rv32i/ilp32/{include,lib/libc.a,lib/libm.a}    built with $FLAGS_rv32 below
 #   <key>/rv64im/lp64/{include,lib/libc.a,lib/libm.a}    built with $FLAGS_rv64 below
 #   work/        scratch tree of a build in progress (removed after a build)
 #   lock         flock: one build at a time per cache
@@ -19,8 +19,8 @@
 #
 # Each library directory is its own configure with explicit -march/-mabi and --disable-multilib:
 # no multilib tree walk, so nothing compressed or float can come in by GCC's default directory
-# (docs/design.md §8.2). RV32 is also built -mno-div: the RV32 core has no divider
-# (check-image.sh refuses div/rem), so division goes to libgcc's shift-subtract routines.
+# (docs/libc.md). RV32 is RV32I: the core has no M extension (docs/hardware.md §4; check-image.sh
+# refuses every multiply and divide), so multiplication and division go to libgcc's routines.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,9 +36,9 @@ READELF=$TARGET-readelf
 # The library directories (GCC's multilib names, as for picolibc) and their flags. The ISA/ABI
 # flags match the firmware's variant (mk/firmware.mk FW_ARCH_*) minus the extensions the
 # library never needs (A, Zicsr, Zifencei are not used by C code).
-MULTIS=(rv32im/ilp32 rv64im/lp64)
+MULTIS=(rv32i/ilp32 rv64im/lp64)
 declare -A ARCH=(
-  [rv32im/ilp32]="-march=rv32im -mabi=ilp32 -mno-div"
+  [rv32i/ilp32]="-march=rv32i -mabi=ilp32"
   [rv64im/lp64]="-march=rv64im -mabi=lp64 -mcmodel=medany"
 )
 COMMON_CFLAGS="-Os -g -ffunction-sections -fdata-sections"

@@ -2,7 +2,9 @@
 # check-image.sh — the firmware build checks (docs/hardware.md §4/§5): fails when an
 # image outgrows its instruction window or scratchpad, or holds an instruction its core lacks.
 # Writes the size report. Usage: check-image.sh rv32|rv64 IMAGE.elf SIZE-REPORT
-#   RV32 (RV32IM, no CSRs, no traps): compressed, float, div/divu/rem/remu, any CSR access
+#   RV32 (RV32I only, no CSRs, no traps): compressed, float, every M-extension encoding
+#        (mul mulh mulhsu mulhu div divu rem remu: decoded from the raw word, since objdump
+#        names them only when the ELF's arch attribute lists M), any CSR access
 #        (csrr/rdcycle/... are csrrs & co. under -M no-aliases), atomics, mret/sret/wfi.
 #   RV64 (RV64IMA + Zicsr + Zifencei): compressed, float.
 #   Both: data words in an executable section (the window is fetch-only; data there would
@@ -48,28 +50,42 @@ spad_used=$(( S[__kx_noinit_end] - S[__kx_spad_base] + stack ))
 
 # ---- instructions: every executable section, aliases off so pseudo-ops show their base op ----
 case $variant in
-  rv32) banned='^(c\..*|f.*|div|divu|rem|remu|csrr.*|lr\..*|sc\..*|amo.*|mret|sret|uret|wfi|dret)$' ;;
+  rv32) banned='^(c\..*|f.*|mul.*|div.*|rem.*|csrr.*|lr\..*|sc\..*|amo.*|mret|sret|uret|wfi|dret)$' ;;
   rv64) banned='^(c\..*|f.*)$' ;;
   *) echo "check-image: unknown variant $variant" >&2; exit 2 ;;
 esac
+# noM: the variant has no M extension. An M encoding is OP (opcode 0x33) with funct7 1; it is
+# named by its funct3 from the raw word (objdump prints .4byte for it in an RV32I image).
 scan='
+  function hx(c) { return index("0123456789abcdef", c) - 1 }
   /^ *[0-9a-f]+:\t/ {
     raw = $2; gsub(/ /, "", raw); m = $3; sub(/[ \t].*/, "", m)
     addr = $1; sub(/^ */, "", addr)
     if (m ~ /^\.(word|short|byte|half|insn)$/ || m ~ /^0x/) { print addr " data word in executable section: " raw; next }
+    if (noM && length(raw) == 8 && (hx(substr(raw, 7, 1)) * 16 + hx(substr(raw, 8, 1))) % 128 == 51 &&
+        int((hx(substr(raw, 1, 1)) * 16 + hx(substr(raw, 2, 1))) / 2) == 1) {
+      split("mul mulh mulhsu mulhu div divu rem remu", mname, " ")
+      print addr " " mname[hx(substr(raw, 5, 1)) % 8 + 1] " (M extension: " raw ")"; next
+    }
+    if (m ~ /^\.[0-9]+byte$/) { print addr " encoding objdump cannot decode for this image: " raw; next }
     if (length(raw) == 4) { print addr " compressed instruction: " m; next }
     if (m ~ /^fence/) next                       # fence, fence.i, fence.tso: allowed
     if (m ~ banned) print addr " " m
   }'
-bad=$($OBJDUMP -d -M no-aliases "$elf" | awk -F'\t' -v banned="$banned" "$scan")
+noM=0; [ "$variant" = rv32 ] && noM=1
+bad=$($OBJDUMP -d -M no-aliases "$elf" | awk -F'\t' -v banned="$banned" -v noM=$noM "$scan")
 if [ -n "$bad" ]; then
   err "instructions the $variant core lacks:"
   echo "$bad" | head -20 | sed 's/^/    /' >&2
 fi
 # Cold code: data to the linker, instructions to hal/rv32/kvm.c, which implements only what the
 # core has (and less): the same scan, over the section disassembled as code (-D -j).
-if (( cold > 0 )); then
-  bad=$($OBJDUMP -D -j .kvm_cold -M no-aliases "$elf" | awk -F'\t' -v banned="$banned" "$scan")
+if (( ${S[__kx_cold_code_end]:-0} > ${S[__kx_cold_start]:-0} + 16 )); then
+  # Past the 16-byte header (magic, length: data the boot checks, linker/rv32.ld.S), up to
+  # the padding that rounds the segment to 16 bytes.
+  bad=$($OBJDUMP -D -j .kvm_cold --start-address=$(( S[__kx_cold_start] + 16 )) \
+          --stop-address=$(( S[__kx_cold_code_end] )) -M no-aliases "$elf" |
+        awk -F'\t' -v banned="$banned" -v noM=$noM "$scan")
   if [ -n "$bad" ]; then
     err "instructions the $variant core lacks in the cold code (.kvm_cold):"
     echo "$bad" | head -20 | sed 's/^/    /' >&2

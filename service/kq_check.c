@@ -86,7 +86,7 @@ enum kq_rule_kind {
  * field. */
 struct kq_rule {
     uint8_t kind, off, voff, vwidth;
-    uint8_t status, rec, align, rsvd;   /* DATA: record bytes, alignment */
+    uint8_t status, rec, align, rsvd;   /* DATA: record bytes (KQ_REC), alignment */
     uint32_t lo, hi;                    /* LIMIT, POW2; NEXT: lo */
 };
 
@@ -96,7 +96,19 @@ struct kq_rule {
 /* a reserved field of n bytes at byte offset `at`: 0, else KS_BAD_RSVD with detail `at` */
 #define KQ_ZERO_AT(at, n)        { KQ_R_LIMIT, at, at, n, KS_BAD_RSVD, 1, 0, 0, 0, 0 }
 #define KQ_ZERO(T, f)            KQ_ZERO_AT(offsetof(T, f), sizeof(((T *)0)->f))
-#define KQ_DATA(T, a, c, st, rec, al) { KQ_R_DATA, offsetof(T, a), KQ_FIELD(T, c), st, rec, al, 0, 0, 0 }
+/* A DATA row's record size as two shifts, lo | hi << 4, bytes = 2^lo + 2^hi: the RV32 core has
+ * no multiply (docs/hardware.md §4, RV32I only), and count x bytes on the submission path is then two
+ * shifts and an add, not a libgcc loop. Every record size is a sum of two powers of two
+ * (12 = 8 + 4, 32 = 16 + 16, 64 = 32 + 32, each at most 64 bytes: KQ_LOG2); KQ_REC_OK says so
+ * at build time. */
+#define KQ_LOG2(p)     ((p) >= 64u ? 6 : (p) >= 32u ? 5 : (p) >= 16u ? 4 : (p) >= 8u ? 3 : (p) >= 4u ? 2 : (p) >= 2u ? 1 : 0)
+#define KQ_REC_LO(n)   (((n) & ((n) - 1u)) ? KQ_LOG2((n) & (0u - (n))) : KQ_LOG2(n) - 1)
+#define KQ_REC_HI(n)   (((n) & ((n) - 1u)) ? KQ_LOG2((n) & ((n) - 1u)) : KQ_LOG2(n) - 1)
+#define KQ_REC(n)      (KQ_REC_LO(n) | KQ_REC_HI(n) << 4)
+#define KQ_REC_OK(n)   ((1u << KQ_REC_LO(n)) + (1u << KQ_REC_HI(n)) == (n))
+_Static_assert(KQ_REC_OK(KQ_SUB_BYTES) && KQ_REC_OK(KQ_CPL_BYTES) && KQ_REC_OK(KD_RECORD_BYTES) &&
+               KQ_REC_OK(KQ_PAYLOAD_BYTES) && KQ_REC_OK(KQ_STEP_BYTES), "record sizes as two shifts");
+#define KQ_DATA(T, a, c, st, rec, al) { KQ_R_DATA, offsetof(T, a), KQ_FIELD(T, c), st, KQ_REC(rec), al, 0, 0, 0 }
 #define KQ_TARGET(T, t)          { KQ_R_TARGET, offsetof(T, t), 0, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_TARGETS_N(T, t, c)    { KQ_R_TARGETS, offsetof(T, t), KQ_FIELD(T, c), 0, 0, 0, 0, 0, 0 }
 #define KQ_END                   { KQ_R_END, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
@@ -235,8 +247,9 @@ static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct 
             if (v - r->lo > r->hi - r->lo || (kind == KQ_R_POW2 && (v & (v - 1u))))
                 return kq_fail(e, r->status, r->rec ? r->off : v, 0);
         } else if (kind == KQ_R_DATA) {
-            /* the count row before it bounds v x rec to at most 2 MB */
-            if (kq_range(reach, kq_get64(f), v * r->rec, r->align, e) != KS_OK)
+            /* the count row before it bounds v x rec to at most 2 MB; rec is KQ_REC's */
+            uint32_t bytes = (v << (r->rec & 15u)) + (v << (r->rec >> 4));
+            if (kq_range(reach, kq_get64(f), bytes, r->align, e) != KS_OK)
                 return r->status ? r->status : e->status;   /* status: a KQ_SETUP_* rule */
         } else if (kind == KQ_R_TARGET) {
             if ((ui = kq_unit_index(env, *f)) < 0)

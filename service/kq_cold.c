@@ -49,29 +49,6 @@ static void cold_aborted(struct kq_err *e)
     e->cycles = 0;
 }
 
-/* ---- Fatal path: the state line tells the host why the core stopped (queue.c's
- * kx_fatal_hook, boot/fatal.c) ---- */
-
-_Static_assert(offsetof(struct kx_fatal_record, pc) == offsetof(struct kx_fatal_record, cause) + 8 &&
-               offsetof(struct kx_fatal_record, addr) == offsetof(struct kx_fatal_record, cause) + 16,
-               "cause, pc, addr copy as the state line's cause, pc, tval");
-
-static void cold_fatal(uint64_t word)
-{
-    volatile struct kq_header *h = kq_hdr;
-    if (!h)
-        return;
-    h->fw.code = KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
-               : word == (KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN) ? KQ_FATAL_QUEUE
-               : KQ_FATAL_ASSERT;
-    h->fw.cause = kx_fatal_last.cause;
-    h->fw.pc = kx_fatal_last.pc;
-    h->fw.tval = kx_fatal_last.addr;
-    hal_shared_release();           /* the details land before the state that points at them */
-    h->fw.state = KQ_STATE_FATAL;
-    hal_shared_release();
-}
-
 /* ---- Commands no budget measures ---- */
 
 static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first);
@@ -305,9 +282,7 @@ uint32_t kq_cold(unsigned what, ...)
     uint32_t ret = 0;
     if (what < KQ_COLD_ENUMERATE)
         cold_refuse(what);
-    if (what == KQ_COLD_FATAL) {
-        cold_fatal(va_arg(ap, uint64_t));
-    } else if (what == KQ_COLD_ENUMERATE) {
+    if (what == KQ_COLD_ENUMERATE) {
         cold_enumerate();
     } else if (what == KQ_COLD_OWNED) {
         cold_owned();

@@ -52,9 +52,9 @@ extern struct kmv_caps kq_caps;
  * One entry, kq_cold, for all of them: each cold entry costs the RV32 window a 12-byte native
  * stub (hal/rv32/kvm_stub.c), and one `li` of `what` at a call site is 4. The typed wrappers
  * below are the API; `what` picks the path and says which arguments follow (32-bit scalars and
- * pointers, and KQ_COLD_FATAL's one 64-bit word: the variadic words travel in a1..a5 exactly
- * as fixed ones would — the 64-bit one in an aligned pair, a2:a3, on RV32 — so the stub's
- * register pass-through carries them). */
+ * pointers: the variadic words travel in a1..a5 exactly as fixed ones would, so the stub's
+ * register pass-through carries them). Not the fatal path: that is native and runs once
+ * (queue.c kx_fatal_hook; issue 13 item 4), never through the interpreter it may be reporting. */
 enum kq_cold_what {
     /* 0 .. KQ_SETUP_INDICES: kq_cold_refuse(rule), the rule itself as `what` (no argument) */
     KQ_COLD_ENUMERATE = 16,         /* () */
@@ -63,7 +63,6 @@ enum kq_cold_what {
     KQ_COLD_GROUP_FAILED,           /* (struct kq_err *, unsigned st, unsigned n, uint32_t first) */
     KQ_COLD_STOP,                   /* (const struct kq_err *) */
     KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
-    KQ_COLD_FATAL,                  /* (uint64_t word): queue.c's kx_fatal_hook */
     KQ_COLD_OWNED,                  /* () */
     KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_step *, uint32_t i) */
 };

@@ -89,13 +89,25 @@ static __attribute__((noinline)) void kq_bump(volatile uint64_t *line, uint64_t 
 }
 
 /* The fatal hook (boot/fatal.c): once the queue is accepted, the state line tells the host why
- * the core stopped (kq_cold.c does it; before, kq_hdr is NULL and it does nothing). Defined
- * here, in the object every queue image links, not in kq_cold.c: once kq_cold.c is cold, an
- * entry's native stub is an archive member of its own, and a linker pulls no member for a
- * symbol boot/'s weak default already defines, so a cold kx_fatal_hook would never be linked. */
+ * the core stopped (before, kq_hdr is NULL and it does nothing). Native, never cold: the fatal
+ * path may be reporting the interpreter or the cold segment itself, and must not run either
+ * (issue 13 item 4; it once re-entered a missing cold segment nine times). */
+_Static_assert(offsetof(struct kx_fatal_record, pc) == offsetof(struct kx_fatal_record, cause) + 8 &&
+               offsetof(struct kx_fatal_record, addr) == offsetof(struct kx_fatal_record, cause) + 16,
+               "cause, pc, addr copy as the state line's cause, pc, tval");
 void kx_fatal_hook(uint64_t word)
 {
-    kq_cold(KQ_COLD_FATAL, word);
+    volatile struct kq_header *h = kq_hdr;
+    if (!h)
+        return;
+    h->fw.code = KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
+               : word == (KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN) ? KQ_FATAL_QUEUE
+               : KQ_FATAL_ASSERT;
+    /* cause, pc, tval from the record's cause, pc, addr: six words in a row on both sides. */
+    kq_copy((volatile kq_word *)&h->fw.cause, (const kq_word *)&kx_fatal_last.cause, 6);
+    hal_shared_release();           /* the details land before the state that points at them */
+    h->fw.state = KQ_STATE_FATAL;
+    hal_shared_release();
 }
 
 /* ---- Commands ---- */
@@ -275,6 +287,11 @@ void kq_serve(void)
                 }
             }
             e.cycles = hal_cycles() - t0;
+            /* A failure may be the symptom of damaged cold code (RV32; issue 13 item 4): check
+             * the segment again before reporting it (a named fatal when it is no longer the
+             * one linked). RV64 has none: nothing. */
+            if (e.status != KS_OK)
+                hal_cold_verify();
         }
         /* Post once the ring has room. Waiting for the host to consume is not a hardware wait
          * and is not bounded: the firmware has nothing else to do and the host sees a full

@@ -15,14 +15,14 @@
 #define BOARD_SPAD_BYTES      RV32_SPAD_BYTES
 /* Stack at the top of the scratchpad. The firmware has no recursion and no large locals
  * (tables go to .noinit), but cold code (docs/kvm.md) nests: each entry into the interpreter
- * is a 640-byte kvm_call frame (register file 128, interpreted stack KVM_STACK_BYTES 448,
+ * is a 672-byte kvm_call frame (register file 128, interpreted stack KVM_STACK_BYTES 464,
  * saves and arguments), and native code a cold function calls may enter it again. The deepest
- * chain (-fstack-usage) is a command's cold glue calling dispatch, whose cold recovery waits
- * natively and records a timeout in cold code: main 16 + kq_serve 208 + kvm_call 640
- * (kq_cold_exec) + kdp_run 96 + kvm_call 640 (kdp_settle) + kdp_quiesce 16 + kdp_wait_reg 48
- * + kvm_call 640 (kdp_fail) = 2,304; a bad cold encoding at that depth adds kx_fatal 80 + the
- * fatal hook 16 + kvm_call 640 (kq_cold_fatal) = 3,040. 3 KB holds it; the size report shows
- * what is left of the scratchpad. */
+ * chain is computed from the linked fw.elf at every build (scripts/stack-check.py, report in
+ * fw.stack; the build fails when it does not fit): a DISPATCH's cold glue calling dispatch,
+ * whose cold recovery waits natively and records a failure in cold code, three kvm_call frames
+ * deep, then the fatal path (native since issue 13: no fourth frame) — 2,512 bytes when it was
+ * written. 3 KB holds it; e2e-coldguard-qemu-rv32/stack_high_water measures the real use after
+ * a workload (1,792). */
 #define BOARD_STACK_BYTES     0xC00u
 
 /* The firmware's own DRAM (cold code, docs/host-interface.md §2.1): DRAM local offsets the

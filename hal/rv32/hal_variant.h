@@ -66,6 +66,15 @@ static inline void hal_fence(void)
     __asm__ volatile("fence iorw, iorw" ::: "memory");
 }
 
+/* ---- The cold segment (docs/kvm.md "Guards"; hal/rv32/kvm.c) ---- */
+
+/* Nonzero when the cold segment in DRAM is not the one this image was linked with: magic,
+ * length or checksum. Reads DRAM as it is now (flushes and drops the data cache first). */
+unsigned hal_cold_bad(void);
+
+/* After a failure: stops the core through kx_fatal (KX_SITE_KVM_COLD) when hal_cold_bad. */
+void hal_cold_verify(void);
+
 /* ---- Mover, descriptor form (docs/hardware.md §4) ---- */
 
 /* Scratchpad word `idx` (the descriptor form addresses the scratchpad in 32-bit words). */

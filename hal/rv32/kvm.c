@@ -1,11 +1,13 @@
 /* kvm.c — the RV32 cold-code interpreter (docs/kvm.md): runs code linked as data in the
- * scratchpad (.kvm_cold), because the instruction window is fetch-only and full. It implements
- * exactly the RV32IM subset GCC emits for the cold objects (without -msave-restore) and stops
- * the core on anything else: an interpreter that guesses would run a validator wrongly. */
+ * firmware's DRAM range (.kvm_cold), because the instruction window is fetch-only and full. It
+ * implements exactly the RV32I subset GCC emits for the cold objects (without -msave-restore),
+ * the core's own ISA (docs/hardware.md §4: no M extension), and stops the core on anything else: an
+ * interpreter that guesses would run a validator wrongly. */
 #include <stdbool.h>
 #include "board.h"
 #include "boot.h"
 #include "kvm.h"
+#include "hal/hal.h"
 
 _Static_assert(BOARD_IMEM_BASE == 0, "a native call is a jump below the end of the native code");
 /* The end of the native code in the window (linker/rv32.ld.S): the link says where it ends, so
@@ -34,8 +36,8 @@ typedef uint64_t kvm_native_fn(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
 #define KVM_JALR    34
 #define KVM_FENCE   35
 #define KVM_OP      36              /* OP: funct7 picks the operation, in the ALU slots */
-#define KVM_ALU     37              /* 32 slots: funct3 | funct7 bit 0 << 3 | bit 5 << 4 */
-#define KVM_SLOTS   (KVM_ALU + 32)
+#define KVM_ALU     37              /* 16 slots: funct3 | funct7 bit 5 << 3 */
+#define KVM_SLOTS   (KVM_ALU + 16)
 #define N KVM_NONE
 static const int8_t kvm_op[32] = {
     KVM_LD | KVM_F3, N, N, KVM_FENCE, KVM_IMM | KVM_F3, KVM_UPPER, N, N,        /* 0x00 */
@@ -63,6 +65,7 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
         (uintptr_t)&&bad,
     };
     const uint32_t cold = link[0], cold_len = link[1] - cold, text_end = link[2];
+    const uint32_t stack_lo = (uint32_t)(uintptr_t)f.stack;
     char *const base = (char *)link[3];    /* the handler offsets' origin */
 
     register uint32_t gp __asm__("gp");
@@ -90,12 +93,11 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
         HS(add, KVM_IMM + 0), HS(SHIFT, KVM_IMM + 1), HS(slt, KVM_IMM + 2),
         HS(sltu, KVM_IMM + 3), HS(xor, KVM_IMM + 4), HS(SHIFT, KVM_IMM + 5),
         HS(or, KVM_IMM + 6), HS(and, KVM_IMM + 7),
-        /* OP, funct7 0, 1 (M) and 0x20; DIV DIVU REM REMU (12..15) and the rest halt. */
+        /* OP, funct7 0 and 0x20 (SUB, SRA); the rest of 0x20 halts. */
         HS(add, KVM_ALU + 0), HS(sll, KVM_ALU + 1), HS(slt, KVM_ALU + 2),
         HS(sltu, KVM_ALU + 3), HS(xor, KVM_ALU + 4), HS(srl, KVM_ALU + 5),
         HS(or, KVM_ALU + 6), HS(and, KVM_ALU + 7),
-        HS(mul, KVM_ALU + 8), HS(mulh, KVM_ALU + 9), HS(mulhsu, KVM_ALU + 10),
-        HS(mulhu, KVM_ALU + 11), HS(sub, KVM_ALU + 16), HS(sra, KVM_ALU + 21),
+        HS(sub, KVM_ALU + 8), HS(sra, KVM_ALU + 13),
     };
 #undef H
 #undef HS
@@ -189,15 +191,19 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
             goto bad;
         __asm__ volatile("fence iorw, iorw" ::: "memory");
         goto nx;
-    SHIFT:                                              /* SLLI SRLI SRAI only */
+    OP:
+        /* The core is RV32I only (docs/hardware.md §4): funct7 1, the M extension (MUL MULH MULHSU
+         * MULHU DIV DIVU REM REMU), halts here with its own site, as on silicon; cold code
+         * never holds one (scripts/check-image.sh), so this names a build that slipped. */
+        if (f7 == 1) {
+            site = KX_SITE_KVM_MEXT;
+            goto bad;
+        }
+    SHIFT:                          /* OP and SLLI SRLI SRAI: funct7 0 or 0x20 only */
         if (f7 & ~0x20u)
             goto bad;
-        goto alu;
-    OP:
-        if (f7 & ~0x21u)
-            goto bad;
-    alu:    /* f7 is 0, 1, 0x20 or 0x21 here: (f7 | f7 >> 4) & 3 is its bit 0 | bit 5 << 1 */
-        goto *(base + (slot + KVM_ALU)[f3 | ((f7 | f7 >> 4) & 3) << 3]);
+        /* f7 is 0 or 0x20 here: f7 >> 2 is its bit 5 << 3 */
+        goto *(base + (slot + KVM_ALU)[f3 | f7 >> 2]);
     add: v = a + b; goto wb;
     sub: v = a - b; goto wb;
     sll: v = a << (b & 31); goto wb;
@@ -208,11 +214,14 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
     sra: v = (uint32_t)((int32_t)a >> (b & 31)); goto wb;
     or: v = a | b; goto wb;
     and: v = a & b; goto wb;
-    mul: v = a * b; goto wb;
-    mulh: v = (uint32_t)((int64_t)(int32_t)a * (int32_t)b >> 32); goto wb;
-    mulhsu: v = (uint32_t)((int64_t)(int32_t)a * (int64_t)b >> 32); goto wb;
-    mulhu: v = (uint32_t)((uint64_t)a * b >> 32); goto wb;
     wb:
+        /* sp stays in the interpreted stack (issue 13 item 4): below it lies x[], above it
+         * the caller's frame; a cold chain deeper than KVM_STACK_BYTES stops here by name
+         * (KX_SITE_KVM_STACK) before its first store could land in either. */
+        if (rd == 2 && v - stack_lo > KVM_STACK_BYTES) {
+            site = KX_SITE_KVM_STACK;
+            goto bad;
+        }
         x[rd] = v;
         x[0] = 0;
     nx:
@@ -221,7 +230,42 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
 bad_fetch:
     site = KX_SITE_KVM_FETCH;   /* in: the jump that led there */
 bad:                            /* offset 0 of the handler table: an empty slot halts */
+    /* An encoding or a fetch the compiler never made is most likely damaged cold code: when
+     * the segment is no longer the one linked, that is the report (issue 13 item 4). */
+    if (hal_cold_bad())
+        site = KX_SITE_KVM_COLD;
     /* Here, not in a helper as before: kx_fatal's stack argument costs this frame 16 bytes
-     * (640, docs/kvm.md "Stack"), the helper cost the window 52 bytes and 32 of stack. */
+     * (672 in all, docs/kvm.md "Stack"), the helper cost the window 52 bytes and 32 of stack. */
     kx_fatal(KX_EXIT_ASSERT_BASE | site, "kvm", in, pc, 0);
+}
+
+/* ---- Guards (docs/kvm.md "Guards", issue 13 item 4): native, so they work when the cold
+ * segment does not. ---- */
+
+unsigned hal_cold_bad(void)
+{
+    /* The segment's ends as data: 4 window bytes a load, 8 to build an address. */
+    static const volatile uintptr_t seg[2] = { (uintptr_t)__kx_cold_start, (uintptr_t)__kx_cold_end };
+    uint32_t s = 0;
+
+    /* DRAM as it is now, not lines cached before a host or mover write changed it. The sum
+     * covers the header, so a wrong magic or length (an absent segment reads as zeros) fails
+     * it as a changed instruction does. Four words a turn: the segment is padded to 16 bytes
+     * (linker/rv32.ld.S), and the boot runs this over all of it (bench: boot_insns). */
+    hal_dcache_flush();
+    hal_dcache_inval();
+    const volatile uint32_t *p = (const volatile uint32_t *)seg[0];
+    const volatile uint32_t *end = (const volatile uint32_t *)seg[1];
+    do {
+        s += p[0] + p[1] + p[2] + p[3];
+        p += 4;
+    } while (p != end);
+    return s != __kx_cold_sum[0];
+}
+
+void hal_cold_verify(void)
+{
+    /* An assertion (two argument registers) rather than kx_fatal's eleven: window bytes. The
+     * word, 0xDEAD0007, names it; "fatal assert cause=0x7". */
+    KX_ASSERT(!hal_cold_bad(), KX_SITE_KVM_COLD);
 }

@@ -8,22 +8,30 @@
 #include <stdint.h>
 
 /* The interpreted stack, a local array of kvm_call's frame (so native code the cold code calls
- * runs below it, on the native stack). Its size is the deepest cold call chain from
- * -fstack-usage of the cold objects (the build leaves obj/cold/<file>.native.su; all frames are
- * static, so the figures are exact): kdp_enumerate 352 + kdp_ctrl_read 96 = 448;
- * kmv_validate 272 + check_move 64 = 336 (check_walk is inlined). A cold file added later
- * must keep its deepest chain within it or raise it (docs/kvm.md "Stack"). */
-#define KVM_STACK_BYTES 448u
+ * runs below it, on the native stack). It must hold the deepest chain of cold frames from a
+ * cold entry; scripts/stack-check.py computes that chain from the linked fw.elf and fails the
+ * build when it does not fit (its report: fw.stack; docs/kvm.md "Stack"). Measured: a REPLAY
+ * step's list check, kq_check_cold 80 + kmv_validate 272 + check_move 112 = 464 (check_move
+ * grew from 64 when RV32I turned its multiplies into calls); kvm_call stops the core
+ * (KX_SITE_KVM_STACK) if sp ever leaves it. */
+#define KVM_STACK_BYTES 464u
 
 /* Runs the cold function at `entry` with a0..a5 = the arguments, gp = the native gp, ra = 0
  * (the "return to native" mark), sp = the top of the interpreted stack; returns a0 | a1 << 32.
  * Entry last: a stub F(a0..a5) then loads one register and jumps (no argument shuffle).
- * Stops the core through kx_fatal on an encoding it does not implement (KX_SITE_KVM_INSN) or a
- * fetch outside .kvm_cold and the window (KX_SITE_KVM_FETCH). */
+ * Stops the core through kx_fatal on an encoding it does not implement (KX_SITE_KVM_INSN), an
+ * M-extension encoding (KX_SITE_KVM_MEXT: the core is RV32I), a fetch outside .kvm_cold and the
+ * window (KX_SITE_KVM_FETCH), an sp outside the interpreted stack (KX_SITE_KVM_STACK), and, in
+ * place of the first three, KX_SITE_KVM_COLD when the cold segment no longer matches its sum. */
 uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
                   uint32_t entry);
 
-/* The cold segment (linker/rv32.ld.S). */
-extern const uint32_t __kx_cold_start[], __kx_cold_end[];
+/* The cold segment (linker/rv32.ld.S): a 16-byte header, KVM_COLD_MAGIC then the segment's
+ * length in bytes (then two zero words), the cold code, padding to 16 bytes. __kx_cold_sum, a
+ * word of the scratchpad's .rodata, holds the 32-bit sum of the segment's words, written after
+ * the link by scripts/cold-sum.sh: a segment from another build, absent (DRAM zero) or damaged
+ * does not match it (docs/kvm.md "Guards"). */
+#define KVM_COLD_MAGIC  0x434D564Bu     /* "KVMC"; linker/rv32.ld.S writes the same literal */
+extern const uint32_t __kx_cold_start[], __kx_cold_end[], __kx_cold_sum[];
 
 #endif

@@ -81,4 +81,14 @@ static inline uint64_t hal_mvstat(void)
     return HAL_CTL(RV64_CTL_MVSTAT);
 }
 
+/* RV64 has no cold code (docs/kvm.md): nothing to check. */
+static inline unsigned hal_cold_bad(void)
+{
+    return 0;
+}
+
+static inline void hal_cold_verify(void)
+{
+}
+
 #endif

@@ -1,6 +1,6 @@
 /* agent_regs.h — the control agent ("orchestrator") register map, docs/hardware.md §1.
  * Offsets are the host's; the processor reaches the same offsets through its agent window
- * (docs/hardware.md §4: RV32 at 0xF100_0000, 32-bit halves; §5: RV64 at 0x0100_0000, 64-bit). */
+ * (docs/hardware.md §4: RV32 at 0x7000_0000, 32-bit halves; §5: RV64 at 0x0100_0000, 64-bit). */
 #ifndef KOHAKU_AGENT_REGS_H
 #define KOHAKU_AGENT_REGS_H
 

@@ -29,7 +29,8 @@ struct kx_bootblock {
     uint16_t version;       /* KX_BOOT_VERSION */
     uint16_t size;          /* bytes, header plus unit_count entries */
     uint32_t flags;         /* KX_BOOT_F_* ; unknown bits refuse the block */
-    uint32_t wait_cycles;   /* per-wait timeout in processor cycles; 0 refuses the block */
+    uint32_t wait_cycles;   /* per-wait timeout in processor cycles, 1..KX_BOOT_WAIT_MAX; 0 or
+                             * more refuses the block (KX_BOOT_BAD_TIMEOUT, KX_BOOT_BAD_WAIT) */
     uint64_t queue_addr;    /* unit-global address of the command queue header */
     uint16_t unit_count;    /* entries in units[] when KX_BOOT_F_UNITS */
     uint16_t rsvd0;
@@ -43,6 +44,10 @@ _Static_assert(offsetof(struct kx_bootblock, version) == 4, "bootblock layout");
 _Static_assert(offsetof(struct kx_bootblock, size) == 6, "bootblock layout");
 _Static_assert(offsetof(struct kx_bootblock, flags) == 8, "bootblock layout");
 _Static_assert(offsetof(struct kx_bootblock, wait_cycles) == 12, "bootblock layout");
+/* The longest wait_cycles accepted: 2^31 - 1 (2.1 s at 1 GHz). Waits compare a 32-bit elapsed
+ * count with it, and a count that polls more often than every 2^31 cycles passes such a limit
+ * before it can wrap; 0xFFFFFFFF could never be passed (issue 13 item 5). */
+#define KX_BOOT_WAIT_MAX    0x7FFFFFFFu
 _Static_assert(offsetof(struct kx_bootblock, queue_addr) == 16, "bootblock layout");
 _Static_assert(offsetof(struct kx_bootblock, unit_count) == 24, "bootblock layout");
 _Static_assert(offsetof(struct kx_bootblock, units) == 32, "bootblock layout");

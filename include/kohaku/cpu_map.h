@@ -30,7 +30,11 @@
 #define RV32_MVGO_FAULT      KH_GENMASK(7, 4)
 #define RV32_MVGO_OCC_FAULT  KH_GENMASK(11, 8)
 #define RV32_OCC_BASE        0xF0010000u       /* | id << 8 | reg */
-#define RV32_AGENT_BASE      0xF1000000u       /* ours: agent window, 32-bit halves */
+/* Ours: the control agent window, 32-bit halves. 0x7 is a region the core leaves unmapped;
+ * until 2026-12-01 it was 0xF100_0000, inside the node range, where the real core starts the
+ * mover on a store with address bits [15:0] zero and drops every other store (docs/hardware.md §4). */
+#define RV32_AGENT_BASE      0x70000000u
+#define RV32_NODE_BASE       0xF0000000u       /* the node range: MVGO, occupants, the rest */
 #define RV32_CACHE_LINES     128u
 #define RV32_CACHE_LINE      32u
 

@@ -1,11 +1,12 @@
-/* case_rv32_remu.c — build check: RV32 has no remainder: an inline remu fails the build. */
-// buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: remu$
+/* case_rv32_remu.c — build check (issue 2 item 3): RV32 has no remainder: an inline remu fails
+ * the build (as .insn: see case_rv32_div.c). */
+// buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: remu \(M extension: 02[0-9a-f]{6}\)$
 #include "hal/hal.h"
 
 int main(void)
 {
     unsigned r;
-    __asm__ volatile("remu %0, %1, %2" : "=r"(r) : "r"(7), "r"(3));
+    __asm__ volatile(".insn r 0x33, 7, 1, %0, %1, %2" : "=r"(r) : "r"(7), "r"(3));
     hal_put_hex(r);
     hal_exit(0);
 }

@@ -5,6 +5,6 @@
 uint32_t kbc_cold_div(uint32_t a, uint32_t b)
 {
     uint32_t r;
-    __asm__ volatile("div %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+    __asm__ volatile(".insn r 0x33, 4, 1, %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }

@@ -95,6 +95,9 @@ boot_row boot_bad_size size 40 0xb0070003
 boot_row boot_unit_count_33 unit_count 33 0xb0070003
 boot_row boot_unknown_flag flags 0x2 0xb0070004
 boot_row boot_wait_cycles_zero wait_cycles 0 0xb0070006
+# issue 13 item 5: a limit a 32-bit elapsed count could never pass (KX_BOOT_WAIT_MAX = 2^31 - 1)
+boot_row boot_wait_cycles_unbounded wait_cycles 0xffffffff 0xb0070008
+boot_row boot_wait_cycles_2pow31 wait_cycles 0x80000000 0xb0070008
 boot_row boot_units_duplicate units_dup 0 0xb0070007
 boot_row boot_units_depth_zero units_depth0 0 0xb0070007
 # boot/ refuses a unit at the agent's own coordinate (kx_bootblock_check, dispatch/'s rule).

@@ -628,7 +628,7 @@ end
 
 begin restart_aborts_taken_command
 printf '1,1 NP 16\n2,2 TU 16\n' > "$work/units-tu.txt"
-k boot "$fw" --units "$work/units-tu.txt" --timeout-cycles 4294967295
+k boot "$fw" --units "$work/units-tu.txt" --timeout-cycles 2147483647   # the longest accepted
 want_rc 0 boot
 if S=$("$soak" "$LINK" $variant abort tests/e2e/tu-delay.prog 2>&1); then
   grep -q '^PASS: abort' <<< "$S" || why="$why $(tr '\n' '|' <<< "$S");"

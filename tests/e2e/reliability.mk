@@ -56,6 +56,17 @@ $(O)/tests/e2e/badinput_guard: tests/e2e/badinput_guard.c $(HOST_LIB) $(HOST_HDR
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB) -o $@
 
+# ---- the RV32 second engine's guards (issue 13 item 4; tests/e2e/coldguard.sh): RV32 only,
+# the only variant with cold code ----
+TEST_SUITES += e2e-coldguard-qemu-rv32
+.PHONY: test-suite-e2e-coldguard-qemu-rv32
+test-suite-e2e-coldguard-qemu-rv32: rel-images-qemu-rv32 $(O)/tests/e2e/stackmark
+	$(call rel-run,e2e-coldguard-qemu-rv32,tests/e2e/coldguard.sh,qemu-rv32,300)
+
+$(O)/tests/e2e/stackmark: tests/e2e/stackmark.c $(HOST_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB) -o $@
+
 # ---- soak ----
 SOAK_COMMANDS       ?= 100000
 SOAK_SHORT_COMMANDS ?= 2000

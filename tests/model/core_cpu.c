@@ -76,7 +76,13 @@ static void rv32_unassigned_and_instruction_window_fault(void)
     KT_EXPECT_EQ(km_cpu_write(m, 0x00000100, 4, 1), -1);
     KT_EXPECT_EQ(km_cpu_read(m, 0x30000000, 4, &v), -1);   /* unassigned */
     KT_EXPECT_EQ(km_cpu_read(m, 0xF0000004, 4, &v), -1);   /* past MVGO */
-    KT_EXPECT_EQ(km_cpu_read(m, 0xF1004000, 4, &v), -1);   /* past the agent window */
+    KT_EXPECT_EQ(km_cpu_read(m, 0x70004000, 4, &v), -1);   /* past the agent window */
+    /* the node range 0xF decodes MVGO (0xF000_0000) and the occupants (0xF001_xxxx) only;
+     * the rest faults, the old agent window 0xF100_0000 included (docs/hardware.md §4) */
+    KT_EXPECT_EQ(km_cpu_read(m, 0xF1000000, 4, &v), -1);
+    KT_EXPECT_EQ(km_cpu_write(m, 0xF1000000, 4, 1), -1);
+    KT_EXPECT_EQ(km_cpu_write(m, 0xF0020000, 4, 1), -1);
+    KT_EXPECT_EQ(km_cpu_write(m, 0xFFFF0000, 4, 1), -1);
     KT_EXPECT_EQ(km_cpu_read(m, 0x20000002, 4, &v), -1);   /* misaligned */
     KT_EXPECT_EQ(km_cpu_read(m, 0x80000000, 8, &v), -1);   /* RV32 has no 64-bit access */
     km_free(m);

@@ -13,13 +13,13 @@ static struct kt_plat P;
 /* One 64-bit agent register through RV32's window: low half first, then the high half. */
 static void rv32_put64(struct km_model *m, uint32_t off, uint64_t v)
 {
-    km_cpu_write(m, 0xF1000000u + off, 4, (uint32_t)v);
-    km_cpu_write(m, 0xF1000000u + off + 4, 4, (uint32_t)(v >> 32));
+    km_cpu_write(m, 0x70000000u + off, 4, (uint32_t)v);
+    km_cpu_write(m, 0x70000000u + off + 4, 4, (uint32_t)(v >> 32));
 }
 
 static uint64_t rv32_get64(struct km_model *m, uint32_t off)
 {
-    return kt_rd(m, 0xF1000000u + off, 4) | kt_rd(m, 0xF1000000u + off + 4, 4) << 32;
+    return kt_rd(m, 0x70000000u + off, 4) | kt_rd(m, 0x70000000u + off + 4, 4) << 32;
 }
 
 /* CU_INST header: type 5 at [15:12], txn [11:4], last [3]; dst/src are rewritten. */
@@ -39,16 +39,16 @@ static void rv32_program_through_the_window(void)
     rv32_put64(m, 0x2000 + 0x20, inst_hdr(0x61, 0));
     rv32_put64(m, 0x2028 + 0x18, 0);
     rv32_put64(m, 0x2028 + 0x20, inst_hdr(0x61, 1));
-    km_cpu_write(m, 0xF1000068, 4, 0);        /* PROG_BASE */
-    km_cpu_write(m, 0xF1000048, 4, 2);        /* PROG_LEN */
-    km_cpu_write(m, 0xF1000040, 4, 0x21);     /* PROG_DST {y 2, x 1} */
-    km_cpu_write(m, 0xF1000060, 4, 2);        /* PROG_CRED */
-    km_cpu_write(m, 0xF1000054, 4, 1);        /* high half of PROG_KICK: no kick */
+    km_cpu_write(m, 0x70000068, 4, 0);        /* PROG_BASE */
+    km_cpu_write(m, 0x70000048, 4, 2);        /* PROG_LEN */
+    km_cpu_write(m, 0x70000040, 4, 0x21);     /* PROG_DST {y 2, x 1} */
+    km_cpu_write(m, 0x70000060, 4, 2);        /* PROG_CRED */
+    km_cpu_write(m, 0x70000054, 4, 1);        /* high half of PROG_KICK: no kick */
     km_advance(m, 2000);
-    KT_EXPECT_EQ(kt_rd(m, 0xF1000070, 4), 0); /* SIG_DONE: nothing ran */
-    km_cpu_write(m, 0xF1000050, 4, 1);        /* PROG_KICK fires on the low half */
+    KT_EXPECT_EQ(kt_rd(m, 0x70000070, 4), 0); /* SIG_DONE: nothing ran */
+    km_cpu_write(m, 0x70000050, 4, 1);        /* PROG_KICK fires on the low half */
     km_advance(m, 10000);
-    KT_EXPECT_EQ(kt_rd(m, 0xF1000070, 4), 2);
+    KT_EXPECT_EQ(kt_rd(m, 0x70000070, 4), 2);
     /* NODE_STATUS[0x21]: code 0x01 BATCH_COMPLETE [63:56], arg {24'd0, 0x61} [55:24],
      * count 2 [23:8], valid [0] */
     KT_EXPECT_EQ(rv32_get64(m, 0x1000 + 0x21 * 8), 0x0100000061000201ull);
@@ -59,10 +59,10 @@ static void rv32_program_through_the_window(void)
     KT_EXPECT_EQ(kt_rd(m, 0x80004078, 4), 0x10F);
     KT_EXPECT_EQ(kt_rd(m, 0x8000407C, 4), 0);
     /* SIG_DONE: a high-half store does nothing, a low-half store clears */
-    km_cpu_write(m, 0xF1000074, 4, 1);
-    KT_EXPECT_EQ(kt_rd(m, 0xF1000070, 4), 2);
-    km_cpu_write(m, 0xF1000070, 4, 0);
-    KT_EXPECT_EQ(kt_rd(m, 0xF1000070, 4), 0);
+    km_cpu_write(m, 0x70000074, 4, 1);
+    KT_EXPECT_EQ(kt_rd(m, 0x70000070, 4), 2);
+    km_cpu_write(m, 0x70000070, 4, 0);
+    KT_EXPECT_EQ(kt_rd(m, 0x70000070, 4), 0);
     struct km_referee r;
     km_referee_get(m, &r);
     KT_EXPECT_EQ(r.credit_violations + r.bad_reg_writes + r.kick_while_running + r.rx_dropped, 0);
@@ -76,20 +76,20 @@ static void rv32_stage_is_byte_enabled(void)
      * dispatch: a TU WRITE whose seed was assembled by byte stores. */
     const uint8_t seed[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x08 };
     for (unsigned i = 0; i < 8; i++)
-        KT_EXPECT_EQ(km_cpu_write(m, 0xF1002010u + i, 1, seed[i]), 0);
-    KT_EXPECT_EQ(km_cpu_write(m, 0xF1002018, 2, 0x5000), 0);    /* addr [15:0] */
-    KT_EXPECT_EQ(km_cpu_write(m, 0xF100201C, 4, 0x20000000), 0);/* opcode 2 at [63:60] */
+        KT_EXPECT_EQ(km_cpu_write(m, 0x70002010u + i, 1, seed[i]), 0);
+    KT_EXPECT_EQ(km_cpu_write(m, 0x70002018, 2, 0x5000), 0);    /* addr [15:0] */
+    KT_EXPECT_EQ(km_cpu_write(m, 0x7000201C, 4, 0x20000000), 0);/* opcode 2 at [63:60] */
     rv32_put64(m, 0x2020, inst_hdr(0x07, 1));
-    km_cpu_write(m, 0xF1000048, 4, 1);
-    km_cpu_write(m, 0xF1000040, 4, 0x21);
-    km_cpu_write(m, 0xF1000060, 4, 1);
-    km_cpu_write(m, 0xF1000050, 4, 1);
+    km_cpu_write(m, 0x70000048, 4, 1);
+    km_cpu_write(m, 0x70000040, 4, 0x21);
+    km_cpu_write(m, 0x70000060, 4, 1);
+    km_cpu_write(m, 0x70000050, 4, 1);
     km_advance(m, 10000);
     uint8_t b[8];
     km_mem_read(m, 0x5000, b, 8);
     KT_EXPECT_EQ(b[0], 0x11);
     KT_EXPECT_EQ(b[7], 0x08);
-    KT_EXPECT_EQ(kt_rd(m, 0xF1002000, 4), 0);                     /* STAGE reads 0 */
+    KT_EXPECT_EQ(kt_rd(m, 0x70002000, 4), 0);                     /* STAGE reads 0 */
     km_free(m);
 }
 

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct km_model *models[2];
     static const uint64_t rv32_bases[] = { 0x10000000, 0x20000000, 0x80000000, 0xEFFFF000,
-                                           0xF0000000, 0xF0010000, 0xF1000000, 0xF1002000 };
+                                           0xF0000000, 0xF0010000, 0x70000000, 0xF1000000 };
     static const uint64_t rv64_bases[] = { 0x10000, 0x20000, 0x1000000, 0x1002000, 0x10000000,
                                            0x4010000000ull, 0x8000000000ull, 0x9000000000ull };
     unsigned v = size && (data[0] & 1);

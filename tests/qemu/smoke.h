@@ -13,6 +13,8 @@
 #define INSTRET      0x2000001C
 #define CYCLE        0x20000018
 #define UNASSIGNED   0x30000000      /* between local control and DRAM: nothing there */
+#define AGENT        0x70000000      /* ours: the control agent window (docs/hardware.md §4, since 2026-12-01) */
+#define OLD_AGENT    0xF1000000      /* the agent window before: node range, not the agent */
 #define STX          sw
 #define LDX          lw
 #define XBYTES       4

@@ -33,10 +33,10 @@ class Hang(Exception):
     pass
 
 
-def qemu_cmd(args, variant, image, mprops=""):
+def qemu_cmd(args, variant, image, mprops="", cpu=None):
     emu = os.path.join(args.qemu_bin, "qemu-system-riscv%d" % variant)
     machine = "kohaku-sysnode" + ("," + mprops if mprops else "")
-    cmd = [emu, "-M", machine, "-cpu", "rv%d,c=false" % variant, "-bios", "none",
+    cmd = [emu, "-M", machine, "-cpu", cpu or "rv%d,c=false" % variant, "-bios", "none",
            "-display", "none", "-monitor", "none", "-serial", "none", "-nodefaults",
            "-icount", "shift=0,align=off,sleep=off"]
     if image:
@@ -44,9 +44,9 @@ def qemu_cmd(args, variant, image, mprops=""):
     return cmd
 
 
-def run(args, variant, image, mprops=""):
+def run(args, variant, image, mprops="", cpu=None):
     try:
-        p = subprocess.run(qemu_cmd(args, variant, image, mprops), capture_output=True,
+        p = subprocess.run(qemu_cmd(args, variant, image, mprops, cpu), capture_output=True,
                            timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         raise Hang()
@@ -63,9 +63,11 @@ def stop_line(stderr):
     return (m.group(1), int(m.group(2)), int(m.group(3), 16), int(m.group(4), 16)), None
 
 
-def expect_stop(args, variant, image, state, cause, word, pc=None, rc=None, stdout=None, mprops=""):
-    """Run an image and compare its stop line; pc None = not asserted (EXIT has no defined pc)."""
-    code, out, err = run(args, variant, image, mprops)
+def expect_stop(args, variant, image, state, cause, word, pc=None, rc=None, stdout=None, mprops="",
+                cpu=None):
+    """Run an image and compare its stop line; pc None = not asserted (EXIT has no defined pc).
+    cpu: a -cpu option other than the boards' (the machine must force the core's ISA anyway)."""
+    code, out, err = run(args, variant, image, mprops, cpu)
     got, why = stop_line(err)
     if why:
         return why
@@ -364,6 +366,11 @@ def tests():
         ("rv32-ebreak", lambda a: expect_stop(a, 32, "rv32-ebreak.elf", H, 2, 0x0BADF00D, 0x100)),
         ("rv32-illegal", lambda a: expect_stop(a, 32, "rv32-illegal.elf", H, 3, 0x100, 0x100)),
         ("rv32-divide", lambda a: expect_stop(a, 32, "rv32-divide.elf", H, 3, 0x100, 0x100)),
+        ("rv32-mul", lambda a: expect_stop(a, 32, "rv32-mul.elf", H, 3, 0x100, 0x100)),
+        ("rv32-mul-cpu-m", lambda a: expect_stop(a, 32, "rv32-mul.elf", H, 3, 0x100, 0x100,
+                                                 cpu="rv32,c=false,m=true,zmmul=true")),
+        ("rv32-mulhu", lambda a: expect_stop(a, 32, "rv32-mulhu.elf", H, 3, 0x100, 0x100)),
+        ("rv32-old-agent", lambda a: expect_stop(a, 32, "rv32-old-agent.elf", H, 3, 0x100, 0x100)),
         ("rv32-misaligned", lambda a: expect_stop(a, 32, "rv32-misaligned.elf", H, 3, 0x100, 0x100)),
         ("rv32-fetch-spad", lambda a: expect_stop(a, 32, "rv32-fetch-spad.elf", H, 3, 0x10000000, 0x10000000)),
         ("rv32-forge", lambda a: expect_stop(a, 32, "rv32-forge.elf", H, 3, 0x100, 0x100)),

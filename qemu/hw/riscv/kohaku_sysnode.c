@@ -753,7 +753,8 @@ static void ks_reset(void *opaque)
 }
 
 /* Make the CPU the node's core whatever -cpu said (docs/hardware.md §4/§5): no C/F/D, machine mode only,
- * and on RV32 multiply without divide, no atomics, and misaligned accesses that fault. */
+ * and on RV32 no M extension at all (RV32I: a multiply or divide is an illegal instruction and
+ * halts with cause 3 at its PC, as on silicon), no atomics, and misaligned accesses that fault. */
 static void ks_force_cpu_props(const char *cpu_type)
 {
     static const char *const off[] = {
@@ -765,7 +766,7 @@ static void ks_force_cpu_props(const char *cpu_type)
     }
     if (KS_IS32) {
         object_register_sugar_prop(cpu_type, "m", "false", false);
-        object_register_sugar_prop(cpu_type, "zmmul", "true", false);
+        object_register_sugar_prop(cpu_type, "zmmul", "false", false);
         object_register_sugar_prop(cpu_type, "a", "false", false);
         object_register_sugar_prop(cpu_type, "x-strict-align", "true", false);
     } else {
@@ -814,6 +815,16 @@ static void ks_machine_init(MachineState *ms)
     object_property_set_int(OBJECT(&s->harts), "num-harts", 1, &error_abort);
     object_property_set_int(OBJECT(&s->harts), "resetvec", 0, &error_abort);
     sysbus_realize(SYS_BUS_DEVICE(&s->harts), &error_fatal);
+    if (KS_IS32) {
+        /* The sugar properties above lose to an explicit -cpu rv32,m=true: clear M and Zmmul
+         * on the realized hart too, so no -cpu can give the RV32I core a multiply (the
+         * translator reads misa and cfg when it decodes, so a MUL is illegal: cause 3). */
+        RISCVCPU *cpu = &s->harts.harts[0];
+        cpu->cfg.ext_m = false;
+        cpu->cfg.ext_zmmul = false;
+        cpu->env.misa_ext &= ~RVM;
+        cpu->env.misa_ext_mask &= ~RVM;
+    }
 
     /* The two windows are the model's own buffers, mapped as RAM (fast path for the hart). */
     imem = km_imem(s->m, &ib);
@@ -836,8 +847,10 @@ static void ks_machine_init(MachineState *ms)
     if (KS_IS32) {
         ks_add_region(s, "kohaku.lctl", RV32_LCTL_BASE, 0x10000000u);
         ks_add_region(s, "kohaku.dram", RV32_DRAM_BASE, RV32_DRAM_LIMIT - RV32_DRAM_BASE);
-        ks_add_region(s, "kohaku.mvgo", RV32_MVGO, RV32_AGENT_BASE - RV32_MVGO);
         ks_add_region(s, "kohaku.agent", RV32_AGENT_BASE, 0x4000u);
+        /* The whole node range: the model decodes MVGO and the occupants and faults the rest
+         * (the old agent window 0xF100_0000 included, docs/hardware.md §4; docs/qemu.md). */
+        ks_add_region(s, "kohaku.node", RV32_NODE_BASE, 0x10000000u);
     } else {
         ks_add_region(s, "kohaku.ctl", RV64_CTL_BASE, 0x10000u);
         ks_add_region(s, "kohaku.agent", RV64_AGENT_BASE, 0x4000u);

@@ -21,6 +21,11 @@ uint64_t kvo_bad_fetch(uint32_t target);
 /* Runs the cold-code word kvo_slot_insn (a NOP until a test stores another encoding there). */
 uint64_t kvo_slot(void);
 extern uint32_t kvo_slot_insn[];
+/* A frame of KVO_DEEP_WORDS words, more than the interpreted stack (hal/rv32/kvm.h
+ * KVM_STACK_BYTES): its first instruction, the sp adjustment, must stop the core with
+ * KX_SITE_KVM_STACK before a store lands below the stack (test_bad_stack.c). */
+#define KVO_DEEP_WORDS 160u
+uint32_t kvo_deep(uint32_t a);
 
 /* Native, called by the cold code with eight argument words (a0..a7); returns 64 bits. */
 uint64_t kvo_native_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4,

@@ -172,6 +172,14 @@ uint64_t kvo_bad_fetch(uint32_t target)
     return ((uint64_t (*)(void))(uintptr_t)target)() + 1;
 }
 
+uint32_t kvo_deep(uint32_t a)
+{
+    volatile uint32_t big[KVO_DEEP_WORDS];
+    big[0] = a;
+    big[KVO_DEEP_WORDS - 1] = a + 1;
+    return big[0] + big[KVO_DEEP_WORDS - 1];
+}
+
 uint64_t kvo_slot(void)
 {
     /* A NOP that a test_bad_<encoding>.c test overwrites (the scratchpad is writable) with
