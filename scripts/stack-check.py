@@ -34,6 +34,11 @@ NM = os.environ.get("NM", "riscv64-unknown-elf-nm")
 # kq_check_cold calls its environment's map (service/kq_check_cold.c env->map = kq_map).
 INDIRECT = {
     "kvm_cold_kq_check_cold": ["kq_map"],
+    # the validator reads a gather's index words through its caps' map (kq_map: service/queue.c)
+    "check_move": ["kq_map"],
+    # the service validates a list's copy through kq_env.validate (kmv_validate's native stub,
+    # a kvm_call of its own) and sets the owned ranges through kq_env.prepare (kq_cold's stub)
+    "cold_replay_copy": ["kmv_validate"],
 }
 
 

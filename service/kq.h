@@ -50,7 +50,7 @@ _Static_assert(sizeof(struct kq_err) == sizeof(struct kq_cpl) &&
  * and, on both variants, the copy buffer), the queue header, the two rings, the running
  * command's data (a REPLAY's list, a RUN's step list) and the REPLAY step's list being checked
  * or run. {0, 0}: unused. */
-#define KQ_PREPARE_OWNED  23u   /* kq_svc.h KQ_COLD_OWNED */
+#define KQ_PREPARE_OWNED  22u   /* kq_svc.h KQ_COLD_OWNED */
 enum kq_own {
     KQ_OWN_FW = 0, KQ_OWN_HEADER, KQ_OWN_SQ, KQ_OWN_CQ, KQ_OWN_CMD, KQ_OWN_LIST, KQ_OWN_N
 };

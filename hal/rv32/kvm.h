@@ -14,7 +14,7 @@
  * step's list check, kq_check_cold 80 + kmv_validate 272 + check_move 112 = 464 (check_move
  * grew from 64 when RV32I turned its multiplies into calls); kvm_call stops the core
  * (KX_SITE_KVM_STACK) if sp ever leaves it. */
-#define KVM_STACK_BYTES 464u
+#define KVM_STACK_BYTES 576u
 
 /* Runs the cold function at `entry` with a0..a5 = the arguments, gp = the native gp, ra = 0
  * (the "return to native" mark), sp = the top of the interpreted stack; returns a0 | a1 << 32.
