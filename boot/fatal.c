@@ -20,7 +20,7 @@ void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint
     /* The line's fixed text as one run of strings: hal_puts returns the byte after each NUL,
      * so one pointer walks them and no table of pointers is kept. An empty string ends the
      * labels; the line's end follows it. */
-    static const char text[] = "kohaku-fw: fatal \0 cause=\0 pc=\0 addr=\0\0\n";
+    static const char text[] = "kohaku-fw: fatal \0 cause=0x\0 pc=0x\0 addr=0x\0\0\n";
     struct kx_fatal_record *r = &kx_fatal_last;
     const uint64_t *v = &r->cause;
     const char *t;
@@ -38,7 +38,7 @@ void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint
      * field costs RV32 window bytes. */
     do {
         t = hal_puts(t);
-        hal_put_hex(*v++);
+        hal_put_hex_digits(*v++);       /* the labels end in "0x" */
     } while (*t);
     hal_puts(t + 1);
     /* v is past addr now, so the word is v[-4]: one pointer kept across the calls. */

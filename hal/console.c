@@ -14,15 +14,20 @@ const char *hal_puts(const char *s)
 
 void hal_put_hex(uint64_t v)
 {
+    hal_console_putc('0');
+    hal_console_putc('x');
+    hal_put_hex_digits(v);
+}
+
+void hal_put_hex_digits(uint64_t v)
+{
     static const char digits[16] = "0123456789abcdef";
     /* The value as two 32-bit halves shifted left a nibble a turn, the top nibble printed
-     * once a non-zero one has been seen (or on the last turn, for "0x0"): one loop, and only
+     * once a non-zero one has been seen (or on the last turn, for "0"): one loop, and only
      * shifts by a constant, which RV32 does inline (a 64-bit shift by a variable is a libgcc
      * call there). */
     uint32_t hi = (uint32_t)(v >> 32), lo = (uint32_t)v, d, seen = 0;
 
-    hal_console_putc('0');
-    hal_console_putc('x');
     for (unsigned i = 16; i != 0; i--) {
         d = hi >> 28;
         hi = (hi << 4) | (lo >> 28);

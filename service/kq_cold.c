@@ -24,8 +24,8 @@ static __attribute__((noreturn)) void cold_refuse(unsigned rule)
 {
     if (!rule)
         hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
-    hal_puts("kohaku-fw " BOARD_NAME ": queue refused, rule=");
-    hal_put_hex(rule);
+    hal_puts("kohaku-fw " BOARD_NAME ": queue refused, rule=0x");
+    hal_put_hex_digits(rule);
     hal_puts("\n");
     hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
 }

@@ -26,6 +26,9 @@
 const char *hal_puts(const char *s);
 /* "0x" and the value in lower-case hex without leading zeros ("0x0" for zero). */
 void hal_put_hex(uint64_t v);
+/* The same without the "0x": for the firmware's own lines, whose label strings end in "0x"
+ * (data, not code: two console stores fewer in the RV32 window, 20 bytes). */
+void hal_put_hex_digits(uint64_t v);
 /* Stops the core with `word` through the exit register (RV32: its low 32 bits). */
 void hal_exit(uint64_t word) __attribute__((noreturn));
 
