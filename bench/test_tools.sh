@@ -15,7 +15,7 @@ end() { if [ -z "$why" ]; then echo "PASS: bench-tools/$T"; else echo "FAIL: ben
 # Every budgeted figure exactly at its limit (docs/bench.md "Budgets").
 good() {
   cat <<'EOF'
-bench qemu-rv32 boot_insns 6000 insns
+bench qemu-rv32 boot_insns 3000 insns
 bench qemu-rv32 dispatch_insns_per_flit 24.00 insns/flit
 bench qemu-rv32 unit_feed_pct 90.00 %
 bench qemu-rv32 replay_insns_per_write 12.00 insns/write
@@ -45,7 +45,7 @@ out=$("$here/check.sh" "$work/good.txt"); rc=$?
 end
 
 # One step past each limit, one figure at a time: exit 1 and exactly that line marked FAIL.
-for edit in "qemu-rv32 boot_insns 6001" "qemu-rv64 dispatch_insns_per_flit 12.01" \
+for edit in "qemu-rv32 boot_insns 3001" "qemu-rv64 dispatch_insns_per_flit 12.01" \
             "qemu-rv32 dispatch_insns_per_flit 24.01" "qemu-rv64 unit_feed_pct 94.99" \
             "qemu-rv32 unit_feed_pct 89.99" "qemu-rv64 replay_insns_per_write 8.01" \
             "qemu-rv32 replay_insns_per_write 12.01" "qemu-rv64 host_vs_fw_ratio 19.9" \
