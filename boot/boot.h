@@ -15,8 +15,15 @@
  * inst_depth 0 or a coordinate listed twice). queue_addr is left to the command queue. */
 unsigned kx_bootblock_check(const struct kx_bootblock *bb);
 
-/* The boot block in the scratchpad, valid once boot has accepted it (main runs only then). */
-const struct kx_bootblock *kx_bootblock(void);
+/* The boot block in the scratchpad, valid once boot has accepted it (main runs only then).
+ * Placed by the linker: the scratchpad's first KX_BOOT_RESERVED bytes (linker/rv*.ld.S).
+ * Inline, so no native copy is kept for the RV32 cold code that asks for it (12 bytes of the
+ * window): a cold caller builds the address itself. */
+extern const struct kx_bootblock __kx_bootblock;
+static inline const struct kx_bootblock *kx_bootblock(void)
+{
+    return &__kx_bootblock;
+}
 
 /* The fatal path, the one function every unrecoverable error goes through (RV64 traps,
  * assertions on both variants): prints "kohaku-fw: fatal <what> cause=.. pc=.. addr=..",

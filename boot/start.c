@@ -7,14 +7,6 @@
 int main(void);
 void kx_cstart(void) __attribute__((noreturn));
 
-/* Placed by the linker: the scratchpad's first KX_BOOT_RESERVED bytes (linker/rv*.ld.S). */
-extern const struct kx_bootblock __kx_bootblock;
-
-const struct kx_bootblock *kx_bootblock(void)
-{
-    return &__kx_bootblock;
-}
-
 void kx_cstart(void)
 {
     unsigned reason = kx_bootblock_check(&__kx_bootblock);

@@ -233,10 +233,12 @@ static inline uint64_t kq_get64(const uint8_t *f)
 
 /* Runs the rows r over the record at p; KS_OK (e filled) or the first broken row's status.
  * tally: programs dispatched so far per unit-table entry (RUN steps only); NULL skips the
- * TALLY rows (each is its list's last row but END, so the list ends KS_OK there). */
+ * TALLY rows (each is its list's last row but END, so the list ends KS_OK there). The rows
+ * come last: kq_step_check, whose arguments are these in this order, then loads the rows and
+ * jumps, its arguments left where they are (12 bytes of the RV32 window). */
 _Static_assert(offsetof(struct kq_env, reach) == 0, "an env starts with its reach (kq_rules)");
-static unsigned kq_rules(const void *rec, const struct kq_rule *r, const struct kq_reach *reach,
-                         uint32_t *tally, struct kq_err *e)
+static unsigned kq_rules(const void *rec, const struct kq_reach *reach, uint32_t *tally,
+                         struct kq_err *e, const struct kq_rule *r)
 {
     /* The env whose reach this is: one argument register fewer at every call (4 bytes a call
      * site on RV32). The setup line's rows (a bare reach, no env) use no env field but reach:
@@ -297,7 +299,7 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
     if (kq_range(r, qaddr, sizeof *h, KQ_LINE, &e) != KS_OK)
         return KQ_SETUP_ADDR;
     const struct kq_setup *s = &h->setup;
-    unsigned rule = kq_rules(s, kq_rules_setup, r, 0, &e);
+    unsigned rule = kq_rules(s, r, 0, &e, kq_rules_setup);
     if (rule != KS_OK)
         return rule;
     /* The header, then the two rings. All three are reachable, so each lies in one region
@@ -334,7 +336,7 @@ int kq_unit_index(const struct kq_env *env, uint8_t yx)
 
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
 {
-    return kq_rules(s, kq_rules_sub, &env->reach, 0, e);
+    return kq_rules(s, &env->reach, 0, e, kq_rules_sub);
 }
 
 int kq_step_use(const struct kq_step *st, const struct kq_env *env)
@@ -356,7 +358,7 @@ int kq_step_use(const struct kq_step *st, const struct kq_env *env)
 unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env, uint32_t *tally,
                        struct kq_err *e)
 {
-    return kq_rules(st, kq_rules_step, &env->reach, tally, e);
+    return kq_rules(st, &env->reach, tally, e, kq_rules_step);
 }
 
 unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_env *env,
@@ -370,7 +372,7 @@ unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_en
     }
     uint32_t i = 0;
     do {                                /* n >= 1: the RUN's count row */
-        if (kq_rules(st++, kq_rules_step, &env->reach, dispatched, e) != KS_OK) {
+        if (kq_rules(st++, &env->reach, dispatched, e, kq_rules_step) != KS_OK) {
             e->value = kq_step_value(i, e->value);
             return e->status;
         }
