@@ -1,4 +1,4 @@
-/* check.c — the host's checks before it touches the node (issue 13 items 3 and 7): where a
+/* check.c — the host's checks before it touches the node: where a
  * unit-global range lands (docs/hardware.md §0, §7, §8), every move of a descriptor list against
  * that, the text files' bytes, and kactl boot's queue placement. Pure: no I/O, nothing sent.
  * The device model keeps decoding as the hardware does (aliasing a foreign mesh, dropping an

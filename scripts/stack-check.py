@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""stack-check.py — the RV32 image's stack budgets, from the linked image (issue 13 item 4;
+"""stack-check.py — the RV32 image's stack budgets, from the linked image (
 docs/kvm.md "Stack"). Fails the build when the deepest call chain outgrows its stack.
 
 Two stacks:

@@ -910,7 +910,7 @@ static void demo_lists_reach(void)
 }
 
 
-/* ---- issue 13 item 3: no alias, no wrap, nothing that reaches no memory ---- */
+/* ---- no alias, no wrap, nothing that reaches no memory ---- */
 
 /* Expected words are docs/hardware.md's: the 40-bit format (preamble), 4 GB DRAM and 2 MB staging
  * (§7), what the memory agent does with the rest (§8). */
@@ -1062,7 +1062,7 @@ static void demo_lists_pass_check(void)
     }
 }
 
-/* ---- issue 13 item 7: text files are text; the firmware's limits; boot arguments ---- */
+/* ---- text files are text; the firmware's limits; boot arguments ---- */
 
 static void text_not_text(void)
 {
@@ -1164,7 +1164,7 @@ static void boot_placement(void)
     CHECK_HAS(err, "4 GB");
 }
 
-/* ---- issue 13 item 6: the host never gets out of step with the rings ---- */
+/* ---- the host never gets out of step with the rings ---- */
 
 static void queue_state_gates(void)
 {
