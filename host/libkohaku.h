@@ -349,6 +349,11 @@ int kh_queue_withdraw(struct kh_node *n, struct kh_queue *q, uint64_t *withdrawn
  * unless the firmware is READY with every earlier submission completed and consumed. */
 int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl);
 
+/* A process-wide hook every bounded wait above calls on each poll (kh_wait_ready, kh_wait_cq,
+ * kh_command): what it waits for and the milliseconds spent so far. kactl shows progress with it;
+ * NULL (the default) removes it. It must not call the library. */
+void kh_set_wait_hook(void (*fn)(void *arg, const char *what, uint64_t elapsed_ms), void *arg);
+
 /* ---- Host-driven dispatch (the bench's host-driven baseline: the same work without the firmware) ---- */
 
 /* Dispatches a program of count payloads to the unit yx the way the firmware would, but from

@@ -184,6 +184,22 @@ uint64_t kh_ms_now(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+/* The process's wait hook (kh_set_wait_hook): told about every long wait's progress. */
+static void (*wait_hook)(void *arg, const char *what, uint64_t elapsed_ms);
+static void *wait_hook_arg;
+
+void kh_set_wait_hook(void (*fn)(void *arg, const char *what, uint64_t elapsed_ms), void *arg)
+{
+    wait_hook = fn;
+    wait_hook_arg = arg;
+}
+
+static void wait_note(const char *what, uint64_t elapsed_ms)
+{
+    if (wait_hook)
+        wait_hook(wait_hook_arg, what, elapsed_ms);
+}
+
 /* Each poll is one host-port round trip, which also lets the node's virtual time advance;
  * after the first few hundred, back off a little so a long wait does not spin a host core. */
 static void backoff(unsigned polls)
@@ -231,6 +247,7 @@ int kh_wait_ready(struct kh_node *n, struct kh_queue *q)
                            "READY in the queue at 0x%llx (state %s)", q->timeout_ms,
                            (unsigned long long)q->addr, kh_fw_state_name(fw.state));
         }
+        wait_note("the firmware to report READY", kh_ms_now() - t0);
         backoff(polls);
     }
 }
@@ -343,6 +360,7 @@ int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char 
                            kh_fw_state_name(v.fw.state), (unsigned long long)v.sq_head,
                            (unsigned long long)v.sq_tail);
         }
+        wait_note(what, kh_ms_now() - t0);
         backoff(polls);
     }
 }
@@ -418,12 +436,37 @@ int kh_queue_withdraw(struct kh_node *n, struct kh_queue *q, uint64_t *withdrawn
     return KH_OK;
 }
 
+/* One poll of the next completion: the cq_tail line and the completion slot it would fill, both
+ * in one batch (one round trip on a link that batches; whatever writes are posted ride with it).
+ * The firmware writes the entry before it publishes cq_tail, and the batch reads the tail first,
+ * so a tail past the slot means the slot read is the finished entry. */
+static int poll_cpl(struct kh_node *n, const struct kh_queue *q, uint64_t *tail, struct kq_cpl *c, bool slot_too)
+{
+    if (!slot_too)
+        return read_index(n, q, OFF(cq_tail), tail);
+    uint32_t slot = kh_ring_slot(q->cq_head, q->cq_entries);
+    struct kh_access a[2] = {
+        { .op = KH_ACC_READ, .len = sizeof *tail, .addr = KHP_MEM(0, q->addr + OFF(cq_tail)), .rdata = tail },
+        { .op = KH_ACC_READ, .len = sizeof *c, .addr = KHP_MEM(0, q->cq_addr + (uint64_t)slot * sizeof *c),
+          .rdata = c },
+    };
+    return kh_access_run(n, a, 2);
+}
+
+/* Polls that read the slot with the tail: the first few, where a short command's completion is
+ * found (on a link where a round trip is one access, qemu and xdma, each costs one more access;
+ * a long wait then polls the tail alone and reads the slot once at the end). */
+#define KH_POLLS_WITH_SLOT 8u
+
 int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl)
 {
-    /* Lines 3-5 (cq_tail, cq_head, state) in the one request the old cq_tail read was: the
-     * firmware must be READY and every earlier submission completed and consumed, so the next
-     * completion can only be this command's and the host never gets out of step with the rings. */
-    unsigned got;
+    /* Lines 3-5 (cq_tail, cq_head, state) in one request: the firmware must be READY and every
+     * earlier submission completed and consumed, so the next completion can only be this
+     * command's and the host never gets out of step with the rings. It also means the ring is
+     * empty (sq_head lies between cq_tail and sq_tail), so no read of sq_head is needed for room:
+     * the submission and sq_tail are written (posted) and ride with the first completion poll.
+     * A command costs three round trips on a batching link when it finishes within one poll:
+     * this check, one poll, and the cq_head write whenever the caller flushes (links bench). */
     uint8_t l[3 * KQ_LINE];
     int rc = kh_mem_read(n, q->addr + OFF(cq_tail), l, sizeof l);
     if (rc)
@@ -447,13 +490,45 @@ int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct
                        (unsigned long long)tail);
     if (sub->tag == 0)
         sub->tag = kh_tag_next(q);
-    if ((rc = kh_submit(n, q, sub, 1)))
-        return rc;
+    if ((rc = ring_copy(n, q->sq_addr, q->sq_entries, sizeof *sub, q->sq_tail, 1, NULL, sub)))
+        return kh_context(n, rc, "writing the submission");
+    q->sq_tail++;
+    if ((rc = write_index(n, q, OFF(sq_tail), q->sq_tail)))
+        return kh_context(n, rc, "publishing sq_tail");
     char what[96];
     snprintf(what, sizeof what, "the completion of command tag %u (op %u)", sub->tag, sub->op);
-    if ((rc = kh_wait_cq(n, q, q->cq_head + 1, what)) || (rc = kh_reap(n, q, cpl, 1, &got)))
-        return rc;
-    if (got != 1 || cpl->tag != sub->tag)
+    uint64_t t0 = kh_ms_now(), want = q->cq_head + 1;
+    bool have = false;
+    for (unsigned polls = 0;; polls++) {
+        have = polls < KH_POLLS_WITH_SLOT;
+        if ((rc = poll_cpl(n, q, &tail, cpl, have)))
+            return rc;
+        if (tail >= want)
+            break;
+        if ((polls & 15) == 15 && (rc = core_stopped(n, what)))
+            return rc;
+        if (kh_ms_now() - t0 > q->timeout_ms) {
+            struct kh_queue_view v;
+            if ((rc = core_stopped(n, what)) || (rc = kh_queue_view(n, q, &v)))
+                return rc;
+            return kh_fail(n, KH_E_TIMEOUT, "timed out after %u ms waiting for %s: cq_tail %llu, want %llu "
+                           "(firmware %s, took %llu of %llu submissions)", q->timeout_ms, what,
+                           (unsigned long long)v.cq_tail, (unsigned long long)want,
+                           kh_fw_state_name(v.fw.state), (unsigned long long)v.sq_head,
+                           (unsigned long long)v.sq_tail);
+        }
+        wait_note(what, kh_ms_now() - t0);
+        backoff(polls);
+    }
+    if (!kh_ring_sane(tail, q->cq_head, q->cq_entries) || tail != want)
+        return kh_fail(n, KH_E_PROTO, "cq_tail %llu after one submission, the host's cq_head %llu: another host "
+                       "is using this queue", (unsigned long long)tail, (unsigned long long)q->cq_head);
+    if (!have && (rc = ring_copy(n, q->cq_addr, q->cq_entries, sizeof *cpl, q->cq_head, 1, cpl, NULL)))
+        return kh_context(n, rc, "reading the completion");
+    q->cq_head++;
+    if ((rc = write_index(n, q, OFF(cq_head), q->cq_head)))
+        return kh_context(n, rc, "publishing cq_head");
+    if (cpl->tag != sub->tag)
         return kh_fail(n, KH_E_PROTO, "completion tag %u, expected %u", cpl->tag, sub->tag);
     return KH_OK;
 }
