@@ -116,6 +116,16 @@ void kh_explain_cpl(const struct kq_cpl *c, char *buf, size_t len)
                  KDP_Y(c->detail), (unsigned long long)c->value);
     } else if (st == KS_BAD_TARGET || st == KS_DUP_TARGET || st == KS_DISPATCH_BAD_TARGET) {
         snprintf(buf, len, ": unit %u,%u", KDP_X(c->detail), KDP_Y(c->detail));
+    } else if (st == KS_BAD_OFFSET) {
+        /* The offset word itself is the detail: say which of the three ways it is wrong. */
+        unsigned off = c->detail;
+        if (off & 7u)
+            snprintf(buf, len, ": offset 0x%02x is not a multiple of 8 (mover registers are 8-byte words)", off);
+        else if (off >= KM_REG_SPAN)
+            snprintf(buf, len, ": offset 0x%x is past the mover's registers (0x00-0x7f)", off);
+        else
+            snprintf(buf, len, ": there is no mover register at offset 0x%02x (the registers: CTRL 0x00, HDR "
+                     "0x10, DIM 0x18, AXIS 0x20, BOUND 0x28, INDEX 0x30, SEED 0x38, IMM 0x40, GATHER 0x50)", off);
     } else if (st == KS_NO_REACH) {
         snprintf(buf, len, ": mover register 0x%02x is outside this core's window", c->detail);
     } else if (st != KS_OK) {
@@ -159,7 +169,8 @@ const char *kh_boot_reason_name(unsigned r)
     case KX_BOOT_BAD_FLAGS: return "unknown flag bits";
     case KX_BOOT_BAD_QUEUE: return "queue address or setup refused";
     case KX_BOOT_BAD_TIMEOUT: return "wait_cycles is 0";
-    case KX_BOOT_BAD_UNITS: return "unit table refused";
+    case KX_BOOT_BAD_UNITS: return "unit table refused: a unit with depth 0, at 0,0, at the control "
+                                   "agent's coordinate 0,1, or listed twice, or the flag and the count disagree";
     case KX_BOOT_BAD_WAIT: return "wait_cycles above 0x7fffffff (no wait could end)";
     case KX_BOOT_BAD_COLD: return "RV32 cold segment absent or not the one linked";
     default: return "unknown reason";

@@ -63,8 +63,10 @@ $(HOST_LIB): $(HOST_OBJS)
 $(HOST_LIB_ASAN): $(HOST_ASAN_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# `kactl --version`: the tree's commit (git describe), "unknown" outside a git checkout.
+KACTL_VERSION ?= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo unknown)
 $(KACTL): host/kactl.c $(HOST_LIB) $(HOST_HDRS)
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) host/kactl.c $(HOST_LIB) -o $@
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -DKACTL_VERSION='"$(KACTL_VERSION)"' host/kactl.c $(HOST_LIB) -o $@
 
 # The demo's and e2e tests' host side: NPU inputs, reference check, generated text files.
 $(KADEMO): host/kademo.c $(HOST_LIB) $(HOST_HDRS) $(KMV_PURE)

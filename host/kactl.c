@@ -5,12 +5,14 @@
  * 2 usage or input error (nothing sent); 3 transport, node state or timeout failure. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "kohaku/agent_regs.h"
 #include "kohaku/desc_list.h"
@@ -30,20 +32,135 @@ static struct {
     unsigned timeout_ms;
     int quiet;
     int stats;                 /* --stats: the link's counters on stderr at exit */
-} g = { NULL, 0, KH_DEF_TIMEOUT_MS, 0, 0 };
+    int json;                  /* --json: one JSON object per command on stdout, nothing else there */
+    int progress;              /* --progress 1 / --no-progress 0; -1: when stderr is a terminal */
+} g = { NULL, 0, KH_DEF_TIMEOUT_MS, 0, 0, 0, -1 };
 
 static struct kh_node node;
 static struct kh_queue queue;
+
+/* ---- --json (docs/host-interface.md "kactl --json") ----
+ * The human lines still go to stdout, which --json points at /dev/null; the command's one JSON
+ * object goes to the real stdout (jout) when it ends, whichever way it ends: keys "command",
+ * "ok", "exit" always, "error" when it failed, then the command's own keys. Commands add keys
+ * as they learn things; completions of earlier commands (printed as `earlier:` lines) are
+ * collected apart and added as "earlier". */
+struct jbuf { char *s; size_t n, cap; unsigned depth; unsigned char first[16], arr[16]; };
+static struct jbuf J = { .first = { 1 } }, JE = { .first = { 1 } };   /* the command's members; the earlier completions */
+static FILE *jout;
+static const char *j_cmd = "";
+static int j_done;
+
+static void jput(struct jbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void jput(struct jbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        return;
+    if (b->n + (size_t)k + 1 > b->cap) {
+        size_t c = (b->cap ? b->cap * 2 : 1024) + (size_t)k;
+        char *t = realloc(b->s, c);
+        if (!t)
+            return;
+        b->s = t;
+        b->cap = c;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)k;
+}
+
+static void jstr_lit(struct jbuf *b, const char *v)
+{
+    jput(b, "\"");
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            jput(b, "\\%c", *p);
+        else if (*p < 0x20)
+            jput(b, "\\u%04x", *p);
+        else
+            jput(b, "%c", *p);
+    }
+    jput(b, "\"");
+}
+
+/* The separator and key of the next member (key NULL: an array element). */
+static void jkey(struct jbuf *b, const char *k)
+{
+    if (!b->first[b->depth])
+        jput(b, ",");
+    b->first[b->depth] = 0;
+    if (k) {
+        jstr_lit(b, k);
+        jput(b, ":");
+    }
+}
+static void j_str(struct jbuf *b, const char *k, const char *v) { if (g.json) { jkey(b, k); jstr_lit(b, v); } }
+static void j_num(struct jbuf *b, const char *k, uint64_t v) { if (g.json) { jkey(b, k); jput(b, "%llu", (unsigned long long)v); } }
+static void j_bool(struct jbuf *b, const char *k, int v) { if (g.json) { jkey(b, k); jput(b, v ? "true" : "false"); } }
+/* 64-bit words and addresses: "0x..." strings (a JSON number loses bits past 2^53). */
+static void j_hex(struct jbuf *b, const char *k, uint64_t v) { if (g.json) { jkey(b, k); jput(b, "\"0x%llx\"", (unsigned long long)v); } }
+static void j_open(struct jbuf *b, const char *k, int array)
+{
+    if (!g.json)
+        return;
+    jkey(b, k);
+    jput(b, array ? "[" : "{");
+    if (b->depth < sizeof b->first - 1) {
+        b->first[++b->depth] = 1;
+        b->arr[b->depth] = (unsigned char)array;
+    }
+}
+static void j_close(struct jbuf *b)
+{
+    if (!g.json || !b->depth)
+        return;
+    jput(b, b->arr[b->depth] ? "]" : "}");
+    b->depth--;
+}
+
+/* Writes the command's object once: at its end or at its failure. */
+static void j_emit(int code, const char *error)
+{
+    if (!g.json || j_done || !jout)
+        return;
+    j_done = 1;
+    fflush(stdout);
+    fprintf(jout, "{\"command\":");
+    struct jbuf h = { 0 };
+    jstr_lit(&h, j_cmd);
+    fprintf(jout, "%s,\"ok\":%s,\"exit\":%d", h.s ? h.s : "\"\"", code == 0 ? "true" : "false", code);
+    free(h.s);
+    if (error) {
+        struct jbuf e = { 0 };
+        jstr_lit(&e, error);
+        fprintf(jout, ",\"error\":%s", e.s ? e.s : "\"\"");
+        free(e.s);
+    }
+    if (JE.n)
+        fprintf(jout, ",\"earlier\":[%.*s]", (int)JE.n, JE.s);
+    while (J.depth)        /* a failure in the middle of a nested member closes it */
+        j_close(&J);
+    if (J.n)
+        fprintf(jout, ",%.*s", (int)J.n, J.s);
+    fprintf(jout, "}\n");
+    fflush(jout);
+}
 
 static void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 static void die(int code, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "kactl: ");
+    char msg[2048];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "kactl: %s\n", msg);
+    j_emit(code, msg);
     exit(code);
 }
 
@@ -70,6 +187,16 @@ static char *read_text(const char *path, size_t *len)
     if (kh_text_check(text, *len, &e))
         die(EX_USAGE, "%s:%u:%u: %s", path, e.line, e.col, e.why);
     return text;
+}
+
+/* A text file's error: FILE:LINE:COL when it is at a place, FILE alone when it concerns the
+ * whole file (an empty program has no position). */
+static void text_die(const char *path, const struct kh_text_err *e) __attribute__((noreturn));
+static void text_die(const char *path, const struct kh_text_err *e)
+{
+    if (e->line)
+        die(EX_USAGE, "%s:%u:%u: %s", path, e->line, e->col, e->why);
+    die(EX_USAGE, "%s: %s", path, e->why);
 }
 
 static uint64_t num_arg(const char *opt, const char *s, uint64_t max)
@@ -112,6 +239,18 @@ static void connect_node(void)
 static void attach_queue(void)
 {
     uint64_t addr = g.queue;
+    if (addr) {
+        /* A --queue the firmware does not serve (an earlier boot's) still reads READY on its
+         * stale state line: a command there would wait for nothing. The boot block names the
+         * queue the firmware serves; any other is refused before anything is sent. */
+        struct kx_bootblock bb;
+        if (kh_bootblock_read(&node, &bb))
+            node_die("finding the queue");
+        if (bb.magic == KX_BOOT_MAGIC && bb.queue_addr != addr)
+            die(EX_USAGE, "--queue 0x%llx is not the queue the firmware serves: its boot block names 0x%llx "
+                "(drop --queue, or give that address); nothing was sent", (unsigned long long)addr,
+                (unsigned long long)bb.queue_addr);
+    }
     if (!addr) {
         struct kx_bootblock bb;
         if (kh_bootblock_read(&node, &bb))
@@ -126,13 +265,53 @@ static void attach_queue(void)
     queue.timeout_ms = g.timeout_ms;
 }
 
+/* A completion in words. A RUN's value carries the failed step in [63:48] and that step's own
+ * value below: the step's status is explained on the inner value alone, the step named first. */
+#define RUN_INNER_MASK UINT64_C(0xFFFFFFFFFFFF)
+static void explain_cpl(unsigned op, const struct kq_cpl *c, char *ex, size_t len)
+{
+    if (op == KQ_OP_RUN && c->status != KS_OK) {
+        struct kq_cpl in = *c;
+        in.value &= RUN_INNER_MASK;
+        int k = snprintf(ex, len, "step %u: ", (unsigned)(c->value >> 48));
+        if (k > 0 && (size_t)k < len)
+            kh_explain_cpl(&in, ex + k, len - (size_t)k);
+        return;
+    }
+    kh_explain_cpl(c, ex, len);
+}
+
+/* The completion's keys (docs/host-interface.md "kactl --json"). */
+static void j_cpl(struct jbuf *b, unsigned op, const struct kq_cpl *c, const char *ex)
+{
+    static const char *const ops[] = { "NOP", "REPLAY", "DISPATCH", "RUN", "UNITS", "STOP" };
+    if (op < 6)
+        j_str(b, "op", ops[op]);
+    j_str(b, "status", kh_status_name(c->status));
+    j_num(b, "status_code", c->status);
+    j_hex(b, "detail", c->detail);
+    j_hex(b, "value", c->value);
+    j_num(b, "cycles", c->cycles);
+    j_num(b, "tag", c->tag);
+    j_str(b, "explain", ex);
+}
+
+static unsigned cpl_op = 0xFFFF;       /* the op of the command being reported (explain_cpl) */
 static void print_cpl(const char *what, const struct kq_cpl *c)
 {
     char ex[512];
-    kh_explain_cpl(c, ex, sizeof ex);
+    explain_cpl(cpl_op, c, ex, sizeof ex);
     printf("%s: status=%s detail=0x%x value=0x%llx cycles=%llu tag=%u  # %s\n", what,
            kh_status_name(c->status), c->detail, (unsigned long long)c->value,
            (unsigned long long)c->cycles, c->tag, ex);
+    if (!strncmp(what, "earlier", 7)) {
+        j_open(&JE, NULL, 0);
+        j_str(&JE, "what", what);
+        j_cpl(&JE, 0xFFFF, c, ex);
+        j_close(&JE);
+    } else {
+        j_cpl(&J, cpl_op, c, ex);
+    }
 }
 
 /* Runs one command and prints its completion; the exit status follows the completion's. */
@@ -140,7 +319,9 @@ static int command(const char *what, struct kq_sub *s, struct kq_cpl *c)
 {
     if (kh_command(&node, &queue, s, c))
         node_die(what);
+    cpl_op = s->op;
     print_cpl(what, c);
+    cpl_op = 0xFFFF;
     return c->status == KS_OK ? EX_OK : EX_STATUS;
 }
 
@@ -212,7 +393,7 @@ static uint64_t (*parse_prog(const char *path, uint32_t *n))[4]
     if (!p)
         die(EX_NODE, "out of memory");
     if (kh_parse_program(text, len, p, KQ_MAX_PROG, n, &e))
-        die(EX_USAGE, "%s:%u:%u: %s", path, e.line, e.col, e.why);
+        text_die(path, &e);
     free(text);
     /* Keep only what was parsed: a RUN may hold thousands of programs. */
     uint64_t (*q)[4] = realloc(p, (size_t)*n * sizeof *p);
@@ -286,11 +467,14 @@ static const char help_boot[] =
     "RV64: 4 GB DRAM or the 2 MB staging store), clear of the RV32 firmware's DRAM\n"
     "0x400000-0x40ffff and of kactl's data area 0x900000-0x18fffff.\n";
 
+/* The control agent's {y,x} on every node (docs/hardware.md §1.1: x 0, y 1). */
+#define KACTL_AGENT_YX 0x10u
+
 static unsigned parse_units(const char *path, struct kx_unit_entry *u)
 {
     size_t len;
     char *text = read_text(path, &len);
-    unsigned n = 0, line = 0;
+    unsigned n = 0, line = 0, lines[KX_BOOT_MAX_UNITS];
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         line++;
         char *h = strchr(l, '#');
@@ -322,6 +506,24 @@ static unsigned parse_units(const char *path, struct kx_unit_entry *u)
         e->inst_depth = (uint16_t)num_arg("DEPTH", tok[2], 0xFFFF);
         e->version = nt > 3 ? (uint8_t)num_arg("VERSION", tok[3], 0xFF) : 1;
         e->buffers = nt > 4 ? (uint8_t)num_arg("BUFFERS", tok[4], 0xF) : 0;
+        /* The firmware's own rules for a table (its refusal is only "reason 7"), checked here
+         * so the line and the rule are named and nothing is flashed: no depth 0 (no credit
+         * could ever be seeded), nothing at 0,0 (the mesh corner holds no unit), nothing at the
+         * control agent's own coordinate 0,1 (docs/hardware.md §1.1), no coordinate twice. */
+        unsigned x = e->yx & 15u, y = e->yx >> 4;
+        lines[n - 1] = line;
+        if (e->inst_depth == 0)
+            die(EX_USAGE, "%s:%u: unit %u,%u has DEPTH 0: no instruction could ever be sent to it; nothing was sent",
+                path, line, x, y);
+        if (e->yx == 0)
+            die(EX_USAGE, "%s:%u: 0,0 is the mesh's corner, which holds no unit; nothing was sent", path, line);
+        if (e->yx == KACTL_AGENT_YX)
+            die(EX_USAGE, "%s:%u: %u,%u is the control agent's own coordinate, not a unit; nothing was sent",
+                path, line, x, y);
+        for (unsigned k = 0; k + 1 < n; k++)
+            if (u[k].yx == e->yx)
+                die(EX_USAGE, "%s:%u: unit %u,%u is already listed on line %u; nothing was sent", path, line,
+                    x, y, lines[k]);
     }
     free(text);
     if (n == 0)
@@ -400,6 +602,9 @@ static void account_after(const char *cmd, struct earlier *ea)
         }
     } while (got);
     printf("%s: earlier commands: %u ran, %u aborted, %u discarded\n", cmd, ea->ran, ea->aborted, ea->discarded);
+    j_num(&J, "earlier_ran", ea->ran);
+    j_num(&J, "earlier_aborted", ea->aborted);
+    j_num(&J, "earlier_discarded", ea->discarded);
 }
 
 /* The queue must be READY with a running core before anything is submitted; commands an
@@ -536,14 +741,33 @@ static int cmd_boot(int argc, char **argv)
     struct kh_queue_view v;
     if (kh_core_status(&node, &cs) || kh_queue_view(&node, &queue, &v))
         node_die("reading the node");
-    printf("boot: READY on RV%u, %u units (%s), queue 0x%llx (%u entries), sq %llu/%llu cq %llu/%llu, "
-           "cycles=%llu instret=%llu\n", node.variant, v.units.count, nu ? "from --units" : "enumerated",
+    printf("boot: READY on RV%u, %u units (%s), queue 0x%llx (%u entries), sq %llu/%llu cq %llu/%llu\n",
+           node.variant, v.units.count, nu ? "from --units" : "enumerated",
            (unsigned long long)qaddr, queue.sq_entries, (unsigned long long)v.sq_head,
-           (unsigned long long)v.sq_tail, (unsigned long long)v.cq_head, (unsigned long long)v.cq_tail,
+           (unsigned long long)v.sq_tail, (unsigned long long)v.cq_head, (unsigned long long)v.cq_tail);
+    /* Two counts that differ by design: the host port's, from the release until it was read
+     * just now (the idle polling after READY included), and the firmware's own at READY. RV64's
+     * minstret under QEMU counts from QEMU's start, the time held included
+     * (docs/host-interface.md §9), so it is not presented as the boot's cost. */
+    printf("boot: since the release, read now (idle polling after READY included): cycles=%llu instret=%llu\n",
            (unsigned long long)cs.cycles, (unsigned long long)cs.instret);
-    if (v.ready_instret)
+    if (v.ready_instret && node.variant == 32)
         printf("boot: release to READY took %llu instructions, %llu cycles (firmware's count)\n",
                (unsigned long long)v.ready_instret, (unsigned long long)v.ready_cycles);
+    else if (v.ready_instret)
+        printf("boot: the firmware's minstret=%llu mcycle=%llu at READY count from QEMU's start, the time the core "
+               "was held included: not the boot's cost (`make bench` measures it)\n",
+               (unsigned long long)v.ready_instret, (unsigned long long)v.ready_cycles);
+    j_num(&J, "variant", node.variant);
+    j_num(&J, "units", v.units.count);
+    j_str(&J, "unit_source", nu ? "units_file" : "enumerated");
+    j_hex(&J, "queue", qaddr);
+    j_num(&J, "entries", queue.sq_entries);
+    j_num(&J, "cycles", cs.cycles);
+    j_num(&J, "instret", cs.instret);
+    j_num(&J, "ready_instret", v.ready_instret);
+    j_num(&J, "ready_cycles", v.ready_cycles);
+    j_str(&J, "image", elf);
     if (resume)
         account_after("boot", &ea);
     return EX_OK;
@@ -590,6 +814,9 @@ static int cmd_restart(int argc, char **argv)
         node_die("reading the queue");
     printf("restart: READY, sq %llu/%llu cq %llu/%llu\n", (unsigned long long)v.sq_head,
            (unsigned long long)v.sq_tail, (unsigned long long)v.cq_head, (unsigned long long)v.cq_tail);
+    j_str(&J, "firmware", "READY");
+    j_num(&J, "sq_tail", v.sq_tail);
+    j_num(&J, "cq_tail", v.cq_tail);
     account_after("restart", &ea);
     return EX_OK;
 }
@@ -623,6 +850,7 @@ static int cmd_replay(int argc, char **argv)
     int refused = KS_IS_INPUT(c.status);
     unsigned mv = 0;
     uint32_t first = 0;
+    j_open(&J, "moves", 1);
     for (uint32_t i = 0; i < n; i++) {
         if (!kd_is_go(&w[i]) && i + 1 < n)
             continue;
@@ -635,9 +863,17 @@ static int cmd_replay(int argc, char **argv)
             st = "not run";
         else
             st = "OK";
-        printf("  move %u (writes %u-%u): %s\n", mv++, first, i, st);
+        printf("  move %u (writes %u-%u): %s\n", mv, first, i, st);
+        j_open(&J, NULL, 0);
+        j_num(&J, "move", mv);
+        j_num(&J, "first_write", first);
+        j_num(&J, "last_write", i);
+        j_str(&J, "outcome", st);
+        j_close(&J);
+        mv++;
         first = i + 1;
     }
+    j_close(&J);
     free(w);
     return rc;
 }
@@ -686,7 +922,37 @@ static int cmd_dispatch(int argc, char **argv)
     s.count = n;
     struct kq_cpl c;
     free(p);
-    return command("dispatch", &s, &c);
+    int rc = command("dispatch", &s, &c);
+    if (c.status == KS_OK) {
+        /* The unit's own report: its NODE_STATUS word (docs/hardware.md §1) holds its last
+         * signal, a BATCH_COMPLETE whose arg is the txn (the unit's exec_result of the last
+         * instruction is not kept by the hardware), and how many signals it has sent (16 bits). */
+        printf("dispatch: %llu instruction(s) sent to each target, every one completed\n",
+               (unsigned long long)c.value);
+        j_num(&J, "instructions", c.value);
+        j_open(&J, "units", 1);
+        for (unsigned t = 0; t < s.ntargets; t++) {
+            uint64_t ns;
+            if (kh_agent_read(&node, KA_NODE_STATUS(s.targets[t]), &ns))
+                node_die("reading the unit's NODE_STATUS");
+            unsigned code = (unsigned)(ns >> 56);
+            uint32_t arg = (uint32_t)(ns >> 24);
+            static const char *const sig[] = { "INST_COMPLETE", "BATCH_COMPLETE", "?", "?", "FAULT" };
+            const char *sn = code < 5 ? sig[code] : "?";
+            printf("  unit %u,%u: last signal %s, result 0x%x%s, signal count %u (16 bits, wraps)\n", s.targets[t] & 15,
+                   s.targets[t] >> 4, sn, arg, code == 1 ? " (its txn)" : "",
+                   (unsigned)((ns >> 8) & 0xFFFF));
+            j_open(&J, NULL, 0);
+            j_num(&J, "x", s.targets[t] & 15u);
+            j_num(&J, "y", s.targets[t] >> 4);
+            j_str(&J, "last_signal", sn);
+            j_hex(&J, "result", arg);
+            j_num(&J, "signals", (ns >> 8) & 0xFFFF);
+            j_close(&J);
+        }
+        j_close(&J);
+    }
+    return rc;
 }
 
 /* ---- run ---- */
@@ -712,7 +978,7 @@ static int cmd_run(int argc, char **argv)
     uint32_t n;
     struct kh_text_err e;
     if (kh_parse_steps(text, len, dirname(dcopy), st, KH_STEPS_MAX, &n, &e))
-        die(EX_USAGE, "%s:%u:%u: %s", argv[1], e.line, e.col, e.why);
+        text_die(argv[1], &e);
     /* Parse every file before touching the node: bad input sends nothing. */
     void **blob = calloc(n, sizeof *blob);
     size_t *blen = calloc(n, sizeof *blen);
@@ -754,6 +1020,29 @@ static int cmd_run(int argc, char **argv)
         printf("  failed at step %u (%s:%u: %s); inner value 0x%llx\n", at, argv[1], st[at].line,
                st[at].step.op <= 5 ? step_name[st[at].step.op] : "?",
                (unsigned long long)(c.value & 0xFFFFFFFFFFFFull));
+    /* Every step's outcome (docs/host-interface.md §6): all OK when the RUN is; a refusal of the
+     * list (an input status other than CHANGED) ran nothing; otherwise the steps before the
+     * failed one ran, none after. */
+    int refused = KS_IS_INPUT(c.status) && c.status != KS_CHANGED;
+    char inner[512];
+    struct kq_cpl in = c;
+    in.value &= RUN_INNER_MASK;
+    kh_explain_cpl(&in, inner, sizeof inner);
+    j_open(&J, "steps", 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *out = c.status == KS_OK ? "OK" : i == at ? kh_status_name(c.status)
+                        : i < at && !refused ? "OK" : "not run";
+        const char *nm = st[i].step.op <= 5 ? step_name[st[i].step.op] : "?";
+        printf("  step %u (%s:%u: %s): %s%s%s\n", i, argv[1], st[i].line, nm, out,
+               i == at && c.status != KS_OK ? " - " : "", i == at && c.status != KS_OK ? inner : "");
+        j_open(&J, NULL, 0);
+        j_num(&J, "index", i);
+        j_num(&J, "line", st[i].line);
+        j_str(&J, "step", nm);
+        j_str(&J, "outcome", out);
+        j_close(&J);
+    }
+    j_close(&J);
     free(st);
     free(steps);
     free(blob);
@@ -790,12 +1079,24 @@ static int cmd_units(int argc, char **argv)
         node_die("reading the unit table");
     unsigned n = v.units.count > KQ_MAX_UNITS ? KQ_MAX_UNITS : v.units.count;
     printf("%u units\n", v.units.count);
+    j_num(&J, "count", v.units.count);
+    j_open(&J, "units", 1);
     for (unsigned i = 0; i < n; i++) {
         struct kx_unit_entry u;
         memcpy(&u, v.units.entries[i], sizeof u);
         printf("  unit %u,%u type=0x%04x (%s) version=%u buffers=%u depth=%u\n", u.yx & 15, u.yx >> 4,
                u.type, type_name(u.type), u.version, u.buffers, u.inst_depth);
+        j_open(&J, NULL, 0);
+        j_num(&J, "x", u.yx & 15u);
+        j_num(&J, "y", u.yx >> 4);
+        j_hex(&J, "type", u.type);
+        j_str(&J, "type_name", type_name(u.type));
+        j_num(&J, "version", u.version);
+        j_num(&J, "buffers", u.buffers);
+        j_num(&J, "depth", u.inst_depth);
+        j_close(&J);
     }
+    j_close(&J);
     return rc;
 }
 
@@ -823,9 +1124,30 @@ static int cmd_status(int argc, char **argv)
     kh_explain_core(&cs, ex, sizeof ex);
     int bad = cs.state == KHP_CPU_HALTED || (cs.state == KHP_CPU_EXITED && cs.word != KX_EXIT_OK);
     printf("core: RV%u %s: %s\n", cs.variant, kh_core_state_name(cs.state), ex);
-    printf("core: state=%s cause=%u word=0x%llx pc=0x%llx cycles=%llu instret=%llu now_ns=%llu\n",
-           kh_core_state_name(cs.state), cs.cause, (unsigned long long)cs.word, (unsigned long long)cs.pc,
+    /* The PC, cause and word registers are latched when the core stops (docs/hardware.md §6):
+     * while it runs or is held they say nothing, so they are not shown as if they did. */
+    int stopped = cs.state == KHP_CPU_HALTED || cs.state == KHP_CPU_EXITED;
+    char pcs[80];
+    if (stopped)
+        snprintf(pcs, sizeof pcs, "cause=%u word=0x%llx pc=0x%llx", cs.cause, (unsigned long long)cs.word,
+                 (unsigned long long)cs.pc);
+    else
+        snprintf(pcs, sizeof pcs, "pc=- (the PC is reported when the core stops)");
+    printf("core: state=%s %s cycles=%llu instret=%llu now_ns=%llu\n", kh_core_state_name(cs.state), pcs,
            (unsigned long long)cs.cycles, (unsigned long long)cs.instret, (unsigned long long)cs.now_ns);
+    j_open(&J, "core", 0);
+    j_num(&J, "variant", cs.variant);
+    j_str(&J, "state", kh_core_state_name(cs.state));
+    j_str(&J, "explain", ex);
+    if (stopped) {
+        j_num(&J, "cause", cs.cause);
+        j_hex(&J, "word", cs.word);
+        j_hex(&J, "pc", cs.pc);
+    }
+    j_num(&J, "cycles", cs.cycles);
+    j_num(&J, "instret", cs.instret);
+    j_num(&J, "now_ns", cs.now_ns);
+    j_close(&J);
     struct kx_bootblock bb;
     uint64_t addr = g.queue;
     if (!addr && !kh_bootblock_read(&node, &bb) && bb.magic == KX_BOOT_MAGIC)
@@ -862,6 +1184,24 @@ static int cmd_status(int argc, char **argv)
                queue.cq_entries, (unsigned long long)v.sq_tail, (unsigned long long)v.sq_head,
                (unsigned long long)v.cq_tail, (unsigned long long)v.cq_head,
                (unsigned long long)v.progress, v.units.count);
+        j_open(&J, "firmware", 0);
+        j_str(&J, "state", kh_fw_state_name(v.fw.state));
+        j_num(&J, "code", v.fw.code);
+        j_hex(&J, "cause", v.fw.cause);
+        j_hex(&J, "pc", v.fw.pc);
+        j_hex(&J, "tval", v.fw.tval);
+        j_close(&J);
+        j_open(&J, "queue", 0);
+        j_hex(&J, "addr", queue.addr);
+        j_num(&J, "sq_entries", queue.sq_entries);
+        j_num(&J, "cq_entries", queue.cq_entries);
+        j_num(&J, "sq_tail", v.sq_tail);
+        j_num(&J, "sq_head", v.sq_head);
+        j_num(&J, "cq_tail", v.cq_tail);
+        j_num(&J, "cq_head", v.cq_head);
+        j_hex(&J, "progress", v.progress);
+        j_num(&J, "units", v.units.count);
+        j_close(&J);
     }
     /* The agent and the mover: quiet (nothing running, RX empty, mover idle) between commands. */
     uint64_t ps, rx, aux;
@@ -879,8 +1219,17 @@ static int cmd_status(int argc, char **argv)
     if (kh_referee_read(&node, r))
         node_die("reading the referee");
     printf("referee:");
-    for (unsigned i = 0; i < KH_REFEREE_COUNT; i++)
+    j_open(&J, "agent", 0);
+    j_hex(&J, "prog_stat", ps);
+    j_hex(&J, "rx_status", rx);
+    j_hex(&J, "aux_stat", aux);
+    j_close(&J);
+    j_open(&J, "referee", 0);
+    for (unsigned i = 0; i < KH_REFEREE_COUNT; i++) {
         printf(" %s=%llu", kh_referee_names[i], (unsigned long long)r[i]);
+        j_num(&J, kh_referee_names[i], r[i]);
+    }
+    j_close(&J);
     printf("\n");
     return bad ? EX_STATUS : EX_OK;
 }
@@ -888,12 +1237,52 @@ static int cmd_status(int argc, char **argv)
 /* ---- read / write ---- */
 
 static const char help_read[] =
-    "usage: kactl read ADDR LEN        hex dump of LEN bytes of node memory at unit-global ADDR\n"
+    "usage: kactl read ADDR LEN [--out FILE]   LEN bytes of node memory at unit-global ADDR: a hex\n"
+    "                                  dump, or the raw bytes into FILE (`-`: stdout)\n"
     "       kactl read --agent OFF     one 64-bit control-agent register (docs/hardware.md §1 offset)\n";
 static const char help_write[] =
     "usage: kactl write ADDR HEX...    bytes (pairs of hex digits, optional 0x, several arguments\n"
     "                                  concatenated) to node memory at unit-global ADDR\n"
+    "       kactl write ADDR --file FILE   the bytes of FILE (`-`: stdin), any size that fits memory\n"
     "       kactl write --agent OFF VALUE   one 64-bit control-agent register\n";
+
+/* What is wrong with a HEX argument of `kactl write`, in the user's words. */
+static void hex_die(const char *arg)
+{
+    const char *s = arg;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        s += 2;
+    if (!*s)
+        die(EX_USAGE, "write: `%s` has no hex digits", arg);
+    for (const char *p = s; *p; p++)
+        if (!strchr("0123456789abcdefABCDEF", *p))
+            die(EX_USAGE, "write: `%s`: `%c` (character %u) is not a hex digit (0-9, a-f)", arg, *p,
+                (unsigned)(p - arg) + 1);
+    die(EX_USAGE, "write: `%s` has %zu hex digits, an odd number: each byte is two digits", arg, strlen(s));
+}
+
+/* All of a file or of stdin ("-"): binary, any size. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    if (strcmp(path, "-"))
+        return (uint8_t *)read_file(path, len);
+    size_t cap = 65536, n = 0;
+    uint8_t *b = malloc(cap);
+    for (;;) {
+        if (!b)
+            die(EX_NODE, "out of memory reading stdin");
+        size_t k = fread(b + n, 1, cap - n, stdin);
+        n += k;
+        if (k == 0)
+            break;
+        if (n == cap)
+            b = realloc(b, cap *= 2);
+    }
+    if (ferror(stdin))
+        die(EX_USAGE, "cannot read stdin: %s", strerror(errno));
+    *len = n;
+    return b;
+}
 
 static int cmd_read(int argc, char **argv)
 {
@@ -904,10 +1293,17 @@ static int cmd_read(int argc, char **argv)
         if (kh_agent_read(&node, off, &v))
             node_die("read");
         printf("agent[0x%04x] = 0x%016llx\n", off, (unsigned long long)v);
+        j_hex(&J, "agent_offset", off);
+        j_hex(&J, "value", v);
         return EX_OK;
     }
+    const char *outf = NULL;
+    if (argc == 5 && !strcmp(argv[3], "--out"))
+        outf = argv[4], argc = 3;
     if (argc != 3)
-        die(EX_USAGE, "usage: kactl read ADDR LEN");
+        die(EX_USAGE, "usage: kactl read ADDR LEN [--out FILE]");
+    if (outf && g.json && !strcmp(outf, "-"))
+        die(EX_USAGE, "read: --out - and --json both want stdout; give --out a file");
     uint64_t a = num_arg("ADDR", argv[1], UINT64_MAX);
     size_t len = (size_t)num_arg("LEN", argv[2], 16u << 20);
     if (!len)
@@ -919,6 +1315,26 @@ static int cmd_read(int argc, char **argv)
     connect_node();
     if (kh_mem_read(&node, a, b, len))
         node_die("read");
+    j_hex(&J, "addr", a);
+    j_num(&J, "len", len);
+    if (outf) {
+        FILE *f = strcmp(outf, "-") ? fopen(outf, "wb") : stdout;
+        if (!f || fwrite(b, 1, len, f) != len || fflush(f) || (f != stdout && fclose(f)))
+            die(EX_USAGE, "read: cannot write %s: %s", outf, strerror(errno));
+        if (f != stdout)
+            fprintf(stderr, "kactl: read %zu bytes at 0x%llx into %s\n", len, (unsigned long long)a, outf);
+        j_str(&J, "out", outf);
+        free(b);
+        return EX_OK;
+    }
+    if (g.json) {
+        char *hx = malloc(2 * len + 1);
+        for (size_t i = 0; hx && i < len; i++)
+            snprintf(hx + 2 * i, 3, "%02x", b[i]);
+        if (hx)
+            j_str(&J, "data", hx);
+        free(hx);
+    }
     for (size_t i = 0; i < len; i += 16) {
         printf("%010llx:", (unsigned long long)(a + i));
         for (size_t k = i; k < i + 16 && k < len; k++)
@@ -937,18 +1353,29 @@ static int cmd_write(int argc, char **argv)
         connect_node();
         if (kh_agent_write(&node, off, v))
             node_die("write");
+        j_hex(&J, "agent_offset", off);
+        j_hex(&J, "value", v);
         return EX_OK;
     }
     if (argc < 3)
-        die(EX_USAGE, "usage: kactl write ADDR HEX...");
+        die(EX_USAGE, "usage: kactl write ADDR HEX... | kactl write ADDR --file FILE");
     uint64_t a = num_arg("ADDR", argv[1], UINT64_MAX);
     size_t cap = 0, n = 0;
-    for (int i = 2; i < argc; i++)
-        cap += strlen(argv[i]) / 2;
-    uint8_t *b = malloc(cap + 1);
-    for (int i = 2; i < argc; i++)
-        if (kh_parse_hex_bytes(argv[i], b, cap, &n))
-            die(EX_USAGE, "`%s` is not an even number of hex digits", argv[i]);
+    uint8_t *b;
+    if (!strcmp(argv[2], "--file")) {
+        if (argc != 4)
+            die(EX_USAGE, "usage: kactl write ADDR --file FILE (`-` for stdin)");
+        b = slurp(argv[3], &n);
+        if (!n)
+            die(EX_USAGE, "write: %s is empty; nothing was written", argv[3]);
+    } else {
+        for (int i = 2; i < argc; i++)
+            cap += strlen(argv[i]) / 2;
+        b = malloc(cap + 1);
+        for (int i = 2; i < argc; i++)
+            if (kh_parse_hex_bytes(argv[i], b, cap, &n))
+                hex_die(argv[i]);
+    }
     /* The whole range where memory is, before anything is sent: no alias, no wrap, no byte
      * that would vanish (host/check.c). */
     char err[KH_ERR_LEN];
@@ -958,6 +1385,8 @@ static int cmd_write(int argc, char **argv)
     if (kh_mem_write(&node, a, b, n) || kh_flush(&node))     /* landed before it says so */
         node_die("write");
     printf("wrote %zu bytes at 0x%llx\n", n, (unsigned long long)a);
+    j_hex(&J, "addr", a);
+    j_num(&J, "len", n);
     free(b);
     return EX_OK;
 }
@@ -1012,6 +1441,11 @@ static int cmd_nop(int argc, char **argv)
         }
         done += k;
     }
+    j_num(&J, "count", done);
+    j_num(&J, "not_ok", bad);
+    j_num(&J, "first_tag", first_tag);
+    j_num(&J, "last_tag", queue.next_tag - 1);
+    j_num(&J, "cycles", cycles);
     printf("nop: %llu completed, %llu not OK, tags %u..%u in order, cycles total %llu (%.1f per NOP)\n",
            (unsigned long long)done, (unsigned long long)bad, first_tag, queue.next_tag - 1,
            (unsigned long long)cycles, (double)cycles / (double)done);
@@ -1044,6 +1478,8 @@ static int cmd_stop(int argc, char **argv)
         char ex0[256];
         kh_explain_core(&c0, ex0, sizeof ex0);
         printf("stop: already stopped: firmware STOPPED, core %s; nothing sent\n", ex0);
+        j_bool(&J, "already_stopped", 1);
+        j_str(&J, "core", ex0);
         return c0.word == KX_EXIT_OK ? EX_OK : EX_STATUS;
     }
     attach_for_submit("stop");
@@ -1064,6 +1500,7 @@ static int cmd_stop(int argc, char **argv)
     char ex[256];
     kh_explain_core(&cs, ex, sizeof ex);
     printf("stop: core %s\n", ex);
+    j_str(&J, "core", ex);
     if (cs.state != KHP_CPU_EXITED || cs.word != KX_EXIT_OK)
         rc = EX_STATUS;
     return rc;
@@ -1140,6 +1577,10 @@ static int cmd_referee(int argc, char **argv)
         printf("referee: %s=%llu\n", kh_referee_names[i], (unsigned long long)r[i]);
         bad |= r[i] != 0;
     }
+    j_open(&J, "referee", 0);
+    for (unsigned i = 0; i < KH_REFEREE_COUNT; i++)
+        j_num(&J, kh_referee_names[i], r[i]);
+    j_close(&J);
     return bad ? EX_STATUS : EX_OK;
 }
 
@@ -1173,14 +1614,148 @@ static int cmd_inject(int argc, char **argv)
         if (kh_inject_clear(&node))
             node_die("inject");
         printf("inject: every fault disarmed\n");
+        j_bool(&J, "cleared", 1);
         return EX_OK;
     }
+    j_open(&J, "armed", 1);
     for (int i = 1; i < argc; i++) {
         if (kh_inject(&node, &f[i - 1]))
             node_die(argv[i]);
         printf("inject: %s armed\n", argv[i]);
+        j_str(&J, NULL, argv[i]);
     }
+    j_close(&J);
     return EX_OK;
+}
+
+/* ---- faults: the history the node still holds ---- */
+
+static const char help_faults[] =
+    "usage: kactl faults [--all]\n"
+    "The fault history the node still holds, read only (nothing consumed, nothing sent): every\n"
+    "command among the last completions that did not end OK, oldest first (the completion ring\n"
+    "keeps the last N, N its entries, 256 by default), with its number, op (from the submission\n"
+    "ring when that slot still holds it, matched by tag), tag, status and explanation; then the\n"
+    "firmware's state line and the core's state when either stopped by a fault. --all lists the\n"
+    "OK completions too. Exit 0 when none of them failed, 1 when one did.\n";
+
+static int cmd_faults(int argc, char **argv)
+{
+    int all = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--all"))
+            all = 1;
+        else
+            die(EX_USAGE, "usage: kactl faults [--all]");
+    }
+    connect_node();
+    attach_queue();
+    struct kh_queue_view v;
+    struct kh_core_status cs;
+    if (kh_queue_view(&node, &queue, &v) || kh_core_status(&node, &cs))
+        node_die("faults");
+    uint64_t first = v.cq_tail > queue.cq_entries ? v.cq_tail - queue.cq_entries : 0;
+    struct kq_cpl *c = calloc(queue.cq_entries, sizeof *c);
+    struct kq_sub *sb = calloc(queue.sq_entries, sizeof *sb);
+    if (!c || !sb)
+        die(EX_NODE, "out of memory");
+    if (kh_mem_read(&node, queue.cq_addr, c, (size_t)queue.cq_entries * sizeof *c) ||
+        kh_mem_read(&node, queue.sq_addr, sb, (size_t)queue.sq_entries * sizeof *sb))
+        node_die("reading the rings");
+    unsigned bad = 0, shown = 0;
+    printf("faults: completions %llu..%llu are still in the ring (of %llu posted)\n", (unsigned long long)first,
+           (unsigned long long)(v.cq_tail ? v.cq_tail - 1 : 0), (unsigned long long)v.cq_tail);
+    j_num(&J, "first", first);
+    j_num(&J, "posted", v.cq_tail);
+    j_open(&J, "completions", 1);
+    for (uint64_t k = first; k < v.cq_tail; k++) {
+        const struct kq_cpl *e = &c[kh_ring_slot(k, queue.cq_entries)];
+        const struct kq_sub *u = &sb[kh_ring_slot(k, queue.sq_entries)];
+        unsigned op = u->tag == e->tag ? u->op : 0xFFFF;
+        bad += e->status != KS_OK;
+        if (e->status == KS_OK && !all)
+            continue;
+        char ex[512];
+        explain_cpl(op, e, ex, sizeof ex);
+        printf("  #%llu %s tag=%u status=%s detail=0x%x value=0x%llx  # %s\n", (unsigned long long)k,
+               op == 0xFFFF ? "?" : op_name(op), e->tag, kh_status_name(e->status), e->detail,
+               (unsigned long long)e->value, ex);
+        j_open(&J, NULL, 0);
+        j_num(&J, "index", k);
+        j_cpl(&J, op, e, ex);
+        j_close(&J);
+        shown++;
+    }
+    j_close(&J);
+    if (!shown)
+        printf("  no command failed\n");
+    char ex[256];
+    kh_explain_core(&cs, ex, sizeof ex);
+    int stopped = cs.state == KHP_CPU_HALTED || (cs.state == KHP_CPU_EXITED && cs.word != KX_EXIT_OK);
+    printf("faults: firmware %s; core %s\n", kh_fw_state_name(v.fw.state), ex);
+    j_str(&J, "firmware", kh_fw_state_name(v.fw.state));
+    j_num(&J, "fatal_code", v.fw.code);
+    j_str(&J, "core", ex);
+    j_num(&J, "failed", bad);
+    free(c);
+    free(sb);
+    return bad || stopped || v.fw.state == KQ_STATE_FATAL ? EX_STATUS : EX_OK;
+}
+
+/* ---- drain: completions nobody read ---- */
+
+static const char help_drain[] =
+    "usage: kactl drain [--wait]\n"
+    "Reads, prints (`drained: ...`) and consumes every completion posted and not yet read: a\n"
+    "command an earlier kactl stopped waiting for (it timed out or was interrupted), or one a\n"
+    "program of yours submitted. Commands still running are named; --wait waits for them\n"
+    "(bounded by --timeout-ms) and drains them too. Nothing is submitted. Exit 0, or 1 when a\n"
+    "drained completion is not OK; 3 when --wait ran out.\n";
+
+static int cmd_drain(int argc, char **argv)
+{
+    int wait = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--wait"))
+            wait = 1;
+        else
+            die(EX_USAGE, "usage: kactl drain [--wait]");
+    }
+    connect_node();
+    attach_queue();
+    struct kh_queue_view v;
+    if (kh_queue_view(&node, &queue, &v))
+        node_die("drain");
+    if (wait && v.cq_tail < queue.sq_tail &&
+        kh_wait_cq(&node, &queue, queue.sq_tail, "the running commands' completions (drain --wait)"))
+        node_die("drain");
+    struct kq_cpl c[16];
+    unsigned got, n = 0, bad = 0;
+    j_open(&J, "drained", 1);
+    do {
+        if (kh_reap(&node, &queue, c, 16, &got))
+            node_die("drain");
+        for (unsigned i = 0; i < got; i++, n++) {
+            char ex[512];
+            kh_explain_cpl(&c[i], ex, sizeof ex);
+            bad += c[i].status != KS_OK;
+            printf("drained: status=%s detail=0x%x value=0x%llx cycles=%llu tag=%u  # %s\n",
+                   kh_status_name(c[i].status), c[i].detail, (unsigned long long)c[i].value,
+                   (unsigned long long)c[i].cycles, c[i].tag, ex);
+            j_open(&J, NULL, 0);
+            j_cpl(&J, 0xFFFF, &c[i], ex);
+            j_close(&J);
+        }
+    } while (got);
+    j_close(&J);
+    if (kh_queue_view(&node, &queue, &v))
+        node_die("drain");
+    uint64_t running = queue.sq_tail - v.cq_tail;
+    printf("drain: %u completion(s) drained; %llu command(s) still running%s\n", n, (unsigned long long)running,
+           running ? " (`kactl drain --wait` waits for them)" : "");
+    j_num(&J, "count", n);
+    j_num(&J, "running", running);
+    return bad ? EX_STATUS : EX_OK;
 }
 
 static const struct cmd cmds[] = {
@@ -1198,11 +1773,99 @@ static const struct cmd cmds[] = {
     { "referee", cmd_referee, help_referee },
     { "submit", cmd_submit, help_submit },
     { "inject", cmd_inject, help_inject },
+    { "faults", cmd_faults, help_faults },
+    { "drain", cmd_drain, help_drain },
 };
+
+/* ---- help, --version, progress ---- */
+
+#ifndef KACTL_VERSION
+#define KACTL_VERSION "unknown"
+#endif
+
+static int cmd_version(void)
+{
+    j_cmd = "version";
+    printf("kactl %s (host port protocol %u, queue version %u, boot block version %u)\n", KACTL_VERSION,
+           KHP_VERSION, KQ_VERSION, KX_BOOT_VERSION);
+    j_str(&J, "version", KACTL_VERSION);
+    j_num(&J, "hostport_version", KHP_VERSION);
+    j_num(&J, "queue_version", KQ_VERSION);
+    j_num(&J, "bootblock_version", KX_BOOT_VERSION);
+    j_emit(EX_OK, NULL);
+    return EX_OK;
+}
+
+/* `kactl help` (the overview and the command names) and `kactl help CMD` (its --help). */
+static int cmd_help(int argc, char **argv)
+{
+    j_cmd = "help";
+    if (argc > 2)
+        die(EX_USAGE, "usage: kactl help [COMMAND]");
+    const char *text = usage_main;
+    if (argc == 2) {
+        text = NULL;
+        for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
+            if (!strcmp(argv[1], cmds[k].name))
+                text = cmds[k].help;
+        if (!text)
+            die(EX_USAGE, "help: there is no command `%s`; `kactl help` lists them", argv[1]);
+        j_str(&J, "topic", argv[1]);
+    }
+    fputs(text, stdout);
+    j_str(&J, "text", text);
+    j_open(&J, "commands", 1);
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
+        j_str(&J, NULL, cmds[k].name);
+    j_close(&J);
+    j_emit(EX_OK, NULL);
+    return EX_OK;
+}
+
+/* Progress of a long wait on stderr (kh_set_wait_hook): after the first second, a line that
+ * redraws itself four times a second on a terminal, or one line a second when asked for
+ * (--progress) on anything else. Never on stdout: scripts read that. */
+static uint64_t prog_tick;
+static int prog_tty, prog_shown;
+static void progress_hook(void *arg, const char *what, uint64_t ms)
+{
+    (void)arg;
+    if (ms < 1000)
+        return;
+    uint64_t tick = prog_tty ? ms / 250 : ms / 1000;
+    if (tick == prog_tick)
+        return;
+    prog_tick = tick;
+    prog_shown = 1;
+    if (prog_tty)
+        fprintf(stderr, "\rkactl: %.1f s waiting for %s\033[K", (double)ms / 1000.0, what);
+    else
+        fprintf(stderr, "kactl: %llu s waiting for %s\n", (unsigned long long)(ms / 1000), what);
+}
+static void progress_end(void)
+{
+    if (prog_shown && prog_tty)
+        fprintf(stderr, "\r\033[K");
+    prog_shown = 0;
+}
 
 int main(int argc, char **argv)
 {
-    int i = 1;
+    int i = 1, want_version = 0;
+    /* --json: stdout (the human lines) goes to /dev/null, the JSON object to the real one. */
+    for (int a = 1; a < argc && argv[a][0] == '-'; a++)
+        if (!strcmp(argv[a], "--json")) {
+            int fd = dup(STDOUT_FILENO);
+            jout = fd >= 0 ? fdopen(fd, "w") : NULL;
+            int nul = open("/dev/null", O_WRONLY);
+            if (!jout || nul < 0 || dup2(nul, STDOUT_FILENO) < 0) {
+                fprintf(stderr, "kactl: --json: cannot set up stdout: %s\n", strerror(errno));
+                return EX_NODE;
+            }
+            close(nul);
+            g.json = 1;
+            break;
+        }
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
             static char qspec[4096];
@@ -1214,32 +1877,53 @@ int main(int argc, char **argv)
             g.link = argv[++i];
         } else if (!strcmp(argv[i], "--stats"))
             g.stats = 1;
+        else if (!strcmp(argv[i], "--json"))
+            g.json = 1;
+        else if (!strcmp(argv[i], "--progress"))
+            g.progress = 1;
+        else if (!strcmp(argv[i], "--no-progress"))
+            g.progress = 0;
+        else if (!strcmp(argv[i], "--version"))
+            want_version = 1;
         else if (!strcmp(argv[i], "--queue"))
             g.queue = num_arg("--queue", argv[++i], KF_UG_MASK_HP);
         else if (!strcmp(argv[i], "--timeout-ms"))
             g.timeout_ms = (unsigned)num_arg("--timeout-ms", argv[++i], 3600000);
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage_main, stdout);
-            return EX_OK;
+            return cmd_help(1, argv);
         } else
             die(EX_USAGE, "unknown option %s\n%s", argv[i], usage_main);
     }
+    if (want_version)
+        return cmd_version();
     if (i == argc) {
         fputs(usage_main, stderr);
-        return EX_USAGE;
+        die(EX_USAGE, "which command? (`kactl help` lists them)");
     }
+    if (!strcmp(argv[i], "help"))
+        return cmd_help(argc - i, argv + i);
+    prog_tty = isatty(STDERR_FILENO);
+    if (g.progress == 1 || (g.progress < 0 && prog_tty))
+        kh_set_wait_hook(progress_hook, NULL);
     for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
         if (!strcmp(argv[i], cmds[k].name)) {
-            if (want_help(argc - i, argv + i, cmds[k].help))
+            j_cmd = cmds[k].name;
+            if (want_help(argc - i, argv + i, cmds[k].help)) {
+                j_str(&J, "text", cmds[k].help);
+                j_emit(EX_OK, NULL);
                 return EX_OK;
+            }
             int rc = cmds[k].fn(argc - i, argv + i);
+            progress_end();
             if (node.link.ops && kh_flush(&node))
                 node_die("sending the last writes");
             if (g.stats)
                 at_exit();
             g.stats = 0;
             kh_close(&node);
+            j_emit(rc, NULL);
             return rc;
         }
-    die(EX_USAGE, "unknown command `%s`\n%s", argv[i], usage_main);
+    j_cmd = argv[i];
+    die(EX_USAGE, "unknown command `%s` (`kactl help` lists the commands)\n%s", argv[i], usage_main);
 }

@@ -111,8 +111,10 @@ int kh_transport_unix(const char *path, struct kh_transport *t, char *err, size_
     }
     int rc;
     uint64_t until = kh_ms_now() + 2000;
-    while ((rc = connect(fd, (struct sockaddr *)&sa, sizeof sa)) != 0 && errno == EAGAIN &&
-           kh_ms_now() < until) {
+    /* A socket not there yet (ENOENT) or not yet listening (ECONNREFUSED) is a QEMU still
+     * starting, as right after `qemu-system-... &` in the README: retried too, for the same 2 s. */
+    while ((rc = connect(fd, (struct sockaddr *)&sa, sizeof sa)) != 0 &&
+           (errno == EAGAIN || errno == ENOENT || errno == ECONNREFUSED) && kh_ms_now() < until) {
         struct timespec ts = { 0, 10000000 };
         nanosleep(&ts, NULL);
     }
@@ -122,7 +124,7 @@ int kh_transport_unix(const char *path, struct kh_transport *t, char *err, size_
                      "clients is full for 2 s (another client holds QEMU's host port; it serves "
                      "one at a time)", path);
         else
-            snprintf(err, errlen, "cannot connect to the host port at %s: %s (is QEMU running with "
+            snprintf(err, errlen, "cannot connect to the host port at %s: %s for 2 s (is QEMU running with "
                      "-chardev socket,path=%s,server=on and hostport=?)", path, strerror(errno), path);
         close(fd);
         return KH_E_IO;
@@ -181,6 +183,18 @@ static int qemu_one(struct kh_link *l, const struct kh_access *a, uint64_t deadl
         return KH_E_IO;
     }
     uint32_t rl = (uint32_t)kh_le_get(r + 4, 4);
+    if ((r[0] != op || kh_le_get(r + 2, 2) != tag) && op == KHP_OP_HELLO) {
+        /* The first exchange: whatever answered is not speaking the host-port protocol. Its
+         * bytes as text (an HTTP server answers "HTTP/1.1 ...") say what it is. */
+        char pr[17];
+        for (unsigned i = 0; i < 16; i++)
+            pr[i] = r[i] >= 0x20 && r[i] < 0x7F ? (char)r[i] : '.';
+        pr[16] = 0;
+        snprintf(err, errlen, "%s is not a node's host port: it answered HELLO with `%s`, not the host-port "
+                 "protocol (give kactl the socket of a QEMU started with -M kohaku-sysnode,hostport=...)",
+                 l->name, pr);
+        return KH_E_PROTO;
+    }
     if (r[0] != op || kh_le_get(r + 2, 2) != tag) {
         snprintf(err, errlen, "host port: reply op %u tag %u to request op %u tag %u", r[0],
                  (unsigned)kh_le_get(r + 2, 2), op, tag);

@@ -194,7 +194,7 @@ int kh_parse_program(const char *text, size_t len, uint64_t (*out)[4], uint32_t 
     int rc = each_line(text, len, prog_line, &c, e);
     *n = c.n;
     if (!rc && c.n == 0) {
-        snprintf(e->why, sizeof e->why, "the program has no payload");
+        snprintf(e->why, sizeof e->why, "the program has no payload line (one 256-bit payload per line; blank lines and # comments do not count)");
         return KH_E_INPUT;
     }
     return rc;
