@@ -174,3 +174,14 @@ test-suite-host-link: $(HOST_LINK_TEST_BIN)
 	elif [ $$rc -ne 0 ]; then \
 	  echo "FAIL: host-link/test_link exit $$rc: $$(tail -c 300 $(O)/tests/host-link.stderr | tr '\n' '|')" >> $(O)/tests/host-link.log; fi
 include host/python/python.mk
+
+# ---- e2e-cli: kactl for scripts and people (tests/e2e/cli.sh): --json on every command,
+# --version, help, files, per-step and per-unit reports, faults, drain, progress, messages ----
+TEST_SUITES += e2e-cli-qemu-rv32 e2e-cli-qemu-rv64
+.PHONY: test-suite-e2e-cli-qemu-rv32 test-suite-e2e-cli-qemu-rv64
+test-suite-e2e-cli-qemu-rv32 test-suite-e2e-cli-qemu-rv64: test-suite-e2e-cli-%: qemu host
+	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware
+	@mkdir -p $(O)/tests
+	$(Q)timeout 600 tests/e2e/cli.sh $* $(O) > $(O)/tests/e2e-cli-$*.log 2> $(O)/tests/e2e-cli-$*.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: e2e-cli-$*/suite (600 s)" >> $(O)/tests/e2e-cli-$*.log; \
+	elif [ $$rc -ne 0 ]; then echo "FAIL: e2e-cli-$*/suite exit $$rc: $$(tail -c 300 $(O)/tests/e2e-cli-$*.stderr | tr '\n' '|')" >> $(O)/tests/e2e-cli-$*.log; fi

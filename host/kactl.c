@@ -410,7 +410,8 @@ static uint64_t put_prog(uint64_t (*p)[4], uint32_t n)
 /* ---- usage ---- */
 
 static const char *const usage_main =
-    "usage: kactl [--link SPEC | --socket PATH] [--queue ADDR] [--timeout-ms N] [--stats] COMMAND [ARGS]\n"
+    "usage: kactl [--link SPEC | --socket PATH] [--queue ADDR] [--timeout-ms N] [--stats] [--json]\n"
+    "             [--progress | --no-progress] [--version] COMMAND [ARGS]\n"
     "  boot FW.elf [--units FILE|--enumerate] [--timeout-cycles N] [--resume]\n"
     "                               flash the image, write boot block and queue, release, wait READY\n"
     "  restart                      restart the firmware in place on the same queue, wait READY\n"
@@ -427,10 +428,15 @@ static const char *const usage_main =
     "  referee                      the model's referee counters (exit 1 if any is not 0)\n"
     "  inject ITEM... | clear       arm model faults now (hang@X,Y, axi@N, ...) or disarm them all\n"
     "  submit --op N [...]          one raw submission, fields as given (diagnosis, tests)\n"
+    "  faults [--all]               the commands that failed, from the completions the node still holds\n"
+    "  drain [--wait]               read and print completions nobody read (a kactl that gave up)\n"
+    "  help [COMMAND]               this text, or one command's\n"
     "Link: --link qemu:PATH | jtag:HOST:PORT | xdma:/dev/xdmaN (docs/host.md), else $KACTL_LINK,\n"
     "  else $KACTL_SOCKET (a QEMU host-port socket), else " KH_DEF_LINK ". --socket PATH = qemu:PATH.\n"
     "  --timeout-ms bounds every wait and every round trip on the link; --stats prints the link's\n"
     "  round trips, accesses and bytes at exit.\n"
+    "--json: one JSON object per command on stdout, nothing else there (docs/host-interface.md).\n"
+    "--progress: a waiting line on stderr for waits past 1 s (the default when stderr is a terminal).\n"
     "Exit: 0 OK; 1 the node reported a non-OK status; 2 usage/input error; 3 node/transport/timeout.\n"
     "`kactl COMMAND --help` describes one command; docs/host-interface.md has the text forms.\n";
 
@@ -927,8 +933,8 @@ static int cmd_dispatch(int argc, char **argv)
         /* The unit's own report: its NODE_STATUS word (docs/hardware.md §1) holds its last
          * signal, a BATCH_COMPLETE whose arg is the txn (the unit's exec_result of the last
          * instruction is not kept by the hardware), and how many signals it has sent (16 bits). */
-        printf("dispatch: %llu instruction(s) sent to each target, every one completed\n",
-               (unsigned long long)c.value);
+        printf("dispatch: %llu instruction(s) sent in all (%u to each of %u target(s)), every one completed\n",
+               (unsigned long long)c.value, n, s.ntargets);
         j_num(&J, "instructions", c.value);
         j_open(&J, "units", 1);
         for (unsigned t = 0; t < s.ntargets; t++) {
