@@ -185,3 +185,13 @@ test-suite-e2e-cli-qemu-rv32 test-suite-e2e-cli-qemu-rv64: test-suite-e2e-cli-%:
 	$(Q)timeout 600 tests/e2e/cli.sh $* $(O) > $(O)/tests/e2e-cli-$*.log 2> $(O)/tests/e2e-cli-$*.stderr; rc=$$?; \
 	if [ $$rc -eq 124 ]; then echo "HANG: e2e-cli-$*/suite (600 s)" >> $(O)/tests/e2e-cli-$*.log; \
 	elif [ $$rc -ne 0 ]; then echo "FAIL: e2e-cli-$*/suite exit $$rc: $$(tail -c 300 $(O)/tests/e2e-cli-$*.stderr | tr '\n' '|')" >> $(O)/tests/e2e-cli-$*.log; fi
+
+# ---- readme-block: README.md's "Drive it from a host" block, extracted and run as pasted ----
+TEST_SUITES += readme-block
+.PHONY: test-suite-readme-block
+test-suite-readme-block: qemu host
+	$(Q)$(MAKE) --no-print-directory BOARD=qemu-rv32 firmware
+	@mkdir -p $(O)/tests
+	$(Q)timeout 700 tests/e2e/readme.sh $(O) > $(O)/tests/readme-block.log 2> $(O)/tests/readme-block.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: readme-block/suite (700 s)" >> $(O)/tests/readme-block.log; \
+	elif [ $$rc -ne 0 ]; then echo "FAIL: readme-block/suite exit $$rc: $$(tail -c 300 $(O)/tests/readme-block.stderr | tr '\n' '|')" >> $(O)/tests/readme-block.log; fi
