@@ -3,7 +3,7 @@
 #   make BOARD=x         one board (qemu-rv32 qemu-rv64 sysnode-rv32 sysnode-rv64)
 #   make test            install what is missing, build, run every test; ends "N passed, N failed"
 #   make run             boot the firmware in QEMU on BOARD (default qemu-rv32) and show it work
-#   make debug BOARD=x   QEMU waiting for gdb-multiarch (see README)
+#   make debug BOARD=x   QEMU booted by kactl, gdb stub on 127.0.0.1 (see README)
 # Options: O=<dir> (out of tree, default build), CROSS_COMPILE=, V=1, LIBC=picolibc
 
 BOARDS        := qemu-rv32 qemu-rv64 sysnode-rv32 sysnode-rv64

@@ -195,3 +195,14 @@ test-suite-readme-block: qemu host
 	$(Q)timeout 700 tests/e2e/readme.sh $(O) > $(O)/tests/readme-block.log 2> $(O)/tests/readme-block.stderr; rc=$$?; \
 	if [ $$rc -eq 124 ]; then echo "HANG: readme-block/suite (700 s)" >> $(O)/tests/readme-block.log; \
 	elif [ $$rc -ne 0 ]; then echo "FAIL: readme-block/suite exit $$rc: $$(tail -c 300 $(O)/tests/readme-block.stderr | tr '\n' '|')" >> $(O)/tests/readme-block.log; fi
+
+# ---- debug-gdb: `make debug`'s recipe (tests/e2e/debug.sh): the stub on 127.0.0.1 only, gdb
+# stopping the core at kdp_run inside a real dispatch, the command completing after detach ----
+TEST_SUITES += debug-gdb-qemu-rv32 debug-gdb-qemu-rv64
+.PHONY: test-suite-debug-gdb-qemu-rv32 test-suite-debug-gdb-qemu-rv64
+test-suite-debug-gdb-qemu-rv32 test-suite-debug-gdb-qemu-rv64: test-suite-debug-gdb-%: qemu host
+	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware
+	@mkdir -p $(O)/tests
+	$(Q)timeout 300 tests/e2e/debug.sh $* $(O) > $(O)/tests/debug-gdb-$*.log 2> $(O)/tests/debug-gdb-$*.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: debug-gdb-$*/suite (300 s)" >> $(O)/tests/debug-gdb-$*.log; \
+	elif [ $$rc -ne 0 ]; then echo "FAIL: debug-gdb-$*/suite exit $$rc: $$(tail -c 300 $(O)/tests/debug-gdb-$*.stderr | tr '\n' '|')" >> $(O)/tests/debug-gdb-$*.log; fi

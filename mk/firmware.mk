@@ -254,14 +254,24 @@ firmware: $(addprefix firmware-,$(FW_BOARDS))
 
 -include $(FW_DEPS)
 
-# make debug BOARD=x: QEMU stopped at reset with its gdb stub on :1234.
-debug: firmware-$(BOARD) qemu tests-target-tools
+# make debug BOARD=x [BREAK=sym]: QEMU with a host port and its gdb stub on 127.0.0.1:1234, the
+# firmware booted by kactl (it serves commands), a gdb command file breaking at BREAK (default
+# kdp_run): scripts/debug.sh prints the two command lines to use. README "Debug with gdb".
+BREAK ?= kdp_run
+debug: firmware-$(BOARD) qemu host
+	@test -n "$(FW_QEMU_$(BOARD))" || { echo "debug: $(BOARD) is a hardware board; use a qemu-* board" >&2; exit 1; }
+	$(Q)scripts/debug.sh $(BOARD) $(O) $(BREAK)
+
+# make debug-boot BOARD=x: the boot itself from reset, without a host (a test boot block; no
+# queue, so the firmware stops "queue refused" after booting). Stub on 127.0.0.1:1234.
+.PHONY: debug-boot
+debug-boot: firmware-$(BOARD) qemu tests-target-tools
 	@test -n "$(FW_QEMU_$(BOARD))" || { echo "debug: $(BOARD) is a hardware board; use a qemu-* board" >&2; exit 1; }
 	@echo "kohaku: QEMU waits for gdb. In another terminal:"
-	@echo "  gdb-multiarch $(FW_O)/$(BOARD)/fw.elf -ex 'target remote :1234'"
+	@echo "  gdb-multiarch $(FW_O)/$(BOARD)/fw.elf -ex 'target remote 127.0.0.1:1234'"
 	$(Q)$(O)/qemu/bin/$(FW_QEMU_$(BOARD)) -M kohaku-sysnode,bootblock=$(TT_TOOLS)/good.bootblock \
 	    -cpu $(FW_CPU_$(BOARD)) -bios none -display none -monitor none -serial none -nodefaults \
-	    -icount shift=0,align=off,sleep=off -kernel $(FW_O)/$(BOARD)/fw.elf -s -S
+	    -icount shift=0,align=off,sleep=off -kernel $(FW_O)/$(BOARD)/fw.elf -gdb tcp:127.0.0.1:1234 -S
 
 include tests/target/kvm/kvm.mk
 include tests/target/target.mk

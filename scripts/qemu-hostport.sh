@@ -4,6 +4,7 @@
 #   hp_start BOARD OUTDIR WORKDIR [EXTRA_MACHINE_PROPS]   sets HP_PID, HP_SOCK, HP_LOG
 #     with HP_TCP=1 the host port listens on 127.0.0.1:HP_PORT instead (HP_SOCK empty): the
 #     jtag link's stand-in is Tcl, which has no Unix sockets (tests/links/links.sh)
+#     HP_QEMU_EXTRA: more QEMU arguments, split on blanks (scripts/debug.sh: its gdb stub)
 #   hp_stop                                               SIGTERM, then SIGKILL after 5 s
 
 hp_start() {
@@ -31,7 +32,7 @@ hp_start() {
   [ -n "$extra" ] && props="$props,$extra"
   # No -kernel: kactl flashes the image through the load paths, as it would on silicon.
   "$qemu" -M "$props" -cpu "$cpu" -bios none -display none -monitor none -serial none \
-    -nodefaults -icount shift=0,align=off,sleep=off \
+    -nodefaults -icount shift=0,align=off,sleep=off ${HP_QEMU_EXTRA:-} \
     -chardev "$chardev" > "$work/console.txt" 2> "$HP_LOG" < /dev/null &
   HP_PID=$!
   local i
