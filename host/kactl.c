@@ -46,7 +46,8 @@ static struct kh_queue queue;
  * as they learn things; completions of earlier commands (printed as `earlier:` lines) are
  * collected apart and added as "earlier". */
 struct jbuf { char *s; size_t n, cap; unsigned depth; unsigned char first[16], arr[16]; };
-static struct jbuf J = { .first = { 1 } }, JE = { .first = { 1 } };   /* the command's members; the earlier completions */
+static struct jbuf J = { .first = { 1 } }, JE = { .first = { 1 } };
+static int prog_tty, prog_shown;       /* progress (progress_hook): stderr a terminal; a line shown */   /* the command's members; the earlier completions */
 static FILE *jout;
 static const char *j_cmd = "";
 static int j_done;
@@ -159,6 +160,8 @@ static void die(int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (prog_shown && prog_tty)         /* the message starts its own line, not a progress line's end */
+        fputs("\r\033[K", stderr);
     fprintf(stderr, "kactl: %s\n", msg);
     j_emit(code, msg);
     exit(code);
@@ -215,6 +218,7 @@ static void at_exit(void)
 {
     if (node.link.ops && node.b.n && kh_flush(&node)) {
         fprintf(stderr, "kactl: sending the last writes: %s\n", kh_error(&node));
+        j_emit(EX_NODE, kh_error(&node));
         fflush(stdout);
         _Exit(EX_NODE);
     }
@@ -1832,7 +1836,6 @@ static int cmd_help(int argc, char **argv)
  * redraws itself four times a second on a terminal, or one line a second when asked for
  * (--progress) on anything else. Never on stdout: scripts read that. */
 static uint64_t prog_tick;
-static int prog_tty, prog_shown;
 static void progress_hook(void *arg, const char *what, uint64_t ms)
 {
     (void)arg;

@@ -20,6 +20,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 env=$out/debug/$board/env
 
 begin break_in_command_code
+rm -rf "$out/debug/$board"     # an earlier run's env file must not be taken for this one's
 KOHAKU_GDB_PORT=$port scripts/debug.sh "$board" "$out" kdp_run > "$work/debug.out" 2>&1 &
 dbg=$!
 trap 'kill -TERM $dbg 2>/dev/null; wait $dbg 2>/dev/null' EXIT
