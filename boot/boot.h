@@ -1,11 +1,19 @@
 /* boot.h — what boot/ gives the layers above (docs/design.md §2.1, §2.4): the checked boot block,
- * the fatal path and assertions. */
+ * the fatal path and assertions (console output and the stop: console.h). boot/ is the bottom
+ * layer: it includes only the board header and include/kohaku/ (docs/design.md §3). Pure of the
+ * board itself, so host tests of the layers above can include it. */
 #ifndef KOHAKU_BOOT_H
 #define KOHAKU_BOOT_H
 
 #include <stdint.h>
 #include "kohaku/bootblock.h"
 #include "kohaku/exitword.h"
+
+/* The one call boot makes into a layer above besides main(): at start, before anything can
+ * call cold code, whether the RV32 cold segment in DRAM is this image's (hal/rv32/kvm.c;
+ * RV64 has none: hal/rv64/hal.c returns 0). Declared here, by the caller, so boot includes no
+ * hal header (the link, not the include graph, joins them, as for main). */
+unsigned hal_cold_bad(void);
 
 /* Validates a boot block as the host wrote it (pure logic: no hal, host-testable).
  * Returns 0 when it is good, else the enum kx_boot_reason of the first rule broken, in this

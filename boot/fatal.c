@@ -5,8 +5,8 @@
  * the report or the hook, stops the core at once with its own word, as a nested RV64 trap
  * does. */
 #include "boot.h"
+#include "console.h"
 #include <stddef.h>
-#include "hal/hal.h"
 
 __attribute__((weak, noipa)) void kx_fatal_hook(uint64_t word)
 {

@@ -2,7 +2,7 @@
  * the start of the scratchpad, refuse a bad one with KX_EXIT_BOOT(reason), then run main. */
 #include "board.h"
 #include "boot.h"
-#include "hal/hal.h"
+#include "console.h"
 
 int main(void);
 void kx_cstart(void) __attribute__((noreturn));

@@ -87,10 +87,10 @@ FW_LTO_LINK_rv64 :=
 
 # Sources. dispatch/ and mover/ join the firmware library when their owners add them
 # (common files at the top of the folder, variant-specific ones under <folder>/rv32|rv64/).
-FW_LIB_COMMON := boot/start.c boot/bootblock.c boot/fatal.c hal/console.c $(FW_LIBC_SRCS) \
+FW_LIB_COMMON := boot/start.c boot/bootblock.c boot/fatal.c boot/console.c $(FW_LIBC_SRCS) \
                  $(wildcard dispatch/*.c mover/*.c)
-FW_LIB_rv32   := hal/rv32/hal.c hal/rv32/kvm.c $(wildcard dispatch/rv32/*.c mover/rv32/*.c)
-FW_LIB_rv64   := hal/rv64/hal.c boot/rv64/trap.c boot/rv64/trap.S \
+FW_LIB_rv32   := boot/rv32/exit.c hal/rv32/hal.c hal/rv32/kvm.c $(wildcard dispatch/rv32/*.c mover/rv32/*.c)
+FW_LIB_rv64   := boot/rv64/exit.c hal/rv64/hal.c boot/rv64/trap.c boot/rv64/trap.S \
                  $(wildcard dispatch/rv64/*.c mover/rv64/*.c)
 FW_SERVICE    := $(wildcard service/*.c)
 

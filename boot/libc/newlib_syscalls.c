@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>            /* _exit */
-#include "hal/hal.h"
+#include "boot.h"
+#include "console.h"
 
 /* The types are newlib's own (sys/unistd.h, sys/stat.h declare these under _COMPILING_NEWLIB). */
 

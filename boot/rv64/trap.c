@@ -1,7 +1,7 @@
 /* trap.c — RV64 fatal trap handler (docs/hardware.md §5: every trap is fatal). Called from
  * kx_trap_entry on the trap stack with mcause, mepc, mtval. */
 #include "boot.h"
-#include "hal/hal.h"
+#include "console.h"
 
 void kx_trap(uint64_t cause, uint64_t epc, uint64_t tval) __attribute__((noreturn));
 

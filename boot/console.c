@@ -1,6 +1,7 @@
 /* console.c — console text output on both variants (CONSOLE register: docs/hardware.md §4 LCTL 0x40,
- * §5 control 0x08). No printf: keeps libc's divides out of the RV32 image. */
-#include "hal/hal.h"
+ * §5 control 0x08). No printf: keeps libc's divides out of the RV32 image. In boot/ because the
+ * fatal path prints (boot.h). */
+#include "console.h"
 
 const char *kx_puts(const char *s)
 {
