@@ -11,7 +11,7 @@
  *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/) with
  *     at most 6 argument registers, and no static function of another file;
  *   - the service's data is reached through kq and kq_hdr (kq_svc.h) or arguments.
- * Until the interpreter is in the image they are compiled and run natively like the rest. */
+ * RV64 boards and host builds compile and run them natively like the rest. */
 #include <stdarg.h>
 #include "kq_svc.h"
 
