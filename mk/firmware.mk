@@ -269,3 +269,11 @@ include tests/target/kvm/kvm.mk
 include tests/target/target.mk
 include tests/build/build.mk
 include mk/libc.mk
+
+# make size-diff BASE=<rev> [HEAD=<rev>]: window bytes, cold bytes and window instructions of
+# qemu-rv32 and qemu-rv64 at BASE against HEAD (default: this work tree), with every function
+# whose size changed (scripts/size-diff.sh; docs/rv32-size.md "Size per change").
+.PHONY: size-diff
+size-diff:
+	$(Q)test -n "$(BASE)" || { echo "make size-diff BASE=<revision> [HEAD=<revision>]"; exit 2; }
+	$(Q)OBJDUMP=$(OBJDUMP) NM=$(NM) scripts/size-diff.sh $(O) $(BASE) $(HEAD)
