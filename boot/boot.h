@@ -9,6 +9,24 @@
 #include "kohaku/bootblock.h"
 #include "kohaku/exitword.h"
 
+/* The waypoint at scratchpad offset KX_WAYPOINT_OFFSET (kohaku/bootblock.h; placed first in
+ * .rodata's output section by the linker scripts, which check the address). Written through
+ * these two only. Each word has its own symbol (the linker scripts define kx_wait_* as the
+ * struct's fields), so each write is one store: GCC does not fold a field's offset into a
+ * symbol's low part, and on RV32 the linker then makes every one gp-relative (gp sits less
+ * than 2 KB above them): 4 window bytes a word written, no address kept in a register. */
+extern volatile struct kx_waypoint kx_waypoint;
+extern volatile uint32_t kx_wait_what, kx_wait_since, kx_wait_mover_since;
+static inline void kx_wait_mark(uint32_t what, uint32_t since)
+{
+    kx_wait_what = what;
+    kx_wait_since = since;
+}
+static inline void kx_wait_mark_mover(uint32_t since)
+{
+    kx_wait_mover_since = since;
+}
+
 /* The one call boot makes into a layer above besides main(): at start, before anything can
  * call cold code, whether the RV32 cold segment in DRAM is this image's (hal/rv32/kvm.c;
  * RV64 has none: hal/rv64/hal.c returns 0). Declared here, by the caller, so boot includes no

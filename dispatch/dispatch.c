@@ -145,6 +145,7 @@ __attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off,
      * saved registers. kdp_run's own loop calls hal_cycles (kdp_now) at every turn, which
      * keeps RV32's 64-bit count extended (hal.h); one wait here is shorter than 2^32. */
     uint32_t t = hal_cycles32();
+    kx_wait_mark(detail, t);        /* the host's "waiting for <what> since <t>" (boot.h) */
     while ((hal_agent_rd32(off) & bit) != want) {
         if (off == KA_RX_STATUS)
             hal_agent_wr32(KA_RX_POP, 1);

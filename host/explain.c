@@ -232,3 +232,31 @@ void kh_explain_core(const struct kh_core_status *s, char *buf, size_t len)
     snprintf(buf, len, "halted: RV64 trap with no handler: %s (mcause %u), mtval 0x%llx, at pc 0x%llx",
              kh_mcause_name(s->cause), s->cause, (unsigned long long)s->word, (unsigned long long)s->pc);
 }
+
+void kh_explain_waypoint(const struct kx_waypoint *w, uint64_t now, uint32_t bound, bool elapsed_known,
+                         char *buf, size_t len)
+{
+    /* The later of the two (a cycle count's difference modulo 2^32: both began less than 2^31
+     * cycles apart, or the older one no longer matters); a word never written reads 0. */
+    bool mover = w->mover_since && (!w->what || (int32_t)(w->mover_since - w->since) > 0);
+    uint32_t what = mover ? KS_AWAIT_MOVER : w->what >> 8, since = mover ? w->mover_since : w->since;
+    char unit[24] = "";
+    if (!mover && !w->what) {
+        snprintf(buf, len, "no bounded wait yet");
+        return;
+    }
+    if (what < 0x10)
+        snprintf(unit, sizeof unit, " of unit %u,%u", KDP_X(w->what & 0xFFu), KDP_Y(w->what & 0xFFu));
+    if (!elapsed_known) {
+        snprintf(buf, len, "waiting for %s%s since cycle %u (or last waited: this core's cycle "
+                 "count is not the host's)", await_name(what), unit, since);
+        return;
+    }
+    uint32_t ago = (uint32_t)now - since;
+    if (ago <= bound)
+        snprintf(buf, len, "waiting for %s%s since cycle %u (%u cycles ago, within its bound of %u: "
+                 "unless it ended since)", await_name(what), unit, since, ago, bound);
+    else
+        snprintf(buf, len, "last waited for %s%s at cycle %u, %u cycles ago: over its bound (%u), "
+                 "so not waiting now", await_name(what), unit, since, ago, bound);
+}

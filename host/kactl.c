@@ -806,7 +806,8 @@ static const char help_status[] =
     "The core's state from the processor host registers, explained in words (RV32 halts:\n"
     "ECALL/EBREAK with a0, faults with the PC; RV64 traps: the mcause name, mtval and PC; exit\n"
     "words: clean stop, boot block refusal, assertion), cycles and instructions retired; the\n"
-    "firmware's state line (BOOTING/READY/STOPPED/FATAL with its cause and PC), the queue's\n"
+    "waypoint (what the firmware last began waiting for, and since when: docs/host-interface.md\n"
+    "§2.2); the firmware's state line (BOOTING/READY/STOPPED/FATAL with its cause and PC), the queue's\n"
     "indices and progress line; the referee counters. Exit 1 when the core or firmware is\n"
     "stopped by a fault.\n";
 
@@ -826,6 +827,13 @@ static int cmd_status(int argc, char **argv)
     printf("core: state=%s cause=%u word=0x%llx pc=0x%llx cycles=%llu instret=%llu now_ns=%llu\n",
            kh_core_state_name(cs.state), cs.cause, (unsigned long long)cs.word, (unsigned long long)cs.pc,
            (unsigned long long)cs.cycles, (unsigned long long)cs.instret, (unsigned long long)cs.now_ns);
+    /* What the firmware last began waiting for (docs/host-interface.md §2.2). */
+    struct kx_waypoint wp;
+    struct kx_bootblock wb;
+    if (!kh_waypoint_read(&node, &wp) && !kh_bootblock_read(&node, &wb) && wb.magic == KX_BOOT_MAGIC) {
+        kh_explain_waypoint(&wp, cs.cycles, wb.wait_cycles, cs.variant == 32, ex, sizeof ex);
+        printf("waypoint: %s\n", ex);
+    }
     struct kx_bootblock bb;
     uint64_t addr = g.queue;
     if (!addr && !kh_bootblock_read(&node, &bb) && bb.magic == KX_BOOT_MAGIC)

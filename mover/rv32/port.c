@@ -37,6 +37,7 @@ _Static_assert(RV32_MVGO_BUSY == KMV_ST_BUSY && RV32_MVGO_FAULT == KMV_ST_FAULT 
 uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
 {
     uint32_t t0 = hal_cycles32(), el, st;
+    kx_wait_mark_mover(t0);         /* the host's "waiting for the mover since <t0>" */
 
     do {
         el = hal_cycles32() - t0;

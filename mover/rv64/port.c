@@ -24,6 +24,7 @@ uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
 {
     uint32_t t0 = hal_cycles32(), el, st;
     uint64_t v;
+    kx_wait_mark_mover(t0);         /* the host's "waiting for the mover since <t0>" */
 
     do {
         el = hal_cycles32() - t0;
