@@ -21,7 +21,7 @@ $(KDP_T)/test_kdp_model: tests/host/dispatch/test_kdp_model.c tests/host/dispatc
         tests/host/dispatch/fakehal.h tests/host/dispatch/fakehal/hal/hal.h $(KDP_SRCS) $(KDP_HDRS) \
         $(MODEL_ASAN_LIB)
 	@mkdir -p $(@D)
-	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) -Itests/host/dispatch/fakehal -Itests/host/dispatch \
+	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) -Itests/host/dispatch/fakehal -Itests/host/dispatch -Iboot \
 	    -Imodel -Imodel/include $< tests/host/dispatch/fakehal.c $(KDP_SRCS) $(MODEL_ASAN_LIB) -lm -o $@
 
 # kdp-run(suite, binaries): one log line per test; a binary that dies or hangs is a line too.
