@@ -9,6 +9,11 @@
 #include "kohaku/bootblock.h"
 #include "kohaku/exitword.h"
 
+/* Link-time addresses as data: a table of them in the scratchpad, volatile so GCC loads each
+ * (4 window bytes) rather than building the constant (lui + addi, 8). Used by hal_cold_bad,
+ * which every RV32 boot runs (e2e-coldguard damages the segment it bounds). */
+#define KX_ADDRS_AS_DATA(name, ...) static const volatile uintptr_t name[] = { __VA_ARGS__ }
+
 /* The waypoint at scratchpad offset KX_WAYPOINT_OFFSET (kohaku/bootblock.h; placed first in
  * .rodata's output section by the linker scripts, which check the address). Written through
  * these two only. Each word has its own symbol (the linker scripts define kx_wait_* as the

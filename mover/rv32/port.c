@@ -87,14 +87,9 @@ void kmv_port_stage(const struct kd_write *p)
 go:
     kmv_port_mode_bit = 1u << KBF_FIELD_GET(KMV_CTRL_MODE, lo);
 out:
-    /* The count of writes: bytes / 12 as bytes x 43 / 2^9 (= k + k / 128 for 12k bytes), exact
-     * for a chunk below 128 writes (it is at most KMV_SPAD_WRITES). The core has no multiply
-     * (docs/hardware.md §4, RV32I only), so x 43 = 32 + 8 + 2 + 1 is shifts and adds, kept apart by
-     * the empty asm so GCC does not fold them back into a multiply (a libgcc call at -Os). */
+    /* The count of writes, without a multiply (kmv_port.h). */
     _Static_assert(sizeof(struct kd_write) == 12 && KMV_SPAD_WRITES < 128, "count by 43 >> 9");
-    uint32_t b = (uint32_t)((uintptr_t)p - (uintptr_t)p0), b3 = b + (b << 1);
-    __asm__("" : "+r"(b3));
-    buf[0] = (b3 + (b << 3) + (b << 5)) >> 9;
+    buf[0] = kmv_writes_of((uint32_t)((uintptr_t)p - (uintptr_t)p0));
     kmv_staged.next = p;
 }
 

@@ -2,7 +2,8 @@
 # figures.sh — suite "docs-figures": the figures README.md and docs/rv32-size.md quote about
 # the RV32 image are the built image's (scripts/check-figures.py --size on FW_SIZE). The
 # checker is first shown failing on a fixture doc with a stale figure and passing on a right
-# one, then run on the real tree. The bench figures are checked by `make bench-docs`.
+# one, then run on the real tree. The bench figures are checked by `make bench-docs`. Also: the
+# image's native code calls no memset, memcpy or multiply routine (scripts/check-libcalls.sh).
 # Usage: figures.sh FW_SIZE     Output: one PASS:/FAIL: line per check.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,3 +43,27 @@ else echo "FAIL: docs-figures/self-missing-sentence-fails: exit $rc: $(printf '%
 
 # The real tree against the built image.
 python3 "$chk" --root "$top" --size "$size"
+
+# The image's native code calls no memset, memcpy or multiply routine (scripts/check-libcalls.sh:
+# what the byte-trick helpers keep out). First on objects that make such calls, built here.
+lc=$top/scripts/check-libcalls.sh
+CC=${CC:-riscv64-unknown-elf-gcc}
+printf '%s\n' 'void *memset(void *, int, unsigned int);' 'void z(char *p) { memset(p, 0, 64); }' \
+  'unsigned m(unsigned a, unsigned b) { return a * b; }' > $tmp/calls.c
+printf '%s\n' 'unsigned s(unsigned a, unsigned b) { return a + b; }' > $tmp/none.c
+if ! $CC -march=rv32i -mabi=ilp32 -Os -ffreestanding -c $tmp/calls.c -o $tmp/calls.o 2>$tmp/cc.err ||
+   ! $CC -march=rv32i -mabi=ilp32 -Os -ffreestanding -c $tmp/none.c -o $tmp/none.o 2>>$tmp/cc.err; then
+  echo "FAIL: docs-figures/libcalls-self: the fixtures do not build: $(head -c 300 $tmp/cc.err | tr '\n' '|')"
+else
+  out=$("$lc" $tmp/calls.o 2>&1); rc=$?
+  if [ $rc -eq 1 ] && grep -q memset <<< "$out" && grep -q __mulsi3 <<< "$out"; then
+    echo "PASS: docs-figures/libcalls-self-calls-fail"
+  else echo "FAIL: docs-figures/libcalls-self-calls-fail: exit $rc: $(tr '\n' '|' <<< "$out" | head -c 300)"; fi
+  out=$("$lc" $tmp/none.o 2>&1); rc=$?
+  if [ $rc -eq 0 ]; then echo "PASS: docs-figures/libcalls-self-none-passes"
+  else echo "FAIL: docs-figures/libcalls-self-none-passes: exit $rc: $(tr '\n' '|' <<< "$out" | head -c 300)"; fi
+fi
+elf=$(dirname "$size")/fw.elf
+out=$("$lc" "$elf" 2>&1); rc=$?
+if [ $rc -eq 0 ]; then echo "PASS: docs-figures/rv32-image-no-libcalls"
+else echo "FAIL: docs-figures/rv32-image-no-libcalls: exit $rc: $(tr '\n' '|' <<< "$out" | head -c 300)"; fi
