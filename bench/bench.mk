@@ -3,6 +3,8 @@
 #   make bench           figures for qemu-rv32 and qemu-rv64 under -icount: one line per figure
 #                        "bench <board> <name> <value> <unit>" and a table; $(O)/bench/results.txt
 #   make bench-check     make bench, then the bench budgets: exits 1 and names each one missed
+#   make bench-docs      make bench, then the figures the README quotes against results.txt
+#                        (scripts/check-figures.py --bench): exits 1 and names each stale one
 #   make test-suite-bench-determinism   (in make test) the images and the queue run twice, compared
 #   make bench-profile BOARD=qemu-rv64   instructions per function of the queue run (a trace)
 #   make test-suite-bench-tools          (in make test) check.sh and same.sh on literal lines
@@ -60,6 +62,12 @@ bench: deps
 
 bench-check: bench
 	$(Q)bench/check.sh $(O)/bench/results.txt
+
+# The README's bench table must be bench/table.sh's output for these results, and its prose
+# the measured RV32 boot_insns. After a change that moves a figure: paste $(O)/bench/table.md.
+.PHONY: bench-docs
+bench-docs: bench
+	$(Q)python3 scripts/check-figures.py --bench $(O)/bench/results.txt
 
 .PHONY: bench-profile
 bench-profile: bench-build

@@ -1,11 +1,42 @@
 /* boot.h — what boot/ gives the layers above (docs/design.md §2.1, §2.4): the checked boot block,
- * the fatal path and assertions. */
+ * the fatal path and assertions (console output and the stop: console.h). boot/ is the bottom
+ * layer: it includes only the board header and include/kohaku/ (docs/design.md §3). Pure of the
+ * board itself, so host tests of the layers above can include it. */
 #ifndef KOHAKU_BOOT_H
 #define KOHAKU_BOOT_H
 
 #include <stdint.h>
 #include "kohaku/bootblock.h"
 #include "kohaku/exitword.h"
+
+/* Link-time addresses as data: a table of them in the scratchpad, volatile so GCC loads each
+ * (4 window bytes) rather than building the constant (lui + addi, 8). Used by hal_cold_bad,
+ * which every RV32 boot runs (e2e-coldguard damages the segment it bounds). */
+#define KX_ADDRS_AS_DATA(name, ...) static const volatile uintptr_t name[] = { __VA_ARGS__ }
+
+/* The waypoint at scratchpad offset KX_WAYPOINT_OFFSET (kohaku/bootblock.h; placed first in
+ * .rodata's output section by the linker scripts, which check the address). Written through
+ * these two only. Each word has its own symbol (the linker scripts define kx_wait_* as the
+ * struct's fields), so each write is one store: GCC does not fold a field's offset into a
+ * symbol's low part, and on RV32 the linker then makes every one gp-relative (gp sits less
+ * than 2 KB above them): 4 window bytes a word written, no address kept in a register. */
+extern volatile struct kx_waypoint kx_waypoint;
+extern volatile uint32_t kx_wait_what, kx_wait_since, kx_wait_mover_since;
+static inline void kx_wait_mark(uint32_t what, uint32_t since)
+{
+    kx_wait_what = what;
+    kx_wait_since = since;
+}
+static inline void kx_wait_mark_mover(uint32_t since)
+{
+    kx_wait_mover_since = since;
+}
+
+/* The one call boot makes into a layer above besides main(): at start, before anything can
+ * call cold code, whether the RV32 cold segment in DRAM is this image's (hal/rv32/kvm.c;
+ * RV64 has none: hal/rv64/hal.c returns 0). Declared here, by the caller, so boot includes no
+ * hal header (the link, not the include graph, joins them, as for main). */
+unsigned hal_cold_bad(void);
 
 /* Validates a boot block as the host wrote it (pure logic: no hal, host-testable).
  * Returns 0 when it is good, else the enum kx_boot_reason of the first rule broken, in this

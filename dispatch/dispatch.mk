@@ -21,7 +21,7 @@ $(KDP_T)/test_kdp_model: tests/host/dispatch/test_kdp_model.c tests/host/dispatc
         tests/host/dispatch/fakehal.h tests/host/dispatch/fakehal/hal/hal.h $(KDP_SRCS) $(KDP_HDRS) \
         $(MODEL_ASAN_LIB)
 	@mkdir -p $(@D)
-	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) -Itests/host/dispatch/fakehal -Itests/host/dispatch \
+	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) -Itests/host/dispatch/fakehal -Itests/host/dispatch -Iboot \
 	    -Imodel -Imodel/include $< tests/host/dispatch/fakehal.c $(KDP_SRCS) $(MODEL_ASAN_LIB) -lm -o $@
 
 # kdp-run(suite, binaries): one log line per test; a binary that dies or hangs is a line too.
@@ -57,8 +57,8 @@ test-suite-host-dispatch-model: $(KDP_T)/test_kdp_model
 # RV32 firmware objects of this layer only: -msave-restore (each function's register save and
 # restore become calls to libgcc's shared __riscv_save_N/__riscv_restore_N, plain RV32I). The
 # 8 KB window needs the bytes (docs/dispatch.md "Size"); the staging loop is a leaf without
-# saved registers, so the per-flit cost stays. Not image-wide: the mover's replay loop pays
-# for it past the bench's RV32 budget (12.09 instructions a write measured).
+# saved registers, so the per-flit cost stays. In the LTO image the link applies it to every
+# function anyway (mk/firmware.mk FW_LTO_LINK_rv32), so this flag decides nothing there.
 $(foreach b,$(BOARDS),$(if $(filter rv32,$(FW_V_$(b))),\
   $(eval $(FW_O)/$(b)/obj/dispatch/%.c.o: FW_CFLAGS += -msave-restore)))
 

@@ -72,13 +72,13 @@ static const char *await_name(unsigned what)
 static const char *mover_fault_name(unsigned code)
 {
     switch (code) {
-    case KM_FAULT_INDEX_LEN: return "INDEX_LEN";
-    case KM_FAULT_RANGE: return "RANGE";
-    case KM_FAULT_AXI: return "AXI (memory error)";
-    case KM_FAULT_MODE: return "MODE";
-    case KM_FAULT_WIDTH: return "WIDTH";
-    case KM_FAULT_ALIGN: return "ALIGN";
-    case KM_FAULT_XFORM_BOUND: return "XFORM_BOUND";
+    case KMV_FAULT_INDEX_LEN: return "INDEX_LEN";
+    case KMV_FAULT_RANGE: return "RANGE";
+    case KMV_FAULT_AXI: return "AXI (memory error)";
+    case KMV_FAULT_MODE: return "MODE";
+    case KMV_FAULT_WIDTH: return "WIDTH";
+    case KMV_FAULT_ALIGN: return "ALIGN";
+    case KMV_FAULT_XFORM_BOUND: return "XFORM_BOUND";
     default: return "unknown";
     }
 }
@@ -121,7 +121,7 @@ void kh_explain_cpl(const struct kq_cpl *c, char *buf, size_t len)
         unsigned off = c->detail;
         if (off & 7u)
             snprintf(buf, len, ": offset 0x%02x is not a multiple of 8 (mover registers are 8-byte words)", off);
-        else if (off >= KM_REG_SPAN)
+        else if (off >= KMV_REG_SPAN)
             snprintf(buf, len, ": offset 0x%x is past the mover's registers (0x00-0x7f)", off);
         else
             snprintf(buf, len, ": there is no mover register at offset 0x%02x (the registers: CTRL 0x00, HDR "
@@ -242,4 +242,32 @@ void kh_explain_core(const struct kh_core_status *s, char *buf, size_t len)
     /* RV64 with mtvec unset: cause = mcause, word = mtval (docs/hardware.md §5). */
     snprintf(buf, len, "halted: RV64 trap with no handler: %s (mcause %u), mtval 0x%llx, at pc 0x%llx",
              kh_mcause_name(s->cause), s->cause, (unsigned long long)s->word, (unsigned long long)s->pc);
+}
+
+void kh_explain_waypoint(const struct kx_waypoint *w, uint64_t now, uint32_t bound, bool elapsed_known,
+                         char *buf, size_t len)
+{
+    /* The later of the two (a cycle count's difference modulo 2^32: both began less than 2^31
+     * cycles apart, or the older one no longer matters); a word never written reads 0. */
+    bool mover = w->mover_since && (!w->what || (int32_t)(w->mover_since - w->since) > 0);
+    uint32_t what = mover ? KS_AWAIT_MOVER : w->what >> 8, since = mover ? w->mover_since : w->since;
+    char unit[24] = "";
+    if (!mover && !w->what) {
+        snprintf(buf, len, "no bounded wait yet");
+        return;
+    }
+    if (what < 0x10)
+        snprintf(unit, sizeof unit, " of unit %u,%u", KDP_X(w->what & 0xFFu), KDP_Y(w->what & 0xFFu));
+    if (!elapsed_known) {
+        snprintf(buf, len, "waiting for %s%s since cycle %u (or last waited: this core's cycle "
+                 "count is not the host's)", await_name(what), unit, since);
+        return;
+    }
+    uint32_t ago = (uint32_t)now - since;
+    if (ago <= bound)
+        snprintf(buf, len, "waiting for %s%s since cycle %u (%u cycles ago, within its bound of %u: "
+                 "unless it ended since)", await_name(what), unit, since, ago, bound);
+    else
+        snprintf(buf, len, "last waited for %s%s at cycle %u, %u cycles ago: over its bound (%u), "
+                 "so not waiting now", await_name(what), unit, since, ago, bound);
 }

@@ -1117,7 +1117,8 @@ static const char help_status[] =
     "The core's state from the processor host registers, explained in words (RV32 halts:\n"
     "ECALL/EBREAK with a0, faults with the PC; RV64 traps: the mcause name, mtval and PC; exit\n"
     "words: clean stop, boot block refusal, assertion), cycles and instructions retired; the\n"
-    "firmware's state line (BOOTING/READY/STOPPED/FATAL with its cause and PC), the queue's\n"
+    "waypoint (what the firmware last began waiting for, and since when: docs/host-interface.md\n"
+    "§2.2); the firmware's state line (BOOTING/READY/STOPPED/FATAL with its cause and PC), the queue's\n"
     "indices and progress line; the referee counters. Exit 1 when the core or firmware is\n"
     "stopped by a fault.\n";
 
@@ -1158,6 +1159,14 @@ static int cmd_status(int argc, char **argv)
     j_num(&J, "instret", cs.instret);
     j_num(&J, "now_ns", cs.now_ns);
     j_close(&J);
+    /* What the firmware last began waiting for (docs/host-interface.md §2.2). */
+    struct kx_waypoint wp;
+    struct kx_bootblock wb;
+    if (!kh_waypoint_read(&node, &wp) && !kh_bootblock_read(&node, &wb) && wb.magic == KX_BOOT_MAGIC) {
+        kh_explain_waypoint(&wp, cs.cycles, wb.wait_cycles, cs.variant == 32, ex, sizeof ex);
+        printf("waypoint: %s\n", ex);
+        j_str(&J, "waypoint", ex);
+    }
     struct kx_bootblock bb;
     uint64_t addr = g.queue;
     if (!addr && !kh_bootblock_read(&node, &bb) && bb.magic == KX_BOOT_MAGIC)
@@ -1220,10 +1229,10 @@ static int cmd_status(int argc, char **argv)
         node_die("reading the agent");
     printf("agent: PROG_STAT=0x%llx (run %u, left %u) RX_STATUS=0x%llx (%s%s) AUX_STAT=0x%llx "
            "(busy %u, fault %u, moves %llu) %s\n", (unsigned long long)ps, (unsigned)(ps & KA_PROG_STAT_RUN),
-           (unsigned)KH_FIELD_GET(KA_PROG_STAT_LEFT, ps), (unsigned long long)rx,
+           (unsigned)KBF_FIELD_GET(KA_PROG_STAT_LEFT, ps), (unsigned long long)rx,
            rx & KA_RX_STATUS_EMPTY ? "empty" : "not empty", rx & KA_RX_STATUS_OVERFLOW ? ", overflowed" : "",
-           (unsigned long long)aux, (unsigned)(aux & KA_AUX_STAT_BUSY), (unsigned)KH_FIELD_GET(KA_AUX_STAT_FAULT, aux),
-           (unsigned long long)KH_FIELD_GET(KA_AUX_STAT_MOVES, aux),
+           (unsigned long long)aux, (unsigned)(aux & KA_AUX_STAT_BUSY), (unsigned)KBF_FIELD_GET(KA_AUX_STAT_FAULT, aux),
+           (unsigned long long)KBF_FIELD_GET(KA_AUX_STAT_MOVES, aux),
            !(ps & KA_PROG_STAT_RUN) && (rx & KA_RX_STATUS_EMPTY) && !(aux & KA_AUX_STAT_BUSY) ? "quiet" : "BUSY");
     uint64_t r[KH_REFEREE_COUNT];
     if (kh_referee_read(&node, r))

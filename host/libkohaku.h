@@ -262,6 +262,16 @@ size_t kh_bootblock_bytes(const struct kx_bootblock *bb);
 int kh_bootblock_write(struct kh_node *n, const struct kx_bootblock *bb);
 /* Reads it back (any time): how a later kactl finds the queue. */
 int kh_bootblock_read(struct kh_node *n, struct kx_bootblock *bb);
+/* The firmware's waypoint (docs/host-interface.md §2.2, struct kx_waypoint at scratchpad offset
+ * KX_WAYPOINT_OFFSET), and what it says in one line: the later of its two waits, as
+ * "waiting for <what> of unit X,Y since cycle N (M cycles ago)" while M is within `bound` (the
+ * boot block's wait_cycles: every wait is bounded by it) and as "last waited for <what> ... at
+ * cycle N, M cycles ago: over its bound, so not waiting now" after; "no bounded wait yet" when
+ * neither was written. now = the core's cycle count (kh_core_status). elapsed_known false (RV64,
+ * whose mcycle also counts the time the core was held): "since cycle N" only. */
+int kh_waypoint_read(struct kh_node *n, struct kx_waypoint *w);
+void kh_explain_waypoint(const struct kx_waypoint *w, uint64_t now, uint32_t bound, bool elapsed_known,
+                         char *buf, size_t len);
 
 /* ---- Command queue (include/kohaku/queue.h) ---- */
 

@@ -48,6 +48,12 @@ int kh_bootblock_read(struct kh_node *n, struct kx_bootblock *bb)
     return rc ? kh_context(n, rc, "reading the boot block") : KH_OK;
 }
 
+int kh_waypoint_read(struct kh_node *n, struct kx_waypoint *w)
+{
+    int rc = kh_bytes_read(n, KHP_SPAD_BASE + KX_WAYPOINT_OFFSET, w, sizeof *w);
+    return rc ? kh_context(n, rc, "reading the waypoint") : KH_OK;
+}
+
 /* ---- Setup ---- */
 
 #define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); return KH_E_INPUT; } while (0)

@@ -55,6 +55,12 @@ SECTIONS
 
     .rodata : ALIGN(8) {
         __kx_rodata_start = .;
+        /* First: the waypoint the host reads at KX_WAYPOINT_OFFSET (kohaku/bootblock.h). */
+        KEEP(*(.kx_waypoint))
+        /* Its fields as symbols, one store each (boot/boot.h kx_wait_mark). */
+        kx_wait_what = kx_waypoint;
+        kx_wait_since = kx_waypoint + 4;
+        kx_wait_mover_since = kx_waypoint + 8;
         *(.srodata .srodata.*)
         *(.rodata .rodata.*)
         /* The sum of the cold segment's words: 0 here, written by scripts/cold-sum.sh after
@@ -72,8 +78,11 @@ SECTIONS
         __kx_data_end = .;
     } > SPAD
 
-    /* gp-relative addressing reaches +-2 KB around __global_pointer$; crt0 sets gp. */
-    __global_pointer$ = MIN(__kx_rodata_start + 0x800, __kx_spad_end);
+    /* gp-relative addressing reaches +-2 KB around __global_pointer$; crt0 sets gp. 0x7E0,
+     * not 0x800: the linker relaxes an access below gp only within 2 KB less the largest
+     * section alignment (32), and the waypoint at .rodata's start must be one store a word
+     * (boot/boot.h kx_wait_mark; measured 0x800: +12 window bytes). */
+    __global_pointer$ = MIN(__kx_rodata_start + 0x7E0, __kx_spad_end);
 
     .bss (NOLOAD) : ALIGN(8) {
         __kx_bss_start = .;
@@ -105,3 +114,4 @@ SECTIONS
 
 ASSERT(__kx_stack_bottom + LD_STACK_BYTES <= __kx_spad_end, "scratchpad overflow: data + stack exceed the window")
 ASSERT(__kx_text_end <= __kx_imem_end, "instruction window overflow")
+ASSERT(kx_waypoint == LD_SPAD_BASE + LD_BOOT_RESERVED, "the waypoint is not where the host reads it")

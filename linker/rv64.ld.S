@@ -32,6 +32,12 @@ SECTIONS
 
     .rodata : ALIGN(8) {
         __kx_rodata_start = .;
+        /* First: the waypoint the host reads at KX_WAYPOINT_OFFSET (kohaku/bootblock.h). */
+        KEEP(*(.kx_waypoint))
+        /* Its fields as symbols, one store each (boot/boot.h kx_wait_mark). */
+        kx_wait_what = kx_waypoint;
+        kx_wait_since = kx_waypoint + 4;
+        kx_wait_mover_since = kx_waypoint + 8;
         *(.srodata .srodata.*)
         *(.rodata .rodata.*)
         __kx_rodata_end = .;
@@ -77,3 +83,4 @@ SECTIONS
 
 ASSERT(__kx_stack_bottom + LD_STACK_BYTES <= __kx_spad_end, "scratchpad overflow: data + stack exceed the window")
 ASSERT(__kx_text_end <= __kx_imem_end, "instruction window overflow")
+ASSERT(kx_waypoint == LD_SPAD_BASE + LD_BOOT_RESERVED, "the waypoint is not where the host reads it")

@@ -87,17 +87,18 @@ FW_LTO_LINK_rv64 :=
 
 # Sources. dispatch/ and mover/ join the firmware library when their owners add them
 # (common files at the top of the folder, variant-specific ones under <folder>/rv32|rv64/).
-FW_LIB_COMMON := boot/start.c boot/bootblock.c boot/fatal.c hal/console.c $(FW_LIBC_SRCS) \
+FW_LIB_COMMON := boot/start.c boot/bootblock.c boot/fatal.c boot/console.c $(FW_LIBC_SRCS) \
                  $(wildcard dispatch/*.c mover/*.c)
-FW_LIB_rv32   := hal/rv32/hal.c hal/rv32/kvm.c $(wildcard dispatch/rv32/*.c mover/rv32/*.c)
-FW_LIB_rv64   := hal/rv64/hal.c boot/rv64/trap.c boot/rv64/trap.S \
+FW_LIB_rv32   := boot/rv32/exit.c hal/rv32/hal.c hal/rv32/kvm.c $(wildcard dispatch/rv32/*.c mover/rv32/*.c)
+FW_LIB_rv64   := boot/rv64/exit.c hal/rv64/hal.c boot/rv64/trap.c boot/rv64/trap.S \
                  $(wildcard dispatch/rv64/*.c mover/rv64/*.c)
 FW_SERVICE    := $(wildcard service/*.c)
 
 fw_obj = $(patsubst %,$(FW_O)/$(1)/obj/%.o,$(2))
 
 # ---- RV32 cold code (docs/kvm.md): whole source files whose functions have no speed budget,
-# run by the interpreter hal/rv32/kvm.c from the scratchpad because the 8 KB instruction window
+# run by the interpreter hal/rv32/kvm.c from the firmware's DRAM range (section .kvm_cold,
+# linker/rv32.ld.S; their data stays in the scratchpad) because the 8 KB instruction window
 # cannot hold them. One word per file, <source>:<entry>[,<entry>...], naming every function of
 # the file that code outside it calls (the build fails on a global function left out). Adding
 # a file is one more word here; RV64 boards and host/fuzz builds compile the same sources
@@ -235,10 +236,11 @@ fw_link = { $(CC) $(FW_FLAGS_$(1)) $(FW_LTOL_$(1)) -nostdlib -nostartfiles -stat
 
 $(foreach b,$(BOARDS),$(eval $(call fw_board,$(b))))
 
-# RV32: service/ only with -msave-restore (prologues and epilogues as calls to libgcc's
-# __riscv_save/restore): about 460 bytes of the 8 KB instruction window for 188 of libgcc
-# (docs/service.md "Size"). Not image-wide: the extra jumps cost the mover's replay loop its
-# bench budget (8d8cf01); boot/ and hal/ gain nothing from it.
+# RV32 service/ objects with -msave-restore (prologues and epilogues as calls to libgcc's
+# __riscv_save/restore, docs/service.md "Size"), as dispatch/ and mover/ have theirs. For the
+# LTO image this decides nothing: the link gives every native function -msave-restore
+# (FW_LTO_LINK_rv32 above; measured, the image's .text and .kvm_cold are byte-identical without
+# the per-folder flags). They would decide for an image linked without -flto.
 FW_SVC_FLAGS_rv32 := -msave-restore
 $(foreach b,$(BOARDS),$(eval $(call fw_svc_objs,$(b)): FW_CFLAGS += $(FW_SVC_FLAGS_$(FW_V_$(b)))))
 
@@ -277,3 +279,11 @@ include tests/target/kvm/kvm.mk
 include tests/target/target.mk
 include tests/build/build.mk
 include mk/libc.mk
+
+# make size-diff BASE=<rev> [HEAD=<rev>]: window bytes, cold bytes and window instructions of
+# qemu-rv32 and qemu-rv64 at BASE against HEAD (default: this work tree), with every function
+# whose size changed (scripts/size-diff.sh; docs/rv32-size.md "Size per change").
+.PHONY: size-diff
+size-diff:
+	$(Q)test -n "$(BASE)" || { echo "make size-diff BASE=<revision> [HEAD=<revision>]"; exit 2; }
+	$(Q)OBJDUMP=$(OBJDUMP) NM=$(NM) scripts/size-diff.sh $(O) $(BASE) $(HEAD)

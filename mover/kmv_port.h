@@ -24,6 +24,18 @@
  * 2^32 cycles. */
 uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold);
 
+/* The writes in a staged chunk of b bytes (12 a write, fewer than 128 writes): b x 43 >> 9,
+ * exact there (43/512 = 1/12 + 1/1536), as shifts and adds that the empty asm keeps GCC from
+ * folding back into a multiply: RV32I has none, and __mulsi3 would be a call and a libgcc
+ * routine in the window (scripts/check-libcalls.sh checks the image for one).
+ * tests/host/mover checks every chunk size. */
+static inline uint32_t kmv_writes_of(uint32_t b)
+{
+    uint32_t b3 = b + (b << 1);
+    __asm__("" : "+r"(b3));     /* GCC forgets b3's value: no instruction */
+    return (b3 + (b << 3) + (b << 5)) >> 9;
+}
+
 /* A chunk is the writes from a given one up to and including the next GO — or fewer, when the
  * port's buffer is smaller than the move: then no GO, and only the move's last chunk starts
  * the mover. The list ends with a GO, so a chunk never runs past it.

@@ -33,7 +33,7 @@ $(KMV_DIFF_BIN): tests/host/mover/test_diff.c tests/host/mover/ht.h $(KMV_REF_SR
 $(KMV_REPLAY_BIN): $(KMV_REPLAY_SRCS) tests/host/mover/ht.h tests/host/mover/fakehal.h \
         tests/host/mover/fakehal/hal/hal.h mover/kmv_port.h model/mover.h $(KMV_PURE_DEPS)
 	@mkdir -p $(@D)
-	$(Q)$(HOSTCC) $(KMV_HOST_CFLAGS) -Itests/host/mover/fakehal -Itests/host/mover -Imodel \
+	$(Q)$(HOSTCC) $(KMV_HOST_CFLAGS) -Itests/host/mover/fakehal -Itests/host/mover -Imodel -Iboot \
 	    $(KMV_REPLAY_SRCS) -o $@
 
 TEST_SUITES += host-mover

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # kvm-cold.sh — turns a natively compiled RV32 object into a cold object (docs/kvm.md): its
 # code sections .text* become read-only data sections .kvm_cold* (linker/rv32.ld.S puts them in
-# the scratchpad, where hal/rv32/kvm.c interprets them), and every cold entry F (the list for
+# the firmware's DRAM range, where hal/rv32/kvm.c interprets them), and every cold entry F (the list for
 # all cold files, so cold-to-cold calls resolve to the cold copies) becomes kvm_cold_F; the
 # native stub F (hal/rv32/kvm_stub.c) takes the name. Fails, leaving no OUT, when
 #   - the object calls __riscv_save_N/__riscv_restore_N (-msave-restore: entered by jal t0, not
 #     the call rule the interpreter follows);
 #   - a global function of the object is not a listed entry (native code would jump into the
-#     scratchpad, which the core cannot fetch).
+#     firmware's DRAM, which the core cannot fetch).
 # Usage: kvm-cold.sh IN.o OUT.o ENTRY...
 set -euo pipefail
 in=$1 out=$2; shift 2

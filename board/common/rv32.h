@@ -36,13 +36,13 @@
 #define BOARD_CONSOLE_ADDR    (RV32_LCTL_BASE + RV32_LCTL_CONSOLE)
 #define BOARD_EXIT_ADDR       (RV32_LCTL_BASE + RV32_LCTL_EXIT)
 
-/* Default per-wait timeout in processor cycles when the boot block gives none; the boot
- * block's wait_cycles (non-zero, checked) overrides it. */
 /* The control agent's own mesh coordinate {y,x}: the src of every CU_CTRL request (docs/hardware.md
  * §1.1). The agent has no register that reports it; 0x10 is x 0, y 1 of the default map
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u
 
+/* Default per-wait timeout in processor cycles when the boot block gives none; the boot
+ * block's wait_cycles (non-zero, checked) overrides it. */
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u
 
 #endif

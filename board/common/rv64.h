@@ -24,8 +24,6 @@
 #define BOARD_CONSOLE_ADDR    (RV64_CTL_BASE + RV64_CTL_CONSOLE)
 #define BOARD_EXIT_ADDR       (RV64_CTL_BASE + RV64_CTL_EXIT)
 
-/* Default per-wait timeout in processor cycles when the boot block gives none; the boot
- * block's wait_cycles (non-zero, checked) overrides it. */
 /* Memory of this mesh the processor reaches (docs/hardware.md §7 defaults): DRAM 4 GB (addresses 4-64 GB
  * decode but hit nothing), staging 2 MB. The command queue refuses data outside them. */
 #define BOARD_DRAM_BYTES      0x100000000ull
@@ -39,6 +37,8 @@
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u
 
+/* Default per-wait timeout in processor cycles when the boot block gives none; the boot
+ * block's wait_cycles (non-zero, checked) overrides it. */
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u
 
 #endif

@@ -1,17 +1,6 @@
-/* hal.c — RV32 out-of-line hal: exit, 64-bit counters over the 32-bit LCTL CYCLE/INSTRET, and
+/* hal.c — RV32 out-of-line hal: 64-bit counters over the 32-bit LCTL CYCLE/INSTRET, and
  * the cache operations (docs/hardware.md §4 local control). */
 #include "hal/hal.h"
-
-void hal_exit(uint64_t word)
-{
-    hal_fence();                         /* console bytes and results leave before the stop */
-    HAL_LCTL(RV32_LCTL_EXIT) = (uint32_t)word;
-    /* The EXIT store halts the core. Should it not, ECALL halts it with the word in a0
-     * (cause 1): a stop that is still visible, never a silent spin. */
-    register uint32_t a0 __asm__("a0") = (uint32_t)word;
-    for (;;)
-        __asm__ volatile("ecall" : : "r"(a0));
-}
 
 /* Extends a free-running 32-bit counter: a wrap since the last call adds 2^32. */
 static uint64_t hal_extend(uint32_t now, uint32_t *last, uint32_t *high)

@@ -49,11 +49,6 @@ static inline void hal_agent_wr(uint32_t off, uint64_t v)
         hal_agent_word(off)[1] = (uint32_t)(v >> 32);
 }
 
-static inline void hal_console_putc(char c)
-{
-    HAL_LCTL(RV32_LCTL_CONSOLE) = (uint8_t)c;
-}
-
 /* LCTL CYCLE as it is, 32 bits, one load: for elapsed times of less than 2^32 cycles taken
  * as a 32-bit difference (hal.h). Does not extend hal_cycles' count. */
 static inline uint32_t hal_cycles32(void)
@@ -68,9 +63,9 @@ static inline void hal_fence(void)
 
 /* ---- The cold segment (docs/kvm.md "Guards"; hal/rv32/kvm.c) ---- */
 
-/* Nonzero when the cold segment in DRAM is not the one this image was linked with: magic,
- * length or checksum. Reads DRAM as it is now (flushes and drops the data cache first). */
-unsigned hal_cold_bad(void);
+/* hal_cold_bad() (declared in boot.h, its one caller outside hal): nonzero when the cold
+ * segment in DRAM is not the one this image was linked with: magic, length or checksum. Reads
+ * DRAM as it is now (flushes and drops the data cache first). */
 
 /* After a failure: stops the core through kx_fatal (KX_SITE_KVM_COLD) when hal_cold_bad. */
 void hal_cold_verify(void);

@@ -244,8 +244,7 @@ bad:                            /* offset 0 of the handler table: an empty slot 
 
 unsigned hal_cold_bad(void)
 {
-    /* The segment's ends as data: 4 window bytes a load, 8 to build an address. */
-    static const volatile uintptr_t seg[2] = { (uintptr_t)__kx_cold_start, (uintptr_t)__kx_cold_end };
+    KX_ADDRS_AS_DATA(seg, (uintptr_t)__kx_cold_start, (uintptr_t)__kx_cold_end);   /* boot.h */
     uint32_t s = 0;
 
     /* DRAM as it is now, not lines cached before a host or mover write changed it. The sum

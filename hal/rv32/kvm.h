@@ -1,7 +1,7 @@
 /* kvm.h — the RV32 cold-code interpreter (docs/kvm.md). The RV32 instruction window is
  * fetch-only and 8 KB; code that has no speed budget (mover-list validation, enumeration) is
- * linked as data in the scratchpad section .kvm_cold and run by kvm_call, one instruction at a
- * time, from a native stub of the same name (hal/rv32/kvm_stub.c). RV32 boards only. */
+ * linked as data in section .kvm_cold in the firmware's DRAM range (linker/rv32.ld.S; its data
+ * stays in the scratchpad) and run by kvm_call, one instruction at a time, from a native stub of the same name (hal/rv32/kvm_stub.c). RV32 boards only. */
 #ifndef KOHAKU_KVM_H
 #define KOHAKU_KVM_H
 

@@ -1,14 +1,11 @@
-/* hal.c — RV64 out-of-line hal: exit, mcycle/minstret, DCACHE register (docs/hardware.md §5). */
+/* hal.c — RV64 out-of-line hal: mcycle/minstret, DCACHE register (docs/hardware.md §5). */
 #include "hal/hal.h"
 
-void hal_exit(uint64_t word)
+/* RV64 has no cold code (docs/kvm.md): nothing to check. Out of line because boot/start.c
+ * calls it through its own declaration (boot.h). */
+unsigned hal_cold_bad(void)
 {
-    hal_fence();                         /* console bytes and results leave before the stop */
-    HAL_CTL(RV64_CTL_EXIT) = word;
-    /* The EXIT store stops the core. Should it not, clear mtvec and EBREAK: a trap with
-     * mtvec unset halts the core (docs/hardware.md §5) — visible, never a silent spin. */
-    for (;;)
-        __asm__ volatile("csrw mtvec, zero\n\tebreak");
+    return 0;
 }
 
 uint64_t hal_cycles(void)

@@ -37,11 +37,6 @@ static inline void hal_agent_wr32(uint32_t off, uint32_t v)
     hal_agent_wr(off, v);
 }
 
-static inline void hal_console_putc(char c)
-{
-    HAL_CTL(RV64_CTL_CONSOLE) = (uint8_t)c;
-}
-
 /* mcycle's low 32 bits: for elapsed times taken as a 32-bit difference (hal.h). */
 static inline uint32_t hal_cycles32(void)
 {
@@ -62,7 +57,7 @@ static inline void hal_fence(void)
  * reaching here with one is a firmware bug. */
 static inline void hal_mover_wr(unsigned off, uint64_t v)
 {
-    KX_ASSERT(off < KM_RV64_REACH_END && (off & 7u) == 0, KX_SITE_HAL_MOVER_OFF);
+    KX_ASSERT(off < KMV_RV64_REACH_END && (off & 7u) == 0, KX_SITE_HAL_MOVER_OFF);
     HAL_CTL(RV64_CTL_MOVER + off) = v;
 }
 
@@ -79,12 +74,6 @@ static inline volatile uint64_t *hal_mover_ptr(void)
 static inline uint64_t hal_mvstat(void)
 {
     return HAL_CTL(RV64_CTL_MVSTAT);
-}
-
-/* RV64 has no cold code (docs/kvm.md): nothing to check. */
-static inline unsigned hal_cold_bad(void)
-{
-    return 0;
 }
 
 static inline void hal_cold_verify(void)

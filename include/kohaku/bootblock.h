@@ -55,4 +55,22 @@ _Static_assert(sizeof(struct kx_bootblock) <= KX_BOOT_RESERVED, "bootblock fits 
 
 #define KX_BOOT_HDR_BYTES    32u
 
+/* The waypoint (docs/host-interface.md §2.2): 16 bytes right after the boot block's
+ * reservation, written by the firmware, read by the host (kactl status) to say what a node that
+ * seems stuck was waiting for. Written where each central bounded wait begins, never cleared
+ * when one ends (a store per wait end is window bytes): a wait is over once its bound has
+ * passed since it began. Cycles are the processor's cycle counter, low 32 bits (RV32: the count
+ * since release, as the host port's; RV64: mcycle, which also counts the time held). */
+#define KX_WAYPOINT_OFFSET   KX_BOOT_RESERVED  /* from the scratchpad base */
+struct kx_waypoint {
+    uint32_t what;          /* the last dispatcher register wait: a timeout's detail, await code
+                             * << 8 | unit {y,x} (dispatch/kdp_flit.h KDP_AWAIT_*); 0 none yet */
+    uint32_t since;         /* the cycle it began */
+    uint32_t mover_since;   /* the cycle the last mover wait began (status.h KS_AWAIT_MOVER: a
+                             * move, or the mover idle before a list); 0 none yet */
+    uint32_t rsvd;          /* 0 */
+};
+_Static_assert(sizeof(struct kx_waypoint) == 16 && offsetof(struct kx_waypoint, since) == 4 &&
+               offsetof(struct kx_waypoint, mover_since) == 8, "waypoint layout");
+
 #endif

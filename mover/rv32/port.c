@@ -37,6 +37,7 @@ _Static_assert(RV32_MVGO_BUSY == KMV_ST_BUSY && RV32_MVGO_FAULT == KMV_ST_FAULT 
 uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
 {
     uint32_t t0 = hal_cycles32(), el, st;
+    kx_wait_mark_mover(t0);         /* the host's "waiting for the mover since <t0>" */
 
     do {
         el = hal_cycles32() - t0;
@@ -67,7 +68,7 @@ void kmv_port_stage(const struct kd_write *p)
         d[0] = off;
         d[1] = lo;
         d[2] = p[0].hi;
-        if (off == KM_REG_CTRL && (lo & (uint32_t)KM_CTRL_GO)) {
+        if (off == KMV_REG_CTRL && (lo & (uint32_t)KMV_CTRL_GO)) {
             p += 1;
             goto go;
         }
@@ -78,22 +79,17 @@ void kmv_port_stage(const struct kd_write *p)
         d[5] = p[1].hi;
         p += 2;
         d += 2 * KD_RECORD_WORDS;
-        if (off == KM_REG_CTRL && (lo & (uint32_t)KM_CTRL_GO))
+        if (off == KMV_REG_CTRL && (lo & (uint32_t)KMV_CTRL_GO))
             goto go;
         if (d == dend)
             goto out;
     }
 go:
-    kmv_port_mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, lo);
+    kmv_port_mode_bit = 1u << KBF_FIELD_GET(KMV_CTRL_MODE, lo);
 out:
-    /* The count of writes: bytes / 12 as bytes x 43 / 2^9 (= k + k / 128 for 12k bytes), exact
-     * for a chunk below 128 writes (it is at most KMV_SPAD_WRITES). The core has no multiply
-     * (docs/hardware.md §4, RV32I only), so x 43 = 32 + 8 + 2 + 1 is shifts and adds, kept apart by
-     * the empty asm so GCC does not fold them back into a multiply (a libgcc call at -Os). */
+    /* The count of writes, without a multiply (kmv_port.h). */
     _Static_assert(sizeof(struct kd_write) == 12 && KMV_SPAD_WRITES < 128, "count by 43 >> 9");
-    uint32_t b = (uint32_t)((uintptr_t)p - (uintptr_t)p0), b3 = b + (b << 1);
-    __asm__("" : "+r"(b3));
-    buf[0] = (b3 + (b << 3) + (b << 5)) >> 9;
+    buf[0] = kmv_writes_of((uint32_t)((uintptr_t)p - (uintptr_t)p0));
     kmv_staged.next = p;
 }
 

@@ -14,3 +14,14 @@ test-suite-tree:
 # The include graph with every note (layer skips, host use of firmware pure logic).
 check-includes:
 	$(Q)python3 scripts/check-includes.py -v --known tests/tree/include-known.txt
+
+# Suite "docs-figures": the image figures README.md and docs/rv32-size.md quote are the built
+# qemu-rv32 image's (scripts/check-figures.py --size; the bench figures: make bench-docs), and
+# its native code calls no memset, memcpy or multiply routine (scripts/check-libcalls.sh).
+.PHONY: test-suite-docs-figures
+TEST_SUITES += docs-figures
+test-suite-docs-figures: $(FW_O)/qemu-rv32/fw.elf
+	@mkdir -p $(O)/tests
+	$(Q)CC=$(CC) OBJDUMP=$(OBJDUMP) timeout 120 tests/tree/figures.sh $(FW_O)/qemu-rv32/fw.size > $(O)/tests/docs-figures.log 2>&1; \
+	  rc=$$?; if [ $$rc -eq 124 ]; then echo "HANG: docs-figures/figures.sh" >> $(O)/tests/docs-figures.log; fi; \
+	  grep -E '^(FAIL|HANG): ' $(O)/tests/docs-figures.log || true

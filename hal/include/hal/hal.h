@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 #include "board.h"
+#include "boot.h"
+#include "console.h"    /* console output and kx_exit: boot/, the layer below (docs/design.md §3) */
 
 /* Inline, per variant (hal_variant.h in hal/rv32/ or hal/rv64/):
  *   uint64_t hal_agent_rd(uint32_t off);              64-bit register at a §1 offset
@@ -13,7 +15,6 @@
  *   void     hal_agent_wr(uint32_t off, uint64_t v);  full 64-bit write
  *   void     hal_agent_wr32(uint32_t off, uint32_t v);one store of [31:0], clears [63:32]
  *   volatile void *hal_agent_ptr(uint32_t off);       raw pointer (STAGE, TX_FLIT)
- *   void     hal_console_putc(char c);
  *   void     hal_fence(void);                         fence iorw,iorw
  *   uint32_t hal_cycles32(void);                      the cycle counter's low 32 bits, one
  *                                                     read: a wait's elapsed time as a 32-bit
@@ -21,16 +22,6 @@
  * RV32 only: hal_mvgo, hal_mvgo_status, hal_spad_word, hal_spad_word_index.
  * RV64 only: hal_mover_wr, hal_mover_ptr (the window's base, unchecked), hal_mvstat. */
 #include "hal_variant.h"
-
-/* Prints s; returns the byte after its NUL. */
-const char *hal_puts(const char *s);
-/* "0x" and the value in lower-case hex without leading zeros ("0x0" for zero). */
-void hal_put_hex(uint64_t v);
-/* The same without the "0x": for the firmware's own lines, whose label strings end in "0x"
- * (data, not code: two console stores fewer in the RV32 window, 20 bytes). */
-void hal_put_hex_digits(uint64_t v);
-/* Stops the core with `word` through the exit register (RV32: its low 32 bits). */
-void hal_exit(uint64_t word) __attribute__((noreturn));
 
 /* Free-running counters as 64 bits. RV32's LCTL CYCLE/INSTRET are 32-bit: the hal extends
  * them in software, which is exact as long as it is called at least once every 2^32 cycles

@@ -102,3 +102,7 @@ uint32_t hal_cycles32(void)
 {
     return (uint32_t)hal_cycles();
 }
+
+/* The waypoint's words, which the firmware's linker scripts place at scratchpad 0x200
+ * (boot/boot.h kx_wait_mark). */
+volatile uint32_t kx_wait_what, kx_wait_since, kx_wait_mover_since;

@@ -360,6 +360,45 @@ static void explain_words(void)
     CHECK_STR(kh_mcause_name(7), "store/AMO access fault");
 }
 
+/* The waypoint (docs/host-interface.md §2.2): 16 bytes at scratchpad offset 0x200 — what
+ * (await code << 8 | {y,x}), since, mover_since, 0 — and the line kactl status prints. */
+static void explain_waypoint(void)
+{
+    char ex[320];
+    struct kh_node n;
+    struct mt *t = open_node(&n, 32);
+    size_t sb;
+    uint8_t *spad = km_spad(t->m, &sb);
+    /* credit (await 2) of unit x 3, y 1 since cycle 1000; the mover since 900 (older) */
+    const uint8_t raw[16] = { 0x13, 0x02, 0, 0, 0xE8, 0x03, 0, 0, 0x84, 0x03, 0, 0, 0, 0, 0, 0 };
+    memcpy(spad + 0x200, raw, sizeof raw);
+    struct kx_waypoint w;
+    CHECK_EQ(kh_waypoint_read(&n, &w), KH_OK);
+    CHECK_EQ(w.what, 0x213u);
+    CHECK_EQ(w.since, 1000u);
+    CHECK_EQ(w.mover_since, 900u);
+    kh_explain_waypoint(&w, 1500, 1000, true, ex, sizeof ex);
+    CHECK_HAS(ex, "waiting for credit (room in the unit's instruction FIFO) of unit 3,1 since cycle 1000 (500 cycles ago");
+    kh_explain_waypoint(&w, 2001, 1000, true, ex, sizeof ex);
+    CHECK_HAS(ex, "last waited for credit (room in the unit's instruction FIFO) of unit 3,1 at cycle 1000, 1001 cycles ago: over its bound");
+    w.mover_since = 1200;                       /* the mover's wait began later: it is the last */
+    kh_explain_waypoint(&w, 1500, 1000, true, ex, sizeof ex);
+    CHECK_HAS(ex, "waiting for a move to finish since cycle 1200 (300 cycles ago");
+    w.what = 0;
+    w.since = 0;
+    w.mover_since = 0xFFFFFF00u;                /* across the 32-bit wrap of the cycle count */
+    kh_explain_waypoint(&w, UINT64_C(0x100000010), 1000, true, ex, sizeof ex);
+    CHECK_HAS(ex, "since cycle 4294967040 (272 cycles ago");
+    w.mover_since = 0;
+    kh_explain_waypoint(&w, 1500, 1000, true, ex, sizeof ex);
+    CHECK_STR(ex, "no bounded wait yet");
+    w.what = 0x100;                             /* a kick to finish (await 1), RV64: no elapsed */
+    w.since = 77;
+    kh_explain_waypoint(&w, 1500, 1000, false, ex, sizeof ex);
+    CHECK_HAS(ex, "waiting for the dispatcher to finish a kick of unit 0,0 since cycle 77 (or last waited");
+    mt_free(t);
+}
+
 /* ---- boot block and queue ---- */
 
 static void bootblock_layout(void)
@@ -1250,6 +1289,7 @@ int main(void)
     RUN(elf_fw_dram_load);
     RUN(core_status_fields);
     RUN(explain_words);
+    RUN(explain_waypoint);
     RUN(bootblock_layout);
     RUN(queue_create_layout);
     RUN(setup_refusals);

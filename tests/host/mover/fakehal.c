@@ -150,3 +150,7 @@ uint32_t hal_mvgo_status(void)
     was_busy = (s & RV32_MVGO_BUSY) != 0;
     return s;
 }
+
+/* The waypoint's words, which the firmware's linker scripts place at scratchpad 0x200
+ * (boot/boot.h kx_wait_mark). */
+volatile uint32_t kx_wait_what, kx_wait_since, kx_wait_mover_since;

@@ -4,7 +4,8 @@
  * exits with KX_EXIT_TRAP(7) = 0x54524150_00000007. */
 // kohaku-test: boards=qemu-rv64
 // kohaku-test: expect-stop=exited cause=0 word=0x5452415000000007
-// kohaku-test: expect-console=kohaku-fw: fatal trap cause=0x7 pc=@kt_fault_insn addr=0x800000
+// kohaku-test: expect-console=kohaku-fw: fatal trap (store access fault) cause=0x7 pc=@kt_fault_insn addr=0x800000
+// kohaku-test: expect-console= sp=0x800000 gp=
 #include "harness.h"
 
 int main(void)

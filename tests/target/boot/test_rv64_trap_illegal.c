@@ -3,7 +3,7 @@
  * label) and exits with KX_EXIT_TRAP(2) = 0x54524150_00000002. */
 // kohaku-test: boards=qemu-rv64
 // kohaku-test: expect-stop=exited cause=0 word=0x5452415000000002
-// kohaku-test: expect-console=kohaku-fw: fatal trap cause=0x2 pc=@kt_fault_insn
+// kohaku-test: expect-console=kohaku-fw: fatal trap (illegal instruction) cause=0x2 pc=@kt_fault_insn
 #include "harness.h"
 
 int main(void)

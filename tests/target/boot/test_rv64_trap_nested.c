@@ -3,7 +3,7 @@
  * after the first report: the root cause wins and the handler never loops (docs/design.md §6 "Errors"). */
 // kohaku-test: boards=qemu-rv64
 // kohaku-test: expect-stop=exited cause=0 word=0x5452415000000002
-// kohaku-test: expect-console=kohaku-fw: fatal trap cause=0x2 pc=@kt_fault_insn
+// kohaku-test: expect-console=kohaku-fw: fatal trap (illegal instruction) cause=0x2 pc=@kt_fault_insn
 // kohaku-test: expect-console=kt-hook: faulting now
 #include "harness.h"
 #include "boot.h"
@@ -12,11 +12,11 @@
 void kx_fatal_hook(uint64_t word)
 {
     (void)word;
-    hal_puts("kt-hook: faulting now\n");
+    kx_puts("kt-hook: faulting now\n");
     __asm__ volatile(
         "la t0, main\n"
         "lw t1, 0(t0)\n" ::: "t0", "t1", "memory");   /* load from the fetch-only window */
-    hal_puts("kt-hook: the nested fault did not trap\n");
+    kx_puts("kt-hook: the nested fault did not trap\n");
 }
 
 int main(void)

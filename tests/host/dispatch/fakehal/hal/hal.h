@@ -6,6 +6,7 @@
 #define KOHAKU_HAL_H
 
 #include <stdint.h>
+#include "boot.h"       /* as the real hal.h: the waypoint writers (fakehal.c holds the words) */
 
 uint64_t hal_agent_rd(uint32_t off);
 uint32_t hal_agent_rd32(uint32_t off);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "kohaku/cpu_map.h"
+#include "boot.h"       /* as the real hal.h: the waypoint writers (fakehal.c holds the words) */
 
 uint64_t hal_cycles(void);
 uint32_t hal_cycles32(void);
