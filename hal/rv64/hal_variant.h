@@ -82,8 +82,9 @@ static inline uint64_t hal_mvstat(void)
 }
 
 /* RV64 has no cold code (docs/kvm.md): nothing to check. */
-static inline unsigned hal_cold_bad(void)
+static inline unsigned hal_cold_bad(unsigned full)
 {
+    (void)full;
     return 0;
 }
 
