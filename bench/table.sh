@@ -14,7 +14,8 @@ awk '
               "link_xdma_boot_round_trips link_xdma_replay1000_round_trips " \
               "link_qemu_boot_round_trips link_qemu_replay1000_round_trips", order, " ")
     b["dispatch_insns_per_flit"] = "<= 24 / <= 12"; b["unit_feed_pct"] = ">= 90 / >= 95"
-    b["replay_insns_per_write"] = "<= 12 / <= 8"; b["boot_insns"] = "<= 3000 / <= 3000"
+    b["replay_insns_per_write"] = "<= 12 / <= 8"; b["boot_insns"] = "<= 1400 / <= 1200"
+    b["enum_cycles"] = "<= 60000 / <= 25000"
     b["host_vs_fw_ratio"] = ">= 20 / >= 20"; b["imem_bytes"] = "<= 7680 / <= 24576"
     b["spad_bytes"] = "<= 8192 / <= 32768"; b["serves_queue"] = "1 / 1"
     b["link_jtag_boot_round_trips"] = "<= 64 / -"; b["link_jtag_replay1000_round_trips"] = "<= 8 / <= 8"

@@ -15,7 +15,8 @@ end() { if [ -z "$why" ]; then echo "PASS: bench-tools/$T"; else echo "FAIL: ben
 # Every budgeted figure exactly at its limit (docs/bench.md "Budgets").
 good() {
   cat <<'EOF'
-bench qemu-rv32 boot_insns 3000 insns
+bench qemu-rv32 boot_insns 1400 insns
+bench qemu-rv32 enum_cycles 60000 cycles
 bench qemu-rv32 dispatch_insns_per_flit 24.00 insns/flit
 bench qemu-rv32 unit_feed_pct 90.00 %
 bench qemu-rv32 replay_insns_per_write 12.00 insns/write
@@ -23,7 +24,8 @@ bench qemu-rv32 host_vs_fw_ratio 20.0 x
 bench qemu-rv32 serves_queue 1 bool
 bench qemu-rv32 imem_bytes 7680 bytes
 bench qemu-rv32 spad_bytes 8192 bytes
-bench qemu-rv64 boot_insns 3000 insns
+bench qemu-rv64 boot_insns 1200 insns
+bench qemu-rv64 enum_cycles 25000 cycles
 bench qemu-rv64 dispatch_insns_per_flit 12.00 insns/flit
 bench qemu-rv64 unit_feed_pct 95.00 %
 bench qemu-rv64 replay_insns_per_write 8.00 insns/write
@@ -41,11 +43,13 @@ begin check_all_at_limits_pass
 good > "$work/good.txt"
 out=$("$here/check.sh" "$work/good.txt"); rc=$?
 [ $rc -eq 0 ] || why="$why exit $rc;"
-[ "$(grep -c '^bench-check: ok ' <<< "$out")" -eq 19 ] || why="$why not 19 ok lines;"
+[ "$(grep -c '^bench-check: ok ' <<< "$out")" -eq 21 ] || why="$why not 21 ok lines;"
 end
 
 # One step past each limit, one figure at a time: exit 1 and exactly that line marked FAIL.
-for edit in "qemu-rv32 boot_insns 3001" "qemu-rv64 dispatch_insns_per_flit 12.01" \
+for edit in "qemu-rv32 boot_insns 1401" "qemu-rv64 boot_insns 1201" \
+            "qemu-rv32 enum_cycles 60001" "qemu-rv64 enum_cycles 25001" \
+            "qemu-rv64 dispatch_insns_per_flit 12.01" \
             "qemu-rv32 dispatch_insns_per_flit 24.01" "qemu-rv64 unit_feed_pct 94.99" \
             "qemu-rv32 unit_feed_pct 89.99" "qemu-rv64 replay_insns_per_write 8.01" \
             "qemu-rv32 replay_insns_per_write 12.01" "qemu-rv64 host_vs_fw_ratio 19.9" \
@@ -85,8 +89,8 @@ end
 
 begin same_refuses_any_other_difference
 good > "$work/a.txt"
-good | sed 's/qemu-rv64 boot_insns 3000/qemu-rv64 boot_insns 3001/' > "$work/b.txt"
-"$here/same.sh" "$work/a.txt" "$work/b.txt" > /dev/null && why="$why boot 3000 vs 3001 accepted;"
+good | sed 's/qemu-rv64 boot_insns 1200/qemu-rv64 boot_insns 1201/' > "$work/b.txt"
+"$here/same.sh" "$work/a.txt" "$work/b.txt" > /dev/null && why="$why boot 1200 vs 1201 accepted;"
 good | sed '$d' > "$work/b.txt"
 "$here/same.sh" "$work/a.txt" "$work/b.txt" > /dev/null && why="$why a missing line accepted;"
 end

@@ -9,11 +9,6 @@
 #include "kohaku/bootblock.h"
 #include "kohaku/exitword.h"
 
-/* Link-time addresses as data: a table of them in the scratchpad, volatile so GCC loads each
- * (4 window bytes) rather than building the constant (lui + addi, 8). Used by hal_cold_bad,
- * which every RV32 boot runs (e2e-coldguard damages the segment it bounds). */
-#define KX_ADDRS_AS_DATA(name, ...) static const volatile uintptr_t name[] = { __VA_ARGS__ }
-
 /* The waypoint at scratchpad offset KX_WAYPOINT_OFFSET (kohaku/bootblock.h; placed first in
  * .rodata's output section by the linker scripts, which check the address). Written through
  * these two only. Each word has its own symbol (the linker scripts define kx_wait_* as the
@@ -32,11 +27,13 @@ static inline void kx_wait_mark_mover(uint32_t since)
     kx_wait_mover_since = since;
 }
 
-/* The one call boot makes into a layer above besides main(): at start, before anything can
- * call cold code, whether the RV32 cold segment in DRAM is this image's (hal/rv32/kvm.c;
- * RV64 has none: hal/rv64/hal.c returns 0). Declared here, by the caller, so boot includes no
- * hal header (the link, not the include graph, joins them, as for main). */
-unsigned hal_cold_bad(void);
+/* The one call boot makes into a layer above besides main(): at start, before READY, whether
+ * the RV32 cold segment in DRAM is this image's (hal/rv32/kvm.c; RV64 has none: hal/rv64/hal.c
+ * returns 0). `full` 0 checks its header only (magic, length, build id); 1 also sums every
+ * word (kvm_call does that before the first cold instruction of a boot, docs/kvm.md "Guards").
+ * Declared here, by the caller, so boot includes no hal header (the link, not the include
+ * graph, joins them, as for main). */
+uint32_t hal_cold_bad(unsigned full);
 
 /* Validates a boot block as the host wrote it (pure logic: no hal, host-testable).
  * Returns 0 when it is good, else the enum kx_boot_reason of the first rule broken, in this

@@ -37,10 +37,13 @@ unsigned kx_bootblock_check(const struct kx_bootblock *bb)
      * checking it again). Each entry against those before it: at most 32 x 31 / 2 compares,
      * and no bitmap to clear. */
     for (const struct kx_unit_entry *u = bb->units, *end = u + n; u != end; u++) {
-        if (u->inst_depth == 0 || u->yx == 0 || u->yx == BOARD_AGENT_YX)
+        uint32_t yx = u->yx;
+        if (u->inst_depth == 0 || yx == 0 || yx == BOARD_AGENT_YX)
             return KX_BOOT_BAD_UNITS;
-        for (const struct kx_unit_entry *e = bb->units; e != u; e++)
-            if (e->yx == u->yx)
+        /* Back to the first entry, the test at the bottom: four instructions a compare
+         * (boot_insns). */
+        for (const struct kx_unit_entry *e = u; e != bb->units;)
+            if ((--e)->yx == yx)
                 return KX_BOOT_BAD_UNITS;
     }
     return 0;

@@ -13,9 +13,10 @@ void kx_cstart(void) __attribute__((noreturn));
 void kx_cstart(void)
 {
     unsigned reason = kx_bootblock_check(&__kx_bootblock);
-    /* RV32: the cold segment the loader wrote into DRAM must be this image's before anything
-     * can call into it; RV64 has none (hal_cold_bad is 0). */
-    if (!reason && hal_cold_bad())
+    /* RV32: the cold segment the loader wrote into DRAM must be this image's: its header
+     * (magic, length, build id) here; its every word before its first instruction runs
+     * (kvm_call). RV64 has none (hal_cold_bad is 0). */
+    if (!reason && hal_cold_bad(0))
         reason = KX_BOOT_BAD_COLD;
     if (reason) {
         /* Never run on garbage: say why on the console, then stop with a word that

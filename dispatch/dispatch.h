@@ -135,15 +135,16 @@ const struct kx_unit_entry *kdp_unit(const struct kdp_ctx *c, uint8_t yx);
 void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx);
 
 /* Enumerates every coordinate of the rectangle lo..hi (lo <= hi in each axis, as
- * kdp_scan_range gives them; the agent's own, and positions outside the CAPS router grid in
- * both axes, skipped) with CU_CTRL reads of CU_CAPS through the mailbox, one request in flight,
- * KDP_ENUM_TRIES attempts of coord_cycles each; silence means absent. Only with no program
- * running. The table is rewritten in place from the first unit that answers (the service
- * enumerates only at boot, into an empty table). RX is empty on return. Returns KS_OK (the
- * table is what answered), KS_DISPATCH_NO_UNITS (table unchanged: nothing answered),
- * KS_DISPATCH_BAD_UNITS (an answer failed kdp_units_check) or KS_TIMEOUT (detail RUN /
- * MAILBOX_TX / MAILBOX_RX); after either of the last two with a unit found, the table is
- * empty. */
+ * kdp_scan_range gives them; positions outside the CAPS router grid in both axes skipped) with
+ * CU_CTRL reads of CU_CAPS through the mailbox, a row's requests at once (at most 16), the
+ * replies matched by txn; a row whose flits are fewer than its requests after coord_cycles has
+ * its unfound columns asked again one at a time (kdp_ctrl_read, KDP_ENUM_TRIES attempts);
+ * silence means absent (docs/dispatch.md "Enumeration"). Only with no program running. The
+ * table is rewritten in place from the first unit that answers (the service enumerates only at
+ * boot, into an empty table). RX is empty on return. Returns KS_OK (the table is what
+ * answered), KS_DISPATCH_NO_UNITS (table unchanged: nothing answered), KS_DISPATCH_BAD_UNITS
+ * (an answer with depth 0) or KS_TIMEOUT (detail RUN / MAILBOX_TX / MAILBOX_RX); after either
+ * of the last two with a unit found, the table is empty. */
 unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t coord_cycles);
 
 /* Runs jobs[0..n-1] (at most KDP_MAX_JOBS, one per unit) to completion. One target, with no

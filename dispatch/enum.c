@@ -80,8 +80,11 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
 {
     /* The table is filled in place (no 256-byte copy on the stack: on RV32 this runs as cold
      * code on the interpreter's stack in the scratchpad): emptied when the first unit
-     * answers, counted once every coordinate has been asked. */
+     * answers, counted once every coordinate has been asked. Written for the interpreter:
+     * every instruction here costs RV32 about 50 (docs/kvm.md), so the loops per coordinate
+     * are a few instructions each (bench: enum_cycles). */
     unsigned nf = 0;
+    volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_TX_FLIT(0));
 
     c->status = KS_OK;
     c->detail = 0;
@@ -90,39 +93,135 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
      * and with RX emptied first (docs/hardware.md §1.1). */
     if (kdp_quiesce(c) != KS_OK)
         return c->status;
-    uint32_t t0 = (uint32_t)hal_cycles();
-    while ((uint32_t)hal_cycles() - t0 < KDP_TX_SETTLE_CYCLES)
+    uint32_t t = hal_cycles32();
+    while (hal_cycles32() - t < KDP_TX_SETTLE_CYCLES)
         ;
+    /* TX_FLIT's payload once: words 0..2 zero, word 3 op READ (0) and index CU_CAPS (0)
+     * (docs/hardware.md §2.4.6), every half of every word (byte-enabled memory). TX_FLIT keeps
+     * it: each request writes its header only (kdp_ctrl_read, below, writes the same). */
+    _Static_assert(KBF_FIELD_PREP(KF_W3_CTRL_INDEX, KF_CTRL_CU_CAPS) == 0, "CU_CAPS is index 0");
+#pragma GCC unroll 1
+    for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
+        d[i] = 0;
 
-    /* The rectangle row by row ({y,x} counts x first); the router grid GRID_LO..GRID_HI on
-     * both axes (CAPS scalars). */
-    uint32_t g = kdp_grid(), glo = g & 0xFFu, gspan = (g >> 8) - glo;
-    for (unsigned yx = lo_yx; yx <= hi_yx; yx++) {
-        unsigned x = KDP_X(yx), y = KDP_Y(yx);
-        /* Each range test as one unsigned compare: v in [a, b] <=> v - a <= b - a. */
-        bool out_x = x - glo > gspan;
-        bool out_y = y - glo > gspan;
-        /* Outside the rectangle's columns; the agent itself; positions outside the router
-         * grid in both axes (a corner touches no router: docs/hardware.md §2.4.5): no unit. */
-        if (x - KDP_X(lo_yx) > KDP_X(hi_yx) - KDP_X(lo_yx) || yx == c->agent_yx ||
-            (out_x && out_y) || nf == KX_BOOT_MAX_UNITS)
-            continue;
-        /* CU_CAPS lies wholly in word 3 (value [63:16]; the fields start at value bit 20). */
-        uint64_t caps;
-        unsigned got = kdp_ctrl_read(c, (uint8_t)yx, KF_CTRL_CU_CAPS, coord_cycles, &caps);
-        if (got == KS_TIMEOUT)
-            return c->status;
-        if (got) {
-            if (nf == 0) {
-                c->n_units = 0;
-                c->owing = 0;           /* indices change meaning: nothing owed */
-            }
-            kdp_caps_unit((uint8_t)yx, caps, &c->units[nf++]);
+    /* Row by row; in a row inside the router grid (CAPS scalars GRID_LO..GRID_HI) every column
+     * of the rectangle, in a row outside it only the grid's columns (a corner touches no
+     * router: docs/hardware.md §2.4.5). A row (at most 16 coordinates) is asked at once: every
+     * request sent, then the replies read in any order. TX takes 16 behind an idle agent and
+     * each request brings at most one flit into RX (16): its reply, another unit's answer, or
+     * itself clamped onto the agent. The agent's own coordinate is asked too: that request
+     * lands in RX itself, which reads as "nobody here" like any clamp (a test per coordinate
+     * saved). */
+    uint32_t g = kdp_grid(), glo = g & 0xFFu, ghi = g >> 8;
+    unsigned xl0 = KDP_X(lo_yx), xh0 = KDP_X(hi_yx);
+    unsigned gxl = xl0 > glo ? xl0 : glo, gxh = xh0 < ghi ? xh0 : ghi;
+    /* A request's header but its dst and txn (kdp_ctrl_hdr): src = the agent, type CU_CTRL,
+     * last. */
+    const uint32_t hsrc = kdp_ctrl_hdr(0, c->agent_yx, 0);
+    for (unsigned y = KDP_Y(lo_yx); y <= KDP_Y(hi_yx) && nf < KX_BOOT_MAX_UNITS; y++) {
+        unsigned xl = xl0, xh = xh0;
+        if (y - glo > ghi - glo) {
+            xl = gxl;
+            xh = gxh;
         }
+        if (xl > xh)
+            continue;
+        /* At most the table's room: an answer is written at once at nf + its column, and
+         * moved down into scan order below. */
+        unsigned n = xh - xl + 1u;
+        if (n > KX_BOOT_MAX_UNITS - nf)
+            n = KX_BOOT_MAX_UNITS - nf;
+        /* TX drained (STATUS.busy 0: at most one flit left in the output stage), so the row's
+         * requests all fit; bounded by wait_cycles (detail MAILBOX_TX). */
+        if ((hal_agent_rd32(KA_STATUS) & KA_STATUS_BUSY) &&
+            kdp_wait_reg(c, KA_STATUS, KA_STATUS_BUSY, 0,
+                         KDP_DETAIL(KDP_AWAIT_MAILBOX_TX, KDP_YX(xl, y))) != KS_OK)
+            return c->status;
+        /* Each request's txn is its coordinate as {x,y}, the byte order of the header's dst
+         * and src fields: the next column is one add to the header (dst_x + 1, txn + 16), and
+         * a reply's txn names its column. */
+        uint32_t t0 = (xl << 4) | y;
+        uint32_t h = (t0 << 24) | hsrc | (t0 << 4);
+        for (unsigned k = n; k; k--) {
+            d[KF_HDR_WORD * 8u / sizeof(uintptr_t)] = h;
+            hal_fence();                /* the header is written before the kick reads it */
+            hal_agent_wr32(KA_TX_KICK, 1);
+            h += (1u << 28) + (16u << 4);
+        }
+
+        /* The replies: one flit for each request (n in all), each with that request's txn.
+         * From that coordinate (src = txn), type CU_CTRL, op 0x02 and index 0: a unit.
+         * Anything else with that txn (the clamp's answer from another unit, the request
+         * itself clamped onto the agent) means "nobody here" at once (docs/hardware.md §1).
+         * Flits with a txn of no column of this row (a late reply to an earlier request) are
+         * popped. The wait ends coord_cycles after the kicks or the last reply of the row. */
+        uint32_t got = 0, found = 0, n16 = n << 4;
+        t = hal_cycles32();
+        while (got < n && hal_cycles32() - t <= coord_cycles) {
+            if (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
+                continue;
+            uint32_t hh = hal_agent_rd32(KA_RX_FLIT(KF_HDR_WORD));
+            uint32_t dd = ((hh >> 4) & 0xFFu) - t0;
+            if (!(dd & 15u) && dd < n16) {
+                got++;
+                t = hal_cycles32();     /* the wait is from the last reply: not the reading */
+                /* src (the header's [23:16], {x,y}) = txn, then type and op/index */
+                if ((((hh >> 16) ^ (hh >> 4)) & 0xFFu) == 0 &&
+                    ((hh >> 12) & 15u) == KF_T_CU_CTRL) {
+                    uint64_t w3 = hal_agent_rd(KA_RX_FLIT(3));
+                    if ((uint32_t)(w3 >> 48) == KDP_REPLY_OP_INDEX(KF_CTRL_CU_CAPS)) {
+                        found |= 1u << (dd >> 4);
+                        kdp_caps_unit((uint8_t)(KDP_YX(xl, y) + (dd >> 4)), w3 << 16,
+                                      &c->units[nf + (dd >> 4)]);
+                    }
+                }
+            }
+            hal_agent_wr32(KA_RX_POP, 1);
+        }
+        /* Fewer flits than requests (a kick lost, a request dropped by a unit whose reply to
+         * another was still pending: docs/hardware.md §1.1, or no answer at all): every column
+         * of the row not found is asked again, one request in flight (kdp_ctrl_read),
+         * KDP_ENUM_TRIES attempts; silence means absent. */
+        uint32_t left = got < n ? ((1u << n) - 1u) & ~found : 0;
+        /* Their txns get column 15 and this row or the next ({x,y} 0xF0 | y): a late reply to
+         * them can match no column the scan asks later but column 15 of the next row (GRID_HI
+         * 14 only). */
+        for (unsigned i = 0; left; i++) {
+            if (!(left & (1u << i)))
+                continue;
+            left ^= 1u << i;
+            uint64_t caps;
+            c->txn_seq = (uint8_t)(0xF0u | y);
+            unsigned got = kdp_ctrl_read(c, (uint8_t)KDP_YX(xl + i, y), KF_CTRL_CU_CAPS,
+                                         coord_cycles, &caps);
+            if (got == KS_TIMEOUT)
+                return c->status;
+            if (got) {
+                found |= 1u << i;
+                kdp_caps_unit((uint8_t)KDP_YX(xl + i, y), caps, &c->units[nf + i]);
+            }
+        }
+        /* The first answer empties the table (indices change meaning: nothing owed); each
+         * found entry moves down to the next free place, in scan order. */
+        if (found && nf == 0) {
+            c->n_units = 0;
+            c->owing = 0;
+        }
+        for (unsigned k = nf; found; k++, found >>= 1)
+            if (found & 1u)
+                c->units[nf++] = c->units[k];
     }
     if (kdp_quiesce(c) != KS_OK)
         return c->status;
-    c->status = nf ? kdp_units_check(c->units, nf, c->agent_yx) : KS_DISPATCH_NO_UNITS;
+    /* The table's rules (kdp_units_check) hold by construction but one: each coordinate is
+     * asked once and found at most once (no duplicate), the agent's own never answers as a
+     * unit (its request comes back with op 0), (0,0) is a corner never asked while GRID_LO is
+     * at least 1; a depth of 0 (and (0,0), should CAPS publish GRID_LO 0) is checked here: the
+     * interpreted pairwise check cost RV32 about 10,000 cycles. */
+    c->status = nf ? KS_OK : KS_DISPATCH_NO_UNITS;
+    for (unsigned i = 0; i < nf; i++)
+        if (c->units[i].inst_depth == 0 || c->units[i].yx == 0)
+            c->status = KS_DISPATCH_BAD_UNITS;
     if (c->status == KS_OK)
         c->n_units = (uint8_t)nf;
     return c->status;

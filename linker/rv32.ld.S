@@ -39,11 +39,14 @@ SECTIONS
     .kvm_cold : ALIGN(16) {
         __kx_cold_start = .;
         /* The header the boot checks (hal/rv32/kvm.h; docs/kvm.md "Guards"): magic
-         * (KVM_COLD_MAGIC, "KVMC"), the segment's length in bytes, two zero words. */
+         * (KVM_COLD_MAGIC, "KVMC"), the segment's length in bytes, the build id (0 here,
+         * written by scripts/cold-sum.sh after the link), and `ret` (jalr x0, 0(ra)): the
+         * cold function hal_cold_verify runs to have kvm_call check the segment. */
         LONG(0x434D564B)
         LONG(__kx_cold_end - __kx_cold_start)
         LONG(0)
-        LONG(0)
+        __kx_cold_ret = .;
+        LONG(0x00008067)
         *(.kvm_cold .kvm_cold.*)
         __kx_cold_code_end = .; /* check-image.sh scans the code up to here, not the padding */
         . = ALIGN(16);          /* the check sums four words a turn */
@@ -63,11 +66,17 @@ SECTIONS
         kx_wait_mover_since = kx_waypoint + 8;
         *(.srodata .srodata.*)
         *(.rodata .rodata.*)
-        /* The sum of the cold segment's words: 0 here, written by scripts/cold-sum.sh after
-         * the link (hal/rv32/kvm.h). */
+        /* The cold segment's checks (hal/rv32/kvm.h __kx_cold_chk): its header's end and the
+         * header's sum; its end and the sum of all its words (__kx_cold_sum); its start.
+         * The sums are 0 here, written by scripts/cold-sum.sh after the link. */
         . = ALIGN(4);
+        __kx_cold_chk = .;
+        LONG(__kx_cold_start + 16)
+        LONG(0)
+        LONG(__kx_cold_end)
         __kx_cold_sum = .;
         LONG(0)
+        LONG(__kx_cold_start)
         __kx_rodata_end = .;
     } > SPAD
 
@@ -90,6 +99,8 @@ SECTIONS
         *(.bss .bss.*)
         *(COMMON)
         . = ALIGN(8);
+        /* Never empty: crt0.S zeroes it with the test at the bottom. */
+        . = . == __kx_bss_start ? . + 8 : .;
         __kx_bss_end = .;
     } > SPAD
 
@@ -115,3 +126,4 @@ SECTIONS
 ASSERT(__kx_stack_bottom + LD_STACK_BYTES <= __kx_spad_end, "scratchpad overflow: data + stack exceed the window")
 ASSERT(__kx_text_end <= __kx_imem_end, "instruction window overflow")
 ASSERT(kx_waypoint == LD_SPAD_BASE + LD_BOOT_RESERVED, "the waypoint is not where the host reads it")
+ASSERT((__kx_stack_top & 0xFFF) == 0, "crt0.S sets sp with one lui: the stack top must be 4 KB-aligned")

@@ -53,12 +53,15 @@ SECTIONS
     /* gp-relative addressing reaches +-2 KB around __global_pointer$; crt0 sets gp. */
     __global_pointer$ = MIN(__kx_data_start + 0x800, __kx_spad_end);
 
-    .bss (NOLOAD) : ALIGN(8) {
+    /* 16-aligned at both ends: crt0.S zeroes it 16 bytes a turn. */
+    .bss (NOLOAD) : ALIGN(16) {
         __kx_bss_start = .;
         *(.sbss .sbss.*)
         *(.bss .bss.*)
         *(COMMON)
-        . = ALIGN(8);
+        . = ALIGN(16);
+        /* Never empty: crt0.S zeroes it with the test at the bottom. */
+        . = . == __kx_bss_start ? . + 16 : .;
         __kx_bss_end = .;
     } > SPAD
 

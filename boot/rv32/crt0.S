@@ -9,14 +9,13 @@ _start:
     .option norelax                 /* gp is not set yet: no gp-relative relaxation here */
     la      gp, __global_pointer$
     .option pop
-    la      sp, __kx_stack_top
+    lui     sp, %hi(__kx_stack_top) /* the scratchpad's end: 4 KB-aligned (linker/rv32.ld.S) */
     la      t0, __kx_bss_start
-    la      t1, __kx_bss_end        /* both 8-aligned by the linker script */
-1:  bgeu    t0, t1, 2f
-    sw      zero, 0(t0)
+    la      t1, __kx_bss_end        /* both 8-aligned, never empty (linker/rv32.ld.S) */
+1:  sw      zero, 0(t0)             /* the test at the bottom: 3 instructions a word */
     addi    t0, t0, 4
-    j       1b
-2:  call    kx_cstart               /* never returns */
+    bltu    t0, t1, 1b
+    call    kx_cstart               /* never returns */
     /* Unreachable; should it happen, halt loudly rather than run off the end: EBREAK halts
      * this core with cause 3 and this PC (docs/hardware.md §4), one instruction where a word in a0
      * for ECALL took three. */

@@ -13,12 +13,12 @@ _start:
     .option pop
     la      sp, __kx_stack_top
     la      t0, __kx_bss_start
-    la      t1, __kx_bss_end        /* both 8-aligned by the linker script */
-1:  bgeu    t0, t1, 2f
-    sd      zero, 0(t0)
-    addi    t0, t0, 8
-    j       1b
-2:  call    kx_cstart               /* never returns */
+    la      t1, __kx_bss_end        /* both 16-aligned, never empty (linker/rv64.ld.S) */
+1:  sd      zero, 0(t0)             /* two stores a turn, the test at the bottom: boot_insns */
+    sd      zero, 8(t0)
+    addi    t0, t0, 16
+    bltu    t0, t1, 1b
+    call    kx_cstart               /* never returns */
     li      a0, 0xDEAD00FF          /* unreachable: report rather than run off the end */
     ebreak
     .size _start, . - _start

@@ -63,12 +63,30 @@ static inline void hal_fence(void)
 
 /* ---- The cold segment (docs/kvm.md "Guards"; hal/rv32/kvm.c) ---- */
 
-/* hal_cold_bad() (declared in boot.h, its one caller outside hal): nonzero when the cold
- * segment in DRAM is not the one this image was linked with: magic, length or checksum. Reads
- * DRAM as it is now (flushes and drops the data cache first). */
+/* hal_cold_bad(full) is declared in boot/boot.h (its one caller outside hal, boot/start.c):
+ * nonzero when the cold segment in DRAM is not the one this image was linked with. `full` 0:
+ * its header only (magic, length, build id: the boot's check); 1: also every word against
+ * the checksum. Reads DRAM as it is now (flushes and drops the data cache first). */
 
-/* After a failure: stops the core through kx_fatal (KX_SITE_KVM_COLD) when hal_cold_bad. */
-void hal_cold_verify(void);
+/* After a failure: stops the core (kx_fatal, KX_SITE_KVM_COLD: 0xDEAD0007) when
+ * hal_cold_bad(1). kvm_call makes that check before the first cold instruction of a boot
+ * (kvm_cold_ok); this clears the flag and runs the header's last word, a `ret`
+ * (linker/rv32.ld.S), so that kvm_call's check and its report serve here too. The call is
+ * asm: only the entry (a6) is set, the `ret` reads no argument, and C would spend six
+ * register loads on arguments (window bytes); kvm_call is an ordinary C function, so every
+ * caller-saved register is clobbered. */
+extern uint8_t kvm_cold_ok;
+extern const uint32_t __kx_cold_ret[];
+static inline void hal_cold_verify(void)
+{
+    register uint32_t entry __asm__("a6") = (uint32_t)(uintptr_t)__kx_cold_ret;
+    kvm_cold_ok = 0;
+    __asm__ volatile("call kvm_call"
+                     : "+r"(entry)
+                     :
+                     : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a0", "a1", "a2", "a3",
+                       "a4", "a5", "a7", "memory");
+}
 
 /* ---- Mover, descriptor form (docs/hardware.md §4) ---- */
 

@@ -14,6 +14,11 @@ _Static_assert(BOARD_IMEM_BASE == 0, "a native call is a jump below the end of t
  * the object does not depend on how much of the window each image's native code fills. */
 extern const char __kx_text_end[];
 
+/* Set once the whole cold segment matched its sum since this boot (.sbss: the boot clears
+ * it); kvm_call sums the segment before the first cold instruction of each boot runs, and
+ * hal_cold_verify clears it to have it summed again (hal_variant.h). */
+uint8_t kvm_cold_ok;
+
 typedef uint64_t kvm_native_fn(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
                                uint32_t, uint32_t);
 
@@ -78,6 +83,16 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
     x[2] = (uint32_t)(uintptr_t)(f.stack + KVM_STACK_BYTES / 4);
     x[3] = gp;                  /* globals are gp-relative in cold code too */
     x[10] = a0, x[11] = a1, x[12] = a2, x[13] = a3, x[14] = a4, x[15] = a5;
+    /* The boot checked only the segment's header (its id); the whole segment is summed once
+     * per boot, here, before its first instruction runs: damaged in place, it never runs
+     * (KX_SITE_KVM_COLD). */
+    if (!kvm_cold_ok) {
+        uint32_t one = 1;
+        __asm__("" : "+r"(one));    /* one register for the flag and the argument */
+        kvm_cold_ok = (uint8_t)one; /* a bad segment stops the core: no second try */
+        if (hal_cold_bad(one))
+            goto bad;           /* which checks again and names it: KX_SITE_KVM_COLD, cause 0 */
+    }
 
     /* Handler offsets from `bad` (GNU labels as values, two bytes a slot); 0 is the halt. */
 #define H(l) [KVM_##l] = &&l - &&bad
@@ -232,7 +247,7 @@ bad_fetch:
 bad:                            /* offset 0 of the handler table: an empty slot halts */
     /* An encoding or a fetch the compiler never made is most likely damaged cold code: when
      * the segment is no longer the one linked, that is the report. */
-    if (hal_cold_bad())
+    if (hal_cold_bad(1))
         site = KX_SITE_KVM_COLD;
     /* Here, not in a helper as before: kx_fatal's stack argument costs this frame 16 bytes
      * (672 in all, docs/kvm.md "Stack"), the helper cost the window 52 bytes and 32 of stack. */
@@ -242,29 +257,25 @@ bad:                            /* offset 0 of the handler table: an empty slot 
 /* ---- Guards (docs/kvm.md "Guards"): native, so they work when the cold
  * segment does not. ---- */
 
-unsigned hal_cold_bad(void)
+uint32_t hal_cold_bad(unsigned full)
 {
-    KX_ADDRS_AS_DATA(seg, (uintptr_t)__kx_cold_start, (uintptr_t)__kx_cold_end);   /* boot.h */
-    uint32_t s = 0;
-
-    /* DRAM as it is now, not lines cached before a host or mover write changed it. The sum
-     * covers the header, so a wrong magic or length (an absent segment reads as zeros) fails
-     * it as a changed instruction does. Four words a turn: the segment is padded to 16 bytes
-     * (linker/rv32.ld.S), and the boot runs this over all of it (bench: boot_insns). */
+    /* DRAM as it is now, not lines cached before a host or mover write changed it. */
     hal_dcache_flush();
     hal_dcache_inval();
-    const volatile uint32_t *p = (const volatile uint32_t *)seg[0];
-    const volatile uint32_t *end = (const volatile uint32_t *)seg[1];
+    /* The boot's check: the header's four words (magic, length, build id, `ret`), which
+     * identify the segment, against their sum; an absent segment (zeros) or another build's
+     * header gives another sum. The full check: every word, the header's too, against the
+     * sum of all: a word changed in place since the link. One loop for both, four words a
+     * turn (the segment is padded to 16 bytes), its ends and sum from one table of the
+     * link (linker/rv32.ld.S __kx_cold_chk; the sums written by scripts/cold-sum.sh):
+     * window bytes. */
+    const volatile uint32_t *p = (const volatile uint32_t *)__kx_cold_chk[4];
+    const uint32_t *c = __kx_cold_chk + 2 * full;
+    const volatile uint32_t *end = (const volatile uint32_t *)c[0];
+    uint32_t s = -c[1];         /* 0 at the end when the words sum to it */
     do {
         s += p[0] + p[1] + p[2] + p[3];
         p += 4;
     } while (p != end);
-    return s != __kx_cold_sum[0];
-}
-
-void hal_cold_verify(void)
-{
-    /* An assertion (two argument registers) rather than kx_fatal's eleven: window bytes. The
-     * word, 0xDEAD0007, names it; "fatal assert cause=0x7". */
-    KX_ASSERT(!hal_cold_bad(), KX_SITE_KVM_COLD);
+    return s;
 }

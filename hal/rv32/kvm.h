@@ -26,12 +26,18 @@
 uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
                   uint32_t entry);
 
-/* The cold segment (linker/rv32.ld.S): a 16-byte header, KVM_COLD_MAGIC then the segment's
- * length in bytes (then two zero words), the cold code, padding to 16 bytes. __kx_cold_sum, a
- * word of the scratchpad's .rodata, holds the 32-bit sum of the segment's words, written after
- * the link by scripts/cold-sum.sh: a segment from another build, absent (DRAM zero) or damaged
- * does not match it (docs/kvm.md "Guards"). */
+/* The cold segment (linker/rv32.ld.S): a 16-byte header (KVM_COLD_MAGIC, the segment's length
+ * in bytes, the build id, a zero word), the cold code, padding to 16 bytes. The build id is the
+ * 32-bit sum of the segment's other words. __kx_cold_sum, two words of the scratchpad's
+ * .rodata, holds the sum of all the segment's words (the id's too), and __kx_cold_chk the sum
+ * of the header's four words, both written after the link by scripts/cold-sum.sh: an absent segment (DRAM zero) or one from
+ * another build fails the header check at boot, a damaged one the sum before its first
+ * instruction runs (docs/kvm.md "Guards"). */
 #define KVM_COLD_MAGIC  0x434D564Bu     /* "KVMC"; linker/rv32.ld.S writes the same literal */
-extern const uint32_t __kx_cold_start[], __kx_cold_end[], __kx_cold_sum[];
+extern const uint32_t __kx_cold_start[], __kx_cold_end[];
+/* The link's table for the checks (linker/rv32.ld.S): the header's end and the sum of its four
+ * words; the segment's end and the sum of all its words (__kx_cold_sum, [3] here); the
+ * segment's start. The sums are written by scripts/cold-sum.sh. */
+extern const uint32_t __kx_cold_chk[5], __kx_cold_sum[];
 
 #endif

@@ -3,8 +3,9 @@
 
 /* RV64 has no cold code (docs/kvm.md): nothing to check. Out of line because boot/start.c
  * calls it through its own declaration (boot.h). */
-unsigned hal_cold_bad(void)
+uint32_t hal_cold_bad(unsigned full)
 {
+    (void)full;
     return 0;
 }
 

@@ -10,8 +10,10 @@
  * walkers is 2 + 24 + 4 + 2 writes; most moves fit one buffer. */
 #define KMV_SPAD_WRITES  32u
 
-/* .bss is in the scratchpad on RV32 (linker/rv32.ld.S): MVGO reads it by word index. */
-static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES];
+/* In the scratchpad (linker/rv32.ld.S): MVGO reads it by word index. .noinit: every chunk is
+ * written before MVGO reads it, so the boot need not zero it (776 instructions of boot_insns). */
+static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES]
+    __attribute__((section(".noinit.kmv_spad")));
 
 /* The staged chunk: its buffer and the write after it. Its GO's mode goes straight to
  * kmv_port_mode_bit (kmv_port.h): replay reads it after kmv_port_start, before staging the

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# coldguard.sh — the RV32 second engine's guards end to end (docs/kvm.md
-# "Guards", docs/reliability.md): the product image flashed by kactl into our QEMU, as a user
-# would. A cold segment that is absent (fw.elf without its DRAM segment) or damaged (one word
-# changed) is refused at boot with one console line and the boot exit word 0xB007_0009 — never
-# run (before: "fatal kvm" nine times and a scratchpad overrun); a segment damaged after READY
-# is found at the next failure: the core stops with 0xDEAD_0007 and the FATAL state line, once;
-# with the segment intact the same failure is an ordinary refusal and the node keeps serving.
+# coldguard.sh — the RV32 second engine's guards end to end (docs/kvm.md "Guards",
+# docs/reliability.md): the product image flashed by kactl into our QEMU, as a user would.
+# - At boot, before READY, the cold segment's header (magic, length, build id) is compared: an
+#   absent segment (fw.elf without its DRAM segment) or one from another build (same length,
+#   another id) is refused with one console line and the boot exit word 0xB007_0009, never run
+#   (before the guards: "fatal kvm" nine times and a scratchpad overrun).
+# - The whole segment is summed before the first cold instruction of each boot runs. One word
+#   damaged in place: with a unit table the node reaches READY and serves native commands, and
+#   the first command that needs cold code (a REPLAY: its list check is cold) stops the core with
+#   0xDEAD_0007 and "fatal kvm cause=0x0" (no instruction fetched); a boot that enumerates (cold
+#   code) stops the same way before READY.
+# - After READY, a segment damaged later is found at the next failure: 0xDEAD_0007 and the
+#   FATAL state line, once; with the segment intact the same failure is an ordinary refusal and
+#   the node keeps serving.
 # And the stack: painted before release (tests/e2e/stackmark.c), measured after a workload that
 # nests the interpreter three deep (a DISPATCH to a hung unit: cold glue, native dispatch, cold
 # recovery, native wait, cold failure record) and runs the deepest interpreted chain (a RUN's
@@ -13,7 +20,8 @@
 # scripts/stack-check.py) and above two interpreter frames.
 # Usage: tests/e2e/coldguard.sh BOARD OUTDIR   (an RV32 board)  -> PASS:/FAIL: lines on stdout
 # Expected values are literals of include/kohaku/exitword.h (KX_EXIT_BOOT(9) = 0xB0070009),
-# boot/boot.h (KX_SITE_KVM_COLD: 0xDEAD0007) and include/kohaku/status.h (BAD_OP 0x01).
+# boot/boot.h (KX_SITE_KVM_COLD: 0xDEAD0007), include/kohaku/status.h (BAD_OP 0x01) and the
+# model's default map (docs/hardware.md §10: NP at 1..4,1, TU at 1,2 and 2,2, depth 16).
 set -u
 board=$1 out=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,8 +47,10 @@ console_count() { # N RE
 }
 sym() { $NM "$fw" | awk -v s="$1" '$3 == s { print $1 }'; }
 
-# The images: without the DRAM segment, and with one word of it changed (bit 0 of the word
-# 64 bytes before the end of the code: inside a cold function, never the header).
+# The images: without the DRAM segment; with one word of it changed in place (bit 0 of the word
+# 64 bytes before the end of the code: inside a cold function, never the header); and with the
+# segment of another build: the same code with that word changed, its header and sums made
+# for it by scripts/cold-sum.sh (as its own link would), transplanted into this image.
 $OBJCOPY -R .kvm_cold "$fw" "$work/nocold.elf" 2> /dev/null  # (its warning: the segment is now empty)
 end_code=$((16#$(sym __kx_cold_code_end))) start=$((16#$(sym __kx_cold_start)))
 off=$(( end_code - start - 64 ))
@@ -48,9 +58,23 @@ $OBJCOPY -O binary --only-section=.kvm_cold "$fw" "$work/cold.bin"
 b=$(od -An -tu1 -j "$off" -N1 "$work/cold.bin" | tr -d ' ')
 printf "$(printf '\\x%02x' $((b ^ 1)))" | dd of="$work/cold.bin" bs=1 seek="$off" conv=notrunc status=none
 $OBJCOPY --update-section .kvm_cold="$work/cold.bin" "$fw" "$work/badcold.elf"
+cp "$work/badcold.elf" "$work/other-build.elf"
+OBJCOPY=$OBJCOPY NM=$NM scripts/cold-sum.sh "$work/other-build.elf"
+$OBJCOPY -O binary --only-section=.kvm_cold "$work/other-build.elf" "$work/other.bin"
+$OBJCOPY --update-section .kvm_cold="$work/other.bin" "$fw" "$work/othercold.elf"
+# The other build's header differs from this one's in the id alone (magic and length equal):
+# the refusal below is the id's.
+hdr() { od -An -v -tx4 -w4 -N16 "$1" | tr -d ' ' | tr '\n' ' '; }
+$OBJCOPY -O binary --only-section=.kvm_cold "$fw" "$work/own.bin"
+read -r m0 l0 i0 r0 <<< "$(hdr "$work/own.bin")"
+read -r m1 l1 i1 r1 <<< "$(hdr "$work/other.bin")"
+hdr_why=""
+[ "$m0 $l0 $r0" = "$m1 $l1 $r1" ] && [ "$m0" = 434d564b ] && [ "$i0" != "$i1" ] ||
+  hdr_why=" headers: own $m0 $l0 $i0 $r0, other $m1 $l1 $i1 $r1 (want magic 434d564b, same length, another id);"
 
-for img in nocold badcold; do
+for img in nocold othercold; do
   begin "boot_refuses_${img}"
+  [ "$img" = othercold ] && why=$hdr_why
   k boot "$work/$img.elf"
   want_rc 3 boot
   want_out "RV32 cold segment absent or not the one linked \(reason 9\)"
@@ -60,6 +84,34 @@ for img in nocold badcold; do
   console_count 0 "fatal"
   end
 done
+
+# Damaged in place, with a unit table (no cold code before READY): READY, a native command
+# served, then a REPLAY (its list check is cold) stops the core before its first cold
+# instruction: cause 0, no instruction fetched, the word 0xDEAD0007.
+printf '1,1 NP 16\n2,1 NP 16\n3,1 NP 16\n4,1 NP 16\n1,2 TU 16\n2,2 TU 16\n' > "$work/units.txt"
+begin damaged_units_first_cold_command
+k boot "$work/badcold.elf" --units "$work/units.txt"
+want_rc 0 boot
+want_out "^boot: READY on RV32, 6 units \(from --units\)"
+still_serves
+k replay host/demo/copy.txt
+k status
+want_out "^core: state=exited cause=0 word=0xdead0007 "
+want_out "^firmware: state=FATAL"
+console_count 1 "kohaku-fw: fatal kvm cause=0x0 pc=0x804[0-9a-f]{5} addr=0x0$"
+console_count 1 "fatal"
+end
+
+# Damaged in place, enumerating (cold code): stopped before READY, the same way.
+begin damaged_enumerate_before_ready
+k boot "$work/badcold.elf" --enumerate
+want_rc 3 boot
+no_out "READY"
+k status
+want_out "^core: state=exited cause=0 word=0xdead0007 "
+console_count 1 "kohaku-fw: fatal kvm cause=0x0 pc=0x804[0-9a-f]{5} addr=0x0$"
+console_count 1 "fatal"
+end
 
 # After READY: one word of a cold function changed through the host port, then a command
 # the firmware refuses natively (an unknown op): the failure makes it check the segment.
@@ -73,7 +125,8 @@ k submit --op 99
 k status
 want_out "^core: state=exited cause=0 word=0xdead0007 "
 want_out "^firmware: state=FATAL"
-console_count 1 "kohaku-fw: fatal assert cause=0x7 "
+console_count 1 "kohaku-fw: fatal kvm cause=0x0 pc=0x804[0-9a-f]{5} addr=0x0$"
+console_count 1 "fatal"
 end
 
 begin after_failure_intact
