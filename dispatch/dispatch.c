@@ -231,9 +231,12 @@ static unsigned kdp_find(const struct kdp_ctx *c, const struct kdp_prog *p, uint
 {
     for (unsigned r = 0; r < KDP_REGIONS; r++) {
         const struct kdp_region *g = &c->reg[r];
-        /* the range first: it is what usually differs (unsigned: one compare for both ends) */
-        if (g->prog && cursor - g->start < g->len && g->prog->payload == p->payload &&
-            g->prog->txn == p->txn && g->prog->n == p->n)
+        /* the range first: it is what usually differs (unsigned: one compare for both ends;
+         * a region emptied at the run's start has prog NULL, never p); then the program
+         * itself (jobs sharing one kdp_prog), else its content */
+        if (cursor - g->start < g->len &&
+            (g->prog == p || (g->prog && g->prog->payload == p->payload &&
+                              g->prog->txn == p->txn && g->prog->n == p->n)))
             return r;
     }
     return KDP_REGIONS;
@@ -443,6 +446,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 if (!pick && room >= (want < half ? want : half)) {
                     pick = j;
                     proom = room;   /* the staging below reads nothing: room is still this */
+                    break;          /* the rest are polled in a pass that kicks nothing */
                 }
             }
             if (++j == end)
@@ -471,11 +475,11 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                             oldest = c->reg[q].stamp;
                         }
                     kdp_fill(c, r, rs, j->prog, j->rep.dispatched);
-                    /* The staging took a while: the running kick has usually finished
-                     * (c->running is let go at the next turn's check). */
-                    if (run && !kdp_running())
-                        run = false;
                 }
+                /* The lookup (and any staging) took a while: the running kick has often
+                 * finished (c->running is let go at the next turn's check). */
+                if (run && !kdp_running())
+                    run = false;
                 if (!pick || run)
                     break;
                 struct kdp_region *g = &c->reg[r];
@@ -492,7 +496,9 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 run = true;
                 /* The stream stages its next region at once, while this kick pushes (it
                  * cannot be staged earlier: the stream's chunks follow each other). */
-                if (!stream || j->rep.dispatched == j->prog->n)
+                if (!stream)
+                    goto next;      /* just kicked: no wait can have run out */
+                if (j->rep.dispatched == j->prog->n)
                     break;
                 pick = 0;
                 r = KDP_REGIONS;
@@ -504,6 +510,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             kdp_timeout(c, need, pend);     /* recover.c: which of them was waited for */
             break;
         }
+next:;
     }
 out:
     kdp_quiesce(c);         /* (c->running is set again when the next run starts) */
