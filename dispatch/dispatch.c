@@ -133,34 +133,6 @@ static bool kdp_running(void)
     return (hal_agent_rd32(KA_PROG_STAT) & KA_PROG_STAT_RUN) != 0;
 }
 
-/* Waits, bounded, until (register `off` & bit) == want: PROG_STAT.run to fall (run alone
- * decides "sent", docs/hardware.md §1.1: a finished program reads "flits left" 1), or RX to empty,
- * popping what it holds (late CU_CTRL replies nobody asked for now), or TX to leave "full"
- * (enum.c). On timeout: KS_TIMEOUT recorded (the first error wins), with `detail`, value the
- * register. */
-__attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit,
-                                                uint32_t want, uint32_t detail)
-{
-    /* The counter's low half (hal_cycles32, inline): no call in the loop, so nothing kept in
-     * saved registers. kdp_run's own loop calls hal_cycles (kdp_now) at every turn, which
-     * keeps RV32's 64-bit count extended (hal.h); one wait here is shorter than 2^32. */
-    uint32_t t = hal_cycles32();
-    while ((hal_agent_rd32(off) & bit) != want) {
-        if (off == KA_RX_STATUS)
-            hal_agent_wr32(KA_RX_POP, 1);
-        if (hal_cycles32() - t > c->wait_cycles) {
-            kdp_fail(c, KS_TIMEOUT, detail, hal_agent_rd(off));     /* recover.c */
-            return KS_TIMEOUT;
-        }
-    }
-    return KS_OK;
-}
-
-static unsigned kdp_wait_idle(struct kdp_ctx *c)
-{
-    return kdp_wait_reg(c, KA_PROG_STAT, KA_PROG_STAT_RUN, 0, KDP_DETAIL(KDP_AWAIT_RUN, 0));
-}
-
 /* A job's program is over: every pushed instruction retired, and nothing more to send. */
 static void kdp_done(struct kdp_job *j)
 {
@@ -258,11 +230,13 @@ static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kd
     if (len > rs)
         len = rs;
     struct kdp_region *g = &c->reg[r];
+    uint32_t base = kdp_region_base(r, rs);
     g->prog = p;            /* recorded first: nothing needs keeping across the call */
     g->start = cursor;
-    g->len = len;
+    g->len = (uint16_t)len;
+    g->base = (uint16_t)base;
     c->staged_flits += len;
-    kdp_stage(kdp_region_base(r, rs), p, cursor, len);
+    kdp_stage(base, p, cursor, len);
 }
 
 /* PROG_CRED at the run's first kick only: from then on it counts every INST_COMPLETE exactly
@@ -292,7 +266,6 @@ static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32
     hal_agent_wr32(KA_PROG_KICK, 1);
     j->rep.dispatched += len;
     c->cred_due -= len;
-    c->clock++;             /* after the region's stamp was taken (kdp_run) */
 }
 
 /* The single-target stream, the path `make bench` measures: region r kicked while region r^1
@@ -359,7 +332,7 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
     }
 }
 
-unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
+__attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
 {
     c->status = KS_OK;      /* detail and value are written with the first error */
     struct kdp_job *const end = jobs + n;
@@ -404,10 +377,12 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     c->cred_state = KDP_CRED_NONE;
     c->cred_due = 0;
 
-    /* An earlier failed run left instructions in some unit: recover.c takes them off this
-     * run's counts, and says whether a unit outside the run may still return credit (then
-     * nothing streams on returned credit, credit being one counter). */
-    bool stream = end == jobs + 1 && !(c->owing && kdp_owed_start(c, jobs, 1, seen));
+    /* An earlier failed run left instructions in some unit: recover.c takes them off every
+     * job's counts (each job's unit, one target or several), and says whether a unit outside
+     * the run may still return credit (then nothing streams on returned credit, credit being
+     * one counter). (Until 2026-12-02 only a lone job's were taken: a run of several targets
+     * could overfill a unit still holding a failed run's instructions.) */
+    bool stream = !(c->owing && kdp_owed_start(c, jobs, n, seen)) && end == jobs + 1;
     if (KDP_W == 8 && stream) {
         kdp_stream(c, jobs);
         if (KS_IS_TIMEOUT(c->status))   /* one bounded wait was enough */
@@ -467,13 +442,14 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             unsigned r = kdp_find(c, j->prog, j->rep.dispatched);
             for (;;) {
                 if (r == KDP_REGIONS) {
-                    /* the oldest stamp kept at hand (above every 16-bit stamp to begin with,
-                     * so the first region not running is taken first) */
-                    for (uint32_t q = 0, oldest = 0x10000u; q < nreg; q++)
-                        if (q != c->running && c->reg[q].stamp < oldest) {
-                            r = q;
-                            oldest = c->reg[q].stamp;
-                        }
+                    /* The regions are taken in turn, the one the running kick reads skipped:
+                     * the one staged longest ago (jobs sharing a program move through its
+                     * regions together; a region staged and not yet kicked is not the next
+                     * one taken). */
+                    r = c->fill & (nreg - 1u);
+                    if (r == c->running)
+                        r = (r + 1u) & (nreg - 1u);
+                    c->fill = (uint16_t)(r + 1u);   /* masked at its use: nreg is 2 or 4 */
                     kdp_fill(c, r, rs, j->prog, j->rep.dispatched);
                 }
                 /* The lookup (and any staging) took a while: the running kick has often
@@ -487,8 +463,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
                  * len = staged, on the unit's own returned credit */
                 uint32_t len = g->len - off;
-                g->stamp = c->clock;    /* before the kick counts it: no 16-bit wrap kept */
-                kdp_kick(c, pick, kdp_region_base(r, rs) + off, stream || len < proom ? len : proom,
+                kdp_kick(c, pick, g->base + off, stream || len < proom ? len : proom,
                          stream ? proom : KDP_TOPUP_CREDIT);
                 c->running = (uint8_t)r;
                 rr = pick + 1 == end ? jobs : pick + 1;
@@ -537,8 +512,10 @@ unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j)
 
 unsigned kdp_quiesce(struct kdp_ctx *c)
 {
-    if (kdp_wait_idle(c) != KS_OK)
-        return KS_TIMEOUT;
-    return kdp_wait_reg(c, KA_RX_STATUS, KA_RX_STATUS_EMPTY, KA_RX_STATUS_EMPTY,
-                        KDP_DETAIL(KDP_AWAIT_MAILBOX_RX, 0));
+    /* Usually quiet already (every run and enumeration leaves it so): two reads, no wait set up
+     * (every DISPATCH passes here twice: bench dispatch_cmd_fixed_cycles). The waits are
+     * recover.c's: only a failure (an ended kick, a late reply) leaves something to wait for. */
+    if (!kdp_running() && (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY))
+        return KS_OK;
+    return kdp_drain(c);    /* recover.c: a kick still running or RX holding something */
 }

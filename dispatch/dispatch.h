@@ -74,9 +74,7 @@ struct kdp_region {          /* what a staging region holds */
     const struct kdp_prog *prog;
     uint32_t start;
     uint16_t len;           /* at most stage_flits / 2 */
-    uint16_t stamp;         /* for least-recently-used eviction (a wrapped stamp only makes
-                             * one eviction choice worse, never a wrong one: the running
-                             * region is never evicted) */
+    uint16_t base;          /* its first STAGE slot (a kick reads it; no multiply, RV32I) */
     /* 16 bytes on both variants: RV32's 12 would cost a multiply by 12 at every region index
      * (docs/dispatch.md "Size"); none on RV64 (a GNU zero-length array there) */
     uint8_t pad[sizeof(void *) == 8u ? 0u : 4u];
@@ -103,7 +101,8 @@ struct kdp_ctx {
      * (what is owed is due[i] - count modulo 2^16, read as signed: a unit owes fewer than
      * 2^15, its FIFO being far smaller). due[i] is meaningless while the bit is clear. */
     uint32_t owing;
-    uint16_t clock;         /* kicks, for the regions' stamps */
+    uint16_t fill;          /* the region the next staging takes (in turn, the running one
+                             * skipped) */
     /* The credit check of a run (docs/dispatch.md "Faults NODE_STATUS hides"): PROG_CRED is
      * written once a run, at its first kick; from then on it is seed - pushed + every
      * INST_COMPLETE, exactly. cred_due: what it would read if every signal counted whose code
@@ -170,13 +169,16 @@ unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j);
  * full. */
 unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cycles, uint64_t *v);
 
-/* Internal (dispatch.c, enum.c): waits, bounded by wait_cycles, until (agent register `off` &
- * bit) == want, popping RX while it waits on RX_STATUS. KS_OK, or KS_TIMEOUT recorded with
- * `detail` (KDP_DETAIL) and value = the register. */
+/* Internal (recover.c; enum.c and kdp_drain call it): waits, bounded by wait_cycles, until
+ * (agent register `off` & bit) == want, popping RX while it waits on RX_STATUS. KS_OK, or
+ * KS_TIMEOUT recorded with `detail` (KDP_DETAIL) and value = the register. */
 unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want, uint32_t detail);
 
 /* Waits (bounded) for no program running and drains RX. KS_OK or KS_TIMEOUT. */
 unsigned kdp_quiesce(struct kdp_ctx *c);
+/* Internal (recover.c): kdp_quiesce when the agent was not quiet at once: waits for run to
+ * fall, then pops RX until it is empty, each bounded (KS_TIMEOUT, detail RUN or MAILBOX_RX). */
+unsigned kdp_drain(struct kdp_ctx *c);
 
 /* Internal, the failure-only paths of recover.c (cold code on RV32: only exported functions
  * are called from there, and each is called from dispatch.c only when something went wrong). */
