@@ -287,7 +287,9 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
     t = kdp_now();
     for (;;) {
         uint32_t room, need = len < want ? len : want;
-        kdp_poll(c, j);             /* completions since the staging: room only grows */
+        if (j->rep.dispatched)      /* nothing to hear of before the first kick */
+            kdp_poll(c, j);         /* completions since the staging (a FAULT among them
+                                     * stops the stream): room only grows */
         while ((room = kdp_room(j)) < need) {
             if (kdp_poll(c, j))
                 t = kdp_now();
@@ -327,8 +329,21 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
             } while (kdp_running());
         }
         t = kdp_now();
-        if (!len || j->state != KDP_J_RUN)
+        if (j->state != KDP_J_RUN)
             return;
+        if (!len) {
+            /* Everything kicked: the last completions, in this loop's own wait (a lone job
+             * needs no pass over several; bench dispatch_cmd_fixed_cycles) */
+            while (j->state != KDP_J_DONE) {
+                if (kdp_poll(c, j))
+                    t = kdp_now();
+                else if (kdp_expired(c, t)) {
+                    kdp_timeout(c, 0, j);       /* what kdp_run's loop would record */
+                    return;
+                }
+            }
+            return;
+        }
     }
 }
 
@@ -385,7 +400,8 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
     bool stream = !(c->owing && kdp_owed_start(c, jobs, n, seen)) && end == jobs + 1;
     if (KDP_W == 8 && stream) {
         kdp_stream(c, jobs);
-        if (KS_IS_TIMEOUT(c->status))   /* one bounded wait was enough */
+        /* one bounded wait was enough; a job done needs no pass of the loop below */
+        if (KS_IS_TIMEOUT(c->status) || jobs->state == KDP_J_DONE)
             goto out;
     }
 
