@@ -17,9 +17,12 @@
  * docs/dispatch.md "Size"). A constant of the word size, not an #ifdef. */
 #define KDP_UNROLL      (KDP_W == 8 ? 16u : 2u)
 
+/* RV64 reads the counter inline (its 64-bit count needs no extending); RV32 calls hal_cycles,
+ * which keeps its 32-bit count extended (hal.h: at least once every 2^32 cycles; the loops
+ * here call it at every turn). A constant of the word size, not an #ifdef. */
 static uint32_t kdp_now(void)
 {
-    return (uint32_t)hal_cycles();
+    return KDP_W == 8 ? hal_cycles32() : (uint32_t)hal_cycles();
 }
 
 /* Has a wait that last saw progress at t run out? */
@@ -144,7 +147,7 @@ static void kdp_done(struct kdp_job *j)
  * Returns true when something arrived. Signals first pay off the instructions an earlier
  * failed run left in the unit (j->skip): a unit retires in order, so those come first.
  * Called once per kick on the streaming path: kept a leaf, its common case straight. */
-static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
+static inline __attribute__((always_inline)) bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
 {
     uint32_t off = KA_NODE_STATUS(j->yx);     /* recomputed: 4 bytes a job less to keep */
     /* One load of the whole word where it is one load (RV64); the count half first where it
