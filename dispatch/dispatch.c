@@ -25,6 +25,18 @@ static uint32_t kdp_now(void)
     return KDP_W == 8 ? hal_cycles32() : (uint32_t)hal_cycles();
 }
 
+/* A PROG_* register write. Every value written is below 2^31 (slots, lengths, credit, a
+ * coordinate), so on RV64 the sign-extended form its registers hold a 32-bit value in is its
+ * zero-extension already: written as it is, no extension instructions at every kick
+ * (hal_agent_wr32 clears [63:32] itself). RV32: the one 32-bit store. */
+static inline void kdp_prog_wr(uint32_t off, uint32_t v)
+{
+    if (KDP_W == 8)
+        hal_agent_wr(off, (uint64_t)(int64_t)(int32_t)v);
+    else
+        hal_agent_wr32(off, v);
+}
+
 /* Has a wait that last saw progress at t run out? */
 static bool kdp_expired(const struct kdp_ctx *c, uint32_t t)
 {
@@ -248,25 +260,28 @@ static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kd
 static void kdp_seed(struct kdp_ctx *c, uint32_t cred)
 {
     if (c->cred_state == KDP_CRED_NONE) {
-        hal_agent_wr32(KA_PROG_CRED, cred);
+        kdp_prog_wr(KA_PROG_CRED, cred);
         c->cred_due += cred;
         c->cred_state = KDP_CRED_ON;
     }
 }
 
 /* Writes the PROG_* registers of one kick and starts it (only while run is 0: PROG_DST is read
- * live at every flit). Top-ups: len <= room, credit seeded KDP_TOPUP_CREDIT; the stream: len
- * = staged, credit seeded with the unit's room and carried from kick to kick (it stays at most
- * the room: each push takes one, each retirement gives at most one back). */
+ * live at every flit). Top-ups: len <= room, credit seeded KDP_TOPUP_CREDIT (RV64: before the
+ * first kick, kdp_run: no test at every kick; RV32: at the first, one copy of the seed); the
+ * stream (`stream`): len = staged, credit seeded with the unit's room at its first kick and
+ * carried from kick to kick (it stays at most the room: each push takes one, each retirement
+ * gives at most one back). */
 static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32_t len,
-                     uint32_t cred)
+                     bool stream, uint32_t room)
 {
-    hal_agent_wr32(KA_PROG_DST, j->yx);
-    hal_agent_wr32(KA_PROG_BASE, slot);
-    hal_agent_wr32(KA_PROG_LEN, len);
-    kdp_seed(c, cred);
+    kdp_prog_wr(KA_PROG_DST, j->yx);
+    kdp_prog_wr(KA_PROG_BASE, slot);
+    kdp_prog_wr(KA_PROG_LEN, len);
+    if (KDP_W != 8 || stream)
+        kdp_seed(c, stream ? room : KDP_TOPUP_CREDIT);
     hal_fence();
-    hal_agent_wr32(KA_PROG_KICK, 1);
+    kdp_prog_wr(KA_PROG_KICK, 1);
     j->rep.dispatched += len;
     c->cred_due -= len;
 }
@@ -286,7 +301,7 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
 
     kdp_stage(0, p, 0, len);
     c->staged_flits += len;
-    hal_agent_wr32(KA_PROG_DST, j->yx);             /* one target: written once */
+    kdp_prog_wr(KA_PROG_DST, j->yx);             /* one target: written once */
     t = kdp_now();
     for (;;) {
         uint32_t room, need = len < want ? len : want;
@@ -305,11 +320,11 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
         }
         /* kdp_plan_kick(len, room, 0): the whole half on the unit's own returned credit,
          * seeded with its room at the first kick and carried since (kdp_kick) */
-        hal_agent_wr32(KA_PROG_BASE, base);
-        hal_agent_wr32(KA_PROG_LEN, len);
+        kdp_prog_wr(KA_PROG_BASE, base);
+        kdp_prog_wr(KA_PROG_LEN, len);
         kdp_seed(c, room);
         hal_fence();
-        hal_agent_wr32(KA_PROG_KICK, 1);
+        kdp_prog_wr(KA_PROG_KICK, 1);
         j->rep.dispatched += len;
         c->cred_due -= len;
         base = base ? 0 : rs;
@@ -420,6 +435,8 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
     _Static_assert(KDP_REGIONS == 4u, "regions by a shift: RV32 has no divide");
     const unsigned nreg = stream ? 2u : KDP_REGIONS;
     const uint32_t rs = c->stage_flits >> (stream ? 1 : 2);
+    if (KDP_W == 8 && !stream)  /* top-ups (kdp_kick) */
+        kdp_seed(c, KDP_TOPUP_CREDIT);
     struct kdp_job *rr = jobs;
     uint32_t t = kdp_now();
     for (;;) {
@@ -482,8 +499,8 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
                 /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
                  * len = staged, on the unit's own returned credit */
                 uint32_t len = g->len - off;
-                kdp_kick(c, pick, g->base + off, stream || len < proom ? len : proom,
-                         stream ? proom : KDP_TOPUP_CREDIT);
+                kdp_kick(c, pick, g->base + off, stream || len < proom ? len : proom, stream,
+                         proom);
                 c->running = (uint8_t)r;
                 rr = pick + 1 == end ? jobs : pick + 1;
                 t = kdp_now();
