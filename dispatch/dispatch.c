@@ -267,19 +267,16 @@ static void kdp_seed(struct kdp_ctx *c, uint32_t cred)
 }
 
 /* Writes the PROG_* registers of one kick and starts it (only while run is 0: PROG_DST is read
- * live at every flit). Top-ups: len <= room, credit seeded KDP_TOPUP_CREDIT (RV64: before the
- * first kick, kdp_run: no test at every kick; RV32: at the first, one copy of the seed); the
- * stream (`stream`): len = staged, credit seeded with the unit's room at its first kick and
- * carried from kick to kick (it stays at most the room: each push takes one, each retirement
- * gives at most one back). */
+ * live at every flit). Top-ups: len <= room, credit seeded KDP_TOPUP_CREDIT; the stream: len
+ * = staged, credit seeded with the unit's room and carried from kick to kick (it stays at most
+ * the room: each push takes one, each retirement gives at most one back). */
 static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32_t len,
-                     bool stream, uint32_t room)
+                     uint32_t cred)
 {
     kdp_prog_wr(KA_PROG_DST, j->yx);
     kdp_prog_wr(KA_PROG_BASE, slot);
     kdp_prog_wr(KA_PROG_LEN, len);
-    if (KDP_W != 8 || stream)
-        kdp_seed(c, stream ? room : KDP_TOPUP_CREDIT);
+    kdp_seed(c, cred);
     hal_fence();
     kdp_prog_wr(KA_PROG_KICK, 1);
     j->rep.dispatched += len;
@@ -435,8 +432,6 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
     _Static_assert(KDP_REGIONS == 4u, "regions by a shift: RV32 has no divide");
     const unsigned nreg = stream ? 2u : KDP_REGIONS;
     const uint32_t rs = c->stage_flits >> (stream ? 1 : 2);
-    if (KDP_W == 8 && !stream)  /* top-ups (kdp_kick) */
-        kdp_seed(c, KDP_TOPUP_CREDIT);
     struct kdp_job *rr = jobs;
     uint32_t t = kdp_now();
     for (;;) {
@@ -499,8 +494,8 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
                 /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
                  * len = staged, on the unit's own returned credit */
                 uint32_t len = g->len - off;
-                kdp_kick(c, pick, g->base + off, stream || len < proom ? len : proom, stream,
-                         proom);
+                kdp_kick(c, pick, g->base + off, stream || len < proom ? len : proom,
+                         stream ? proom : KDP_TOPUP_CREDIT);
                 c->running = (uint8_t)r;
                 rr = pick + 1 == end ? jobs : pick + 1;
                 t = kdp_now();
