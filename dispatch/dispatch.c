@@ -3,7 +3,7 @@
  * completion by NODE_STATUS counts modulo 2^16, faults, timeouts, quiescing. docs/dispatch.md
  * explains the strategy. Variant-free: every access goes through hal/. Time is kept in 32 bits
  * (wait_cycles is 32-bit; differences are exact modulo 2^32), which keeps RV32 code small. */
-#include "dispatch.h"
+#include "kdp_internal.h"
 #include <stddef.h>
 #include "hal/hal.h"
 

@@ -8,7 +8,7 @@
  * scalar or pointer arguments, no function pointers, calls to exported functions only (never
  * to dispatch.c's static ones), and every wait measured in processor cycles from hal_cycles(),
  * never in loop turns, so an interpreted wait is as long as a native one. */
-#include "dispatch.h"
+#include "kdp_internal.h"
 #include "hal/hal.h"
 
 #define KDP_ABORT_BATCH 4u      /* flits released at a time while ending a kick early */
