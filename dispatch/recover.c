@@ -236,5 +236,6 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end)
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
             j->rep.status = c->status;
     }
-    kdp_quiesce(c);         /* a reply to a read above that came after its wait */
+    kdp_drain(c);           /* a reply to a read above that came after its wait (its own
+                             * wait, not dispatch.c's kdp_quiesce: recover.c calls nothing there) */
 }
