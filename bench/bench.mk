@@ -11,7 +11,7 @@
 # Bench images: bench/target/bench_*.c, linked like the on-target tests (crt0, libfw.a, harness)
 # into $(FW_O)/<board>/bench/. Host driver: bench/kbench.c on libkohaku.
 
-BENCH_IMAGES := enum dispatch feed replay
+BENCH_IMAGES := enum dispatch feed replay multi
 BENCH_BOARDS := qemu-rv32 qemu-rv64
 KBENCH       := $(O)/bench/kbench
 

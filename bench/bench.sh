@@ -26,7 +26,7 @@ missing() { echo "bench $board $1 missing $2"; echo "bench.sh: $board $1 missing
 
 # ---- the bench images: each must exit with every check passed ----
 image_ok=1
-for img in enum dispatch feed replay; do
+for img in enum dispatch feed replay multi; do
   elf=$out/$board/bench/bench_$img.elf
   con=$work/$img.console err=$work/$img.stderr
   if [ ! -f "$elf" ]; then echo "bench.sh: $elf missing" >&2; image_ok=0; continue; fi
@@ -95,6 +95,20 @@ if have feed_busy_1 feed_span_1 feed_busy_2 feed_span_2 feed_busy_3 feed_span_3 
   fig unit_feed_pct "$low" %
 else missing unit_feed_pct % "bench_feed did not run"; fi
 
+# 3b. dispatch_multi_cycles_per_flit: one kdp_run of 256 instructions to each of the six units,
+# processor cycles / (6 x 256); unit_feed6_pct: bench_feed's workload on all six units, the lowest
+if have multi_cycles; then
+  fig dispatch_multi_cycles_per_flit "$(div "${R[multi_cycles]}" 1536 2)" cycles/flit
+else missing dispatch_multi_cycles_per_flit cycles/flit "bench_multi did not run"; fi
+if have feed6_busy_1 feed6_span_1 feed6_busy_6 feed6_span_6; then
+  low=""
+  for u in 1 2 3 4 5 6; do
+    p=$(div "$((R[feed6_busy_$u] * 100))" "${R[feed6_span_$u]}" 2)
+    [ -z "$low" ] || awk -v a="$p" -v b="$low" 'BEGIN { exit !(a < b) }' && low=$p
+  done
+  fig unit_feed6_pct "$low" %
+else missing unit_feed6_pct % "bench_multi did not run"; fi
+
 # 4. replay_insns_per_write, move_cycles
 if have replay_v_pad_insns replay_v_base_insns replay_pad_writes replay_full_pad_insns replay_full_base_insns move_cycles; then
   fig replay_insns_per_write \
@@ -107,6 +121,12 @@ else missing replay_insns_per_write insns/write "bench_replay did not run"; fi
 # 5. cmd_overhead_insns
 if have kb_cmd_overhead_insns; then fig cmd_overhead_insns "${R[kb_cmd_overhead_insns]}" insns
 else missing cmd_overhead_insns insns "$(kbmiss cmd_overhead_insns)"; fi
+
+# 5b. dispatch_cmd_fixed_cycles, units_cmd_cycles: those commands whole (kbench)
+for f in dispatch_cmd_fixed_cycles units_cmd_cycles; do
+  if have kb_$f; then fig $f "${R[kb_$f]}" cycles
+  else missing $f cycles "$(kbmiss $f)"; fi
+done
 
 # 6. host_vs_fw_ratio (host-driven over firmware-driven, both in the model's ns)
 if have kb_host_ns kb_fw_run_ns; then

@@ -4,6 +4,8 @@
  * them into "bench <board> <name> <value> <unit>"), or "missing <name> <why>":
  *   boot_insns          release to READY (queue header line 6, the firmware's own counters)
  *   cmd_overhead_insns  a NOP from its submission taken to its completion ready (its cycles)
+ *   dispatch_cmd_fixed_cycles, units_cmd_cycles  the same for a DISPATCH of one instruction
+ *                       to one unit and for UNITS
  *   host_vs_fw          200 programs of 8 instructions over the four NP units, a wait after
  *                       each: one RUN command (firmware) against kh_hd_dispatch (host) — both
  *                       in the model's virtual time
@@ -191,6 +193,42 @@ int main(int argc, char **argv)
         nop_cycles = c.cycles;
     }
     printf("fig cmd_overhead_insns %llu\n", (unsigned long long)nop_cycles);
+
+    /* ---- DISPATCH of one instruction to one unit, and UNITS: each command whole, from its
+     * submission taken to its completion ready (its cycles); a few of each, the last the
+     * figure. The program: one MEMSET (program 0's first), written where the RUN's go. ---- */
+    uint64_t disp_cycles = 0, units_cycles = 0;
+    if (kh_mem_write(&node, KH_DEF_DATA_UG, progs[0], sizeof progs[0][0]))
+        die("uploading the DISPATCH program");
+    for (unsigned i = 0; i < NOPS; i++) {
+        struct kq_sub s = { .op = KQ_OP_DISPATCH, .addr = KH_DEF_DATA_UG, .count = 1,
+                            .txn = (uint8_t)(0xE0 + i), .ntargets = 1, .targets = { 0x11 } };
+        struct kq_cpl c;
+        if (kh_command(&node, &q, &s, &c))
+            die("DISPATCH");
+        if (c.status != KS_OK || c.value != 1) {    /* value: instructions sent, all targets */
+            fprintf(stderr, "kbench: DISPATCH status 0x%x value 0x%llx\n", c.status,
+                    (unsigned long long)c.value);
+            return 1;
+        }
+        printf("raw dispatch_cmd_cycles_%u %llu\n", i, (unsigned long long)c.cycles);
+        disp_cycles = c.cycles;
+    }
+    printf("fig dispatch_cmd_fixed_cycles %llu\n", (unsigned long long)disp_cycles);
+    for (unsigned i = 0; i < NOPS; i++) {
+        struct kq_sub s = { .op = KQ_OP_UNITS };
+        struct kq_cpl c;
+        if (kh_command(&node, &q, &s, &c))
+            die("UNITS");
+        if (c.status != KS_OK || c.value != 6) {    /* value: the units in the table */
+            fprintf(stderr, "kbench: UNITS status 0x%x value 0x%llx\n", c.status,
+                    (unsigned long long)c.value);
+            return 1;
+        }
+        printf("raw units_cmd_cycles_%u %llu\n", i, (unsigned long long)c.cycles);
+        units_cycles = c.cycles;
+    }
+    printf("fig units_cmd_cycles %llu\n", (unsigned long long)units_cycles);
 
     /* ---- firmware-driven: one RUN of 200 DISPATCH + WAIT pairs ---- */
     static struct kq_step steps[2 * PROGS];

@@ -19,6 +19,9 @@ bench qemu-rv32 boot_insns 1400 insns
 bench qemu-rv32 enum_cycles 60000 cycles
 bench qemu-rv32 dispatch_insns_per_flit 24.00 insns/flit
 bench qemu-rv32 unit_feed_pct 90.00 %
+bench qemu-rv32 dispatch_multi_cycles_per_flit 26.00 cycles/flit
+bench qemu-rv32 unit_feed6_pct 80.00 %
+bench qemu-rv32 dispatch_cmd_fixed_cycles 2000 cycles
 bench qemu-rv32 replay_insns_per_write 12.00 insns/write
 bench qemu-rv32 host_vs_fw_ratio 20.0 x
 bench qemu-rv32 serves_queue 1 bool
@@ -28,6 +31,9 @@ bench qemu-rv64 boot_insns 1200 insns
 bench qemu-rv64 enum_cycles 25000 cycles
 bench qemu-rv64 dispatch_insns_per_flit 12.00 insns/flit
 bench qemu-rv64 unit_feed_pct 95.00 %
+bench qemu-rv64 dispatch_multi_cycles_per_flit 14.00 cycles/flit
+bench qemu-rv64 unit_feed6_pct 90.00 %
+bench qemu-rv64 dispatch_cmd_fixed_cycles 1000 cycles
 bench qemu-rv64 replay_insns_per_write 8.00 insns/write
 bench qemu-rv64 host_vs_fw_ratio 20.0 x
 bench qemu-rv64 serves_queue 1 bool
@@ -43,7 +49,7 @@ begin check_all_at_limits_pass
 good > "$work/good.txt"
 out=$("$here/check.sh" "$work/good.txt"); rc=$?
 [ $rc -eq 0 ] || why="$why exit $rc;"
-[ "$(grep -c '^bench-check: ok ' <<< "$out")" -eq 21 ] || why="$why not 21 ok lines;"
+[ "$(grep -c '^bench-check: ok ' <<< "$out")" -eq 27 ] || why="$why not 27 ok lines;"
 end
 
 # One step past each limit, one figure at a time: exit 1 and exactly that line marked FAIL.
@@ -56,7 +62,11 @@ for edit in "qemu-rv32 boot_insns 1401" "qemu-rv64 boot_insns 1201" \
             "qemu-rv32 imem_bytes 7681" "qemu-rv32 spad_bytes 8193" "qemu-rv64 imem_bytes 24577" \
             "qemu-rv32 serves_queue 0" "qemu-rv64 boot_insns missing" \
             "qemu-rv32 link_jtag_boot_round_trips 65" "qemu-rv32 link_jtag_replay1000_round_trips 9" \
-            "qemu-rv64 link_jtag_replay1000_round_trips 9" "qemu-rv64 link_jtag_replay1000_round_trips missing"; do
+            "qemu-rv64 link_jtag_replay1000_round_trips 9" "qemu-rv64 link_jtag_replay1000_round_trips missing" \
+            "qemu-rv64 dispatch_multi_cycles_per_flit 14.01" "qemu-rv32 dispatch_multi_cycles_per_flit 26.01" \
+            "qemu-rv64 unit_feed6_pct 89.99" "qemu-rv32 unit_feed6_pct 79.99" \
+            "qemu-rv64 dispatch_cmd_fixed_cycles 1001" "qemu-rv32 dispatch_cmd_fixed_cycles 2001" \
+            "qemu-rv32 dispatch_cmd_fixed_cycles missing"; do
   set -- $edit
   begin "check_fails_$1_$2_$3"
   good | awk -v b="$1" -v n="$2" -v v="$3" '$2 == b && $3 == n { $4 = v } { print }' > "$work/bad.txt"

@@ -3,7 +3,7 @@
  * completion by NODE_STATUS counts modulo 2^16, faults, timeouts, quiescing. docs/dispatch.md
  * explains the strategy. Variant-free: every access goes through hal/. Time is kept in 32 bits
  * (wait_cycles is 32-bit; differences are exact modulo 2^32), which keeps RV32 code small. */
-#include "dispatch.h"
+#include "kdp_internal.h"
 #include <stddef.h>
 #include "hal/hal.h"
 
@@ -17,9 +17,24 @@
  * docs/dispatch.md "Size"). A constant of the word size, not an #ifdef. */
 #define KDP_UNROLL      (KDP_W == 8 ? 16u : 2u)
 
+/* RV64 reads the counter inline (its 64-bit count needs no extending); RV32 calls hal_cycles,
+ * which keeps its 32-bit count extended (hal.h: at least once every 2^32 cycles; the loops
+ * here call it at every turn). A constant of the word size, not an #ifdef. */
 static uint32_t kdp_now(void)
 {
-    return (uint32_t)hal_cycles();
+    return KDP_W == 8 ? hal_cycles32() : (uint32_t)hal_cycles();
+}
+
+/* A PROG_* register write. Every value written is below 2^31 (slots, lengths, credit, a
+ * coordinate), so on RV64 the sign-extended form its registers hold a 32-bit value in is its
+ * zero-extension already: written as it is, no extension instructions at every kick
+ * (hal_agent_wr32 clears [63:32] itself). RV32: the one 32-bit store. */
+static inline void kdp_prog_wr(uint32_t off, uint32_t v)
+{
+    if (KDP_W == 8)
+        hal_agent_wr(off, (uint64_t)(int64_t)(int32_t)v);
+    else
+        hal_agent_wr32(off, v);
 }
 
 /* Has a wait that last saw progress at t run out? */
@@ -133,35 +148,6 @@ static bool kdp_running(void)
     return (hal_agent_rd32(KA_PROG_STAT) & KA_PROG_STAT_RUN) != 0;
 }
 
-/* Waits, bounded, until (register `off` & bit) == want: PROG_STAT.run to fall (run alone
- * decides "sent", docs/hardware.md §1.1: a finished program reads "flits left" 1), or RX to empty,
- * popping what it holds (late CU_CTRL replies nobody asked for now), or TX to leave "full"
- * (enum.c). On timeout: KS_TIMEOUT recorded (the first error wins), with `detail`, value the
- * register. */
-__attribute__((noinline)) unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit,
-                                                uint32_t want, uint32_t detail)
-{
-    /* The counter's low half (hal_cycles32, inline): no call in the loop, so nothing kept in
-     * saved registers. kdp_run's own loop calls hal_cycles (kdp_now) at every turn, which
-     * keeps RV32's 64-bit count extended (hal.h); one wait here is shorter than 2^32. */
-    uint32_t t = hal_cycles32();
-    kx_wait_mark(detail, t);        /* the host's "waiting for <what> since <t>" (boot.h) */
-    while ((hal_agent_rd32(off) & bit) != want) {
-        if (off == KA_RX_STATUS)
-            hal_agent_wr32(KA_RX_POP, 1);
-        if (hal_cycles32() - t > c->wait_cycles) {
-            kdp_fail(c, KS_TIMEOUT, detail, hal_agent_rd(off));     /* recover.c */
-            return KS_TIMEOUT;
-        }
-    }
-    return KS_OK;
-}
-
-static unsigned kdp_wait_idle(struct kdp_ctx *c)
-{
-    return kdp_wait_reg(c, KA_PROG_STAT, KA_PROG_STAT_RUN, 0, KDP_DETAIL(KDP_AWAIT_RUN, 0));
-}
-
 /* A job's program is over: every pushed instruction retired, and nothing more to send. */
 static void kdp_done(struct kdp_job *j)
 {
@@ -173,7 +159,7 @@ static void kdp_done(struct kdp_job *j)
  * Returns true when something arrived. Signals first pay off the instructions an earlier
  * failed run left in the unit (j->skip): a unit retires in order, so those come first.
  * Called once per kick on the streaming path: kept a leaf, its common case straight. */
-static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
+static inline __attribute__((always_inline)) bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
 {
     uint32_t off = KA_NODE_STATUS(j->yx);     /* recomputed: 4 bytes a job less to keep */
     /* One load of the whole word where it is one load (RV64); the count half first where it
@@ -232,9 +218,12 @@ static unsigned kdp_find(const struct kdp_ctx *c, const struct kdp_prog *p, uint
 {
     for (unsigned r = 0; r < KDP_REGIONS; r++) {
         const struct kdp_region *g = &c->reg[r];
-        /* the range first: it is what usually differs (unsigned: one compare for both ends) */
-        if (g->prog && cursor - g->start < g->len && g->prog->payload == p->payload &&
-            g->prog->txn == p->txn && g->prog->n == p->n)
+        /* the range first: it is what usually differs (unsigned: one compare for both ends;
+         * a region emptied at the run's start has prog NULL, never p); then the program
+         * itself (jobs sharing one kdp_prog), else its content */
+        if (cursor - g->start < g->len &&
+            (g->prog == p || (g->prog && g->prog->payload == p->payload &&
+                              g->prog->txn == p->txn && g->prog->n == p->n)))
             return r;
     }
     return KDP_REGIONS;
@@ -256,11 +245,13 @@ static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kd
     if (len > rs)
         len = rs;
     struct kdp_region *g = &c->reg[r];
+    uint32_t base = kdp_region_base(r, rs);
     g->prog = p;            /* recorded first: nothing needs keeping across the call */
     g->start = cursor;
-    g->len = len;
+    g->len = (uint16_t)len;
+    g->base = (uint16_t)base;
     c->staged_flits += len;
-    kdp_stage(kdp_region_base(r, rs), p, cursor, len);
+    kdp_stage(base, p, cursor, len);
 }
 
 /* PROG_CRED at the run's first kick only: from then on it counts every INST_COMPLETE exactly
@@ -269,7 +260,7 @@ static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kd
 static void kdp_seed(struct kdp_ctx *c, uint32_t cred)
 {
     if (c->cred_state == KDP_CRED_NONE) {
-        hal_agent_wr32(KA_PROG_CRED, cred);
+        kdp_prog_wr(KA_PROG_CRED, cred);
         c->cred_due += cred;
         c->cred_state = KDP_CRED_ON;
     }
@@ -282,15 +273,14 @@ static void kdp_seed(struct kdp_ctx *c, uint32_t cred)
 static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32_t len,
                      uint32_t cred)
 {
-    hal_agent_wr32(KA_PROG_DST, j->yx);
-    hal_agent_wr32(KA_PROG_BASE, slot);
-    hal_agent_wr32(KA_PROG_LEN, len);
+    kdp_prog_wr(KA_PROG_DST, j->yx);
+    kdp_prog_wr(KA_PROG_BASE, slot);
+    kdp_prog_wr(KA_PROG_LEN, len);
     kdp_seed(c, cred);
     hal_fence();
-    hal_agent_wr32(KA_PROG_KICK, 1);
+    kdp_prog_wr(KA_PROG_KICK, 1);
     j->rep.dispatched += len;
     c->cred_due -= len;
-    c->clock++;             /* after the region's stamp was taken (kdp_run) */
 }
 
 /* The single-target stream, the path `make bench` measures: region r kicked while region r^1
@@ -308,11 +298,13 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
 
     kdp_stage(0, p, 0, len);
     c->staged_flits += len;
-    hal_agent_wr32(KA_PROG_DST, j->yx);             /* one target: written once */
+    kdp_prog_wr(KA_PROG_DST, j->yx);             /* one target: written once */
     t = kdp_now();
     for (;;) {
         uint32_t room, need = len < want ? len : want;
-        kdp_poll(c, j);             /* completions since the staging: room only grows */
+        if (j->rep.dispatched)      /* nothing to hear of before the first kick */
+            kdp_poll(c, j);         /* completions since the staging (a FAULT among them
+                                     * stops the stream): room only grows */
         while ((room = kdp_room(j)) < need) {
             if (kdp_poll(c, j))
                 t = kdp_now();
@@ -325,11 +317,11 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
         }
         /* kdp_plan_kick(len, room, 0): the whole half on the unit's own returned credit,
          * seeded with its room at the first kick and carried since (kdp_kick) */
-        hal_agent_wr32(KA_PROG_BASE, base);
-        hal_agent_wr32(KA_PROG_LEN, len);
+        kdp_prog_wr(KA_PROG_BASE, base);
+        kdp_prog_wr(KA_PROG_LEN, len);
         kdp_seed(c, room);
         hal_fence();
-        hal_agent_wr32(KA_PROG_KICK, 1);
+        kdp_prog_wr(KA_PROG_KICK, 1);
         j->rep.dispatched += len;
         c->cred_due -= len;
         base = base ? 0 : rs;
@@ -352,12 +344,25 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
             } while (kdp_running());
         }
         t = kdp_now();
-        if (!len || j->state != KDP_J_RUN)
+        if (j->state != KDP_J_RUN)
             return;
+        if (!len) {
+            /* Everything kicked: the last completions, in this loop's own wait (a lone job
+             * needs no pass over several; bench dispatch_cmd_fixed_cycles) */
+            while (j->state != KDP_J_DONE) {
+                if (kdp_poll(c, j))
+                    t = kdp_now();
+                else if (kdp_expired(c, t)) {
+                    kdp_timeout(c, 0, j);       /* what kdp_run's loop would record */
+                    return;
+                }
+            }
+            return;
+        }
     }
 }
 
-unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
+__attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
 {
     c->status = KS_OK;      /* detail and value are written with the first error */
     struct kdp_job *const end = jobs + n;
@@ -402,13 +407,16 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     c->cred_state = KDP_CRED_NONE;
     c->cred_due = 0;
 
-    /* An earlier failed run left instructions in some unit: recover.c takes them off this
-     * run's counts, and says whether a unit outside the run may still return credit (then
-     * nothing streams on returned credit, credit being one counter). */
-    bool stream = end == jobs + 1 && !(c->owing && kdp_owed_start(c, jobs, 1, seen));
+    /* An earlier failed run left instructions in some unit: recover.c takes them off every
+     * job's counts (each job's unit, one target or several), and says whether a unit outside
+     * the run may still return credit (then nothing streams on returned credit, credit being
+     * one counter). (Until 2026-12-02 only a lone job's were taken: a run of several targets
+     * could overfill a unit still holding a failed run's instructions.) */
+    bool stream = !(c->owing && kdp_owed_start(c, jobs, n, seen)) && end == jobs + 1;
     if (KDP_W == 8 && stream) {
         kdp_stream(c, jobs);
-        if (KS_IS_TIMEOUT(c->status))   /* one bounded wait was enough */
+        /* one bounded wait was enough; a job done needs no pass of the loop below */
+        if (KS_IS_TIMEOUT(c->status) || jobs->state == KDP_J_DONE)
             goto out;
     }
 
@@ -444,6 +452,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 if (!pick && room >= (want < half ? want : half)) {
                     pick = j;
                     proom = room;   /* the staging below reads nothing: room is still this */
+                    break;          /* the rest are polled in a pass that kicks nothing */
                 }
             }
             if (++j == end)
@@ -464,19 +473,20 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             unsigned r = kdp_find(c, j->prog, j->rep.dispatched);
             for (;;) {
                 if (r == KDP_REGIONS) {
-                    /* the oldest stamp kept at hand (above every 16-bit stamp to begin with,
-                     * so the first region not running is taken first) */
-                    for (uint32_t q = 0, oldest = 0x10000u; q < nreg; q++)
-                        if (q != c->running && c->reg[q].stamp < oldest) {
-                            r = q;
-                            oldest = c->reg[q].stamp;
-                        }
+                    /* The regions are taken in turn, the one the running kick reads skipped:
+                     * the one staged longest ago (jobs sharing a program move through its
+                     * regions together; a region staged and not yet kicked is not the next
+                     * one taken). */
+                    r = c->fill & (nreg - 1u);
+                    if (r == c->running)
+                        r = (r + 1u) & (nreg - 1u);
+                    c->fill = (uint16_t)(r + 1u);   /* masked at its use: nreg is 2 or 4 */
                     kdp_fill(c, r, rs, j->prog, j->rep.dispatched);
-                    /* The staging took a while: the running kick has usually finished
-                     * (c->running is let go at the next turn's check). */
-                    if (run && !kdp_running())
-                        run = false;
                 }
+                /* The lookup (and any staging) took a while: the running kick has often
+                 * finished (c->running is let go at the next turn's check). */
+                if (run && !kdp_running())
+                    run = false;
                 if (!pick || run)
                     break;
                 struct kdp_region *g = &c->reg[r];
@@ -484,8 +494,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
                  * len = staged, on the unit's own returned credit */
                 uint32_t len = g->len - off;
-                g->stamp = c->clock;    /* before the kick counts it: no 16-bit wrap kept */
-                kdp_kick(c, pick, kdp_region_base(r, rs) + off, stream || len < proom ? len : proom,
+                kdp_kick(c, pick, g->base + off, stream || len < proom ? len : proom,
                          stream ? proom : KDP_TOPUP_CREDIT);
                 c->running = (uint8_t)r;
                 rr = pick + 1 == end ? jobs : pick + 1;
@@ -493,7 +502,9 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 run = true;
                 /* The stream stages its next region at once, while this kick pushes (it
                  * cannot be staged earlier: the stream's chunks follow each other). */
-                if (!stream || j->rep.dispatched == j->prog->n)
+                if (!stream)
+                    goto next;      /* just kicked: no wait can have run out */
+                if (j->rep.dispatched == j->prog->n)
                     break;
                 pick = 0;
                 r = KDP_REGIONS;
@@ -505,6 +516,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             kdp_timeout(c, need, pend);     /* recover.c: which of them was waited for */
             break;
         }
+next:;
     }
 out:
     kdp_quiesce(c);         /* (c->running is set again when the next run starts) */
@@ -531,8 +543,10 @@ unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j)
 
 unsigned kdp_quiesce(struct kdp_ctx *c)
 {
-    if (kdp_wait_idle(c) != KS_OK)
-        return KS_TIMEOUT;
-    return kdp_wait_reg(c, KA_RX_STATUS, KA_RX_STATUS_EMPTY, KA_RX_STATUS_EMPTY,
-                        KDP_DETAIL(KDP_AWAIT_MAILBOX_RX, 0));
+    /* Usually quiet already (every run and enumeration leaves it so): two reads, no wait set up
+     * (every DISPATCH passes here twice: bench dispatch_cmd_fixed_cycles). The waits are
+     * recover.c's: only a failure (an ended kick, a late reply) leaves something to wait for. */
+    if (!kdp_running() && (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY))
+        return KS_OK;
+    return kdp_drain(c);    /* recover.c: a kick still running or RX holding something */
 }

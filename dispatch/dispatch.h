@@ -74,9 +74,7 @@ struct kdp_region {          /* what a staging region holds */
     const struct kdp_prog *prog;
     uint32_t start;
     uint16_t len;           /* at most stage_flits / 2 */
-    uint16_t stamp;         /* for least-recently-used eviction (a wrapped stamp only makes
-                             * one eviction choice worse, never a wrong one: the running
-                             * region is never evicted) */
+    uint16_t base;          /* its first STAGE slot (a kick reads it; no multiply, RV32I) */
     /* 16 bytes on both variants: RV32's 12 would cost a multiply by 12 at every region index
      * (docs/dispatch.md "Size"); none on RV64 (a GNU zero-length array there) */
     uint8_t pad[sizeof(void *) == 8u ? 0u : 4u];
@@ -103,7 +101,8 @@ struct kdp_ctx {
      * (what is owed is due[i] - count modulo 2^16, read as signed: a unit owes fewer than
      * 2^15, its FIFO being far smaller). due[i] is meaningless while the bit is clear. */
     uint32_t owing;
-    uint16_t clock;         /* kicks, for the regions' stamps */
+    uint16_t fill;          /* the region the next staging takes (in turn, the running one
+                             * skipped) */
     /* The credit check of a run (docs/dispatch.md "Faults NODE_STATUS hides"): PROG_CRED is
      * written once a run, at its first kick; from then on it is seed - pushed + every
      * INST_COMPLETE, exactly. cred_due: what it would read if every signal counted whose code
@@ -171,44 +170,7 @@ unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j);
  * full. */
 unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cycles, uint64_t *v);
 
-/* Internal (dispatch.c, enum.c): waits, bounded by wait_cycles, until (agent register `off` &
- * bit) == want, popping RX while it waits on RX_STATUS. KS_OK, or KS_TIMEOUT recorded with
- * `detail` (KDP_DETAIL) and value = the register. */
-unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want, uint32_t detail);
-
 /* Waits (bounded) for no program running and drains RX. KS_OK or KS_TIMEOUT. */
 unsigned kdp_quiesce(struct kdp_ctx *c);
-
-/* Internal, the failure-only paths of recover.c (cold code on RV32: only exported functions
- * are called from there, and each is called from dispatch.c only when something went wrong). */
-/* Records an error unless one is recorded already (the first error wins). */
-void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value);
-/* KS_TIMEOUT: job `need` waited for room (credit), or, need NULL, job `pend` for its
- * completions; detail names what and the job's unit, value = (signals seen << 32) |
- * dispatched. */
-void kdp_timeout(struct kdp_ctx *c, const struct kdp_job *need, const struct kdp_job *pend);
-/* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops (unless
- * j failed already: then nothing). */
-void kdp_fault(struct kdp_ctx *c, struct kdp_job *j);
-/* A kdp_run refused at job j, every earlier job passing (NULL: the job count out of range):
- * records and returns j's first failing check's status (and detail). */
-unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j);
-/* With c->owing set: each job's skip (its unit's signals still owed from an earlier run);
- * returns whether a unit outside `seen` (this run's table indices) may still return credit. */
-bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen);
-/* The credit check found `d` more signals without credit than NODE_STATUS showed (a FAULT
- * followed by another signal of its unit before the firmware read the mirror): KS_UNIT_FAULT,
- * detail KDP_FAULT_HIDDEN | {y,x} of the one job that had signals unseen (KDP_FAULT_UNPLACED
- * too, and the first such job's {y,x}, when several had), value (jobs that may hold it, a bit
- * per job index) << 16 | d. Each such job's status becomes KS_UNIT_FAULT. */
-void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end, uint32_t d);
-/* Ends job j's running kick early (after its FAULT, or a stall: then the CREDIT timeout is
- * recorded once what came back is counted). Leaves no kick running. Returns whether it was a
- * stall (the run ends) rather than a FAULT (what was pushed still retires). */
-bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
-/* After a failed run, or any run while some unit owes (c->owing), quiet already: what each
- * job's unit still owes (CU_STATUS read when something is unaccounted for; a job done owes
- * nothing), each unfinished job's status, and RX drained again. */
-void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end);
 
 #endif

@@ -1,7 +1,7 @@
 /* enum.c — unit enumeration through the agent's mailbox (docs/hardware.md §1 "Enumeration", §1.1
  * mailbox rows): CU_CTRL reads of CU_CAPS, one in flight, replies accepted only from the
  * coordinate asked, silence = absent. docs/dispatch.md "Enumeration". */
-#include "dispatch.h"
+#include "kdp_internal.h"
 #include "hal/hal.h"
 
 /* CAPS GRID_LO in [7:0], GRID_HI in [15:8] (docs/hardware.md §1: CAPS [31:24], [39:32]): two scalar

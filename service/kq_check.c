@@ -119,6 +119,7 @@ _Static_assert(KQ_REC_OK(KQ_SUB_BYTES) && KQ_REC_OK(KQ_CPL_BYTES) && KQ_REC_OK(K
 #define KQ_NEXT(T, f, base)      { KQ_R_NEXT, 0, KQ_FIELD(T, f), 0, 0, 0, 0, base, 0 }
 #define KQ_LISTS_SUB             0u                  /* kq_lists[] by enum kq_op */
 #define KQ_LISTS_STEP            (KQ_OP_STOP + 1u)   /* kq_lists[] by enum kq_step_op */
+#define KQ_LISTS_TARGETS         (KQ_LISTS_STEP + KQ_STEP_SIGNAL + 1u)  /* by a DISPATCH's ntargets */
 
 /* Setup line (docs/host-interface.md §3.2): the status is the KQ_SETUP_* rule. */
 static const struct kq_rule kq_rules_setup[] = {
@@ -150,6 +151,15 @@ static const struct kq_rule kq_rules_dispatch[] = {
     KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KQ_MAX_PROG),
     KQ_DATA(struct kq_sub, addr, count, 0, KQ_PAYLOAD_BYTES, 8),
     KQ_LIMIT(struct kq_sub, ntargets, KS_BAD_NTARGETS, 1, KQ_MAX_TARGETS),
+    KQ_NEXT(struct kq_sub, ntargets, KQ_LISTS_TARGETS)
+};
+/* One target: a TARGET row, native (no twice to look for; every such DISPATCH runs it, bench
+ * dispatch_cmd_fixed_cycles). Several: the cold row (kq_check_cold.c). */
+static const struct kq_rule kq_rules_dispatch_one[] = {
+    KQ_TARGET(struct kq_sub, targets),
+    KQ_END
+};
+static const struct kq_rule kq_rules_dispatch_many[] = {
     KQ_TARGETS_N(struct kq_sub, targets, ntargets),
     KQ_END
 };
@@ -190,7 +200,8 @@ static const struct kq_rule kq_rules_step_wait[] = {
 };
 static const struct kq_rule kq_rules_none[] = { KQ_END };
 
-/* The per-op lists (KQ_R_NEXT): commands by enum kq_op, then steps by enum kq_step_op. */
+/* The per-op lists (KQ_R_NEXT): commands by enum kq_op, then steps by enum kq_step_op, then a
+ * DISPATCH command's target rows by its ntargets (1..KQ_MAX_TARGETS, bounded by the row before). */
 static const struct kq_rule *const kq_lists[] = {
     [KQ_LISTS_SUB + KQ_OP_NOP] = kq_rules_none,
     [KQ_LISTS_SUB + KQ_OP_REPLAY] = kq_rules_replay,
@@ -204,6 +215,8 @@ static const struct kq_rule *const kq_lists[] = {
     [KQ_LISTS_STEP + KQ_STEP_WAIT] = kq_rules_step_wait,
     [KQ_LISTS_STEP + KQ_STEP_BARRIER] = kq_rules_none,
     [KQ_LISTS_STEP + KQ_STEP_SIGNAL] = kq_rules_none,
+    [KQ_LISTS_TARGETS + 1] = kq_rules_dispatch_one,
+    [KQ_LISTS_TARGETS + 2 ... KQ_LISTS_TARGETS + KQ_MAX_TARGETS] = kq_rules_dispatch_many,
 };
 
 /* Fields are read at their natural alignment: every record is aligned (the setup line to 32,

@@ -160,40 +160,6 @@ static void cold_exec(const struct kq_sub *s, struct kq_err *e)
         unsigned st = cold_replay_copy(s->addr, (uint64_t)s->count * KD_RECORD_BYTES, s->addr,
                                        s->count, &r);
         cold_replay_result(e, st, &r, KQ_NO_STEP);
-    } else if (s->op == KQ_OP_DISPATCH) {
-        /* One job per target (distinct, checked): one group, like RUN's (queue.c kq_add_job).
-         * Jobs that send the same program are staged once: dispatch/ matches staged regions
-         * by content. */
-        unsigned n = s->ntargets;
-        for (unsigned i = 0; i < n; i++) {
-            struct kdp_prog *p = &kq.prog[i];
-            p->payload = (const void *)(uintptr_t)hal_ug_ptr(s->addr);
-            p->n = s->count;
-            p->txn = s->txn;
-            p->cap = s->credit_cap;
-            kq.job[i].prog = p;
-            kq.job[i].yx = s->targets[i];
-        }
-        unsigned st = kdp_run(&kq.dp, kq.job, n);
-        if (st != KS_OK) {
-            cold_group_failed(e, st, n, KQ_NO_STEP);
-        } else {
-            uint32_t sent = 0;
-            for (unsigned i = 0; i < s->ntargets; i++)
-                sent += kq.job[i].rep.dispatched;
-            e->status = KS_OK;
-            e->detail = 0;
-            e->value = sent;          /* instructions sent, all targets */
-        }
-    } else if (s->op == KQ_OP_UNITS) {
-        /* the table again, as kq_boot published it (queue.c kq_publish_units) */
-        volatile struct kq_units *u = &kq_hdr->units;
-        unsigned n = kq.dp.n_units;
-        for (unsigned i = 0; i < 2u * n; i++)
-            ((volatile kq_word *)u->entries)[i] = ((const kq_word *)kq.dp.units)[i];
-        u->count = n;
-        hal_shared_release();
-        e->value = n;
     }
     /* STOP: completed as it is; kq_serve stops after posting it (kq_cold_stop) */
 }

@@ -95,9 +95,9 @@ static inline void kq_cold_aborted(struct kq_err *e)
 }
 
 /* The commands no bench figure measures, once kq_sub_check accepted s: REPLAY (copied,
- * validated, then replayed from the copy: each move is native), DISPATCH (one group of ntargets jobs through
- * kdp_run), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
- * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
+ * validated, then replayed from the copy: each move is native), STOP (nothing to do before its
+ * completion); fills e. NOP, RUN, DISPATCH and UNITS stay in queue.c (cmd_overhead_insns,
+ * host_vs_fw_ratio, dispatch_cmd_fixed_cycles, units_cmd_cycles). */
 static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
     kq_cold(KQ_COLD_EXEC, e, s);

@@ -1,6 +1,6 @@
 /* queue.c — the command-queue service (docs/design.md §2.5, §4; docs/host-interface.md): accept
  * the queue the boot block names, publish the unit table and READY, then take submissions in
- * order, check every field, run NOP and RUN here and REPLAY / DISPATCH / UNITS / STOP through
+ * order, check every field, run NOP, RUN, DISPATCH and UNITS here and REPLAY / STOP through
  * kq_cold.c (docs/service.md "Cold code"), and post one completion each. Shared memory only
  * through hal/shared.h. Written for the RV32 window (docs/service.md "Size"): shared lines move
  * as word copies, a command's outcome is its completion (struct kq_err). */
@@ -114,9 +114,9 @@ void kx_fatal_hook(uint64_t word)
 
 /* The unit table into header lines 7-15: entries as they are (struct kx_unit_entry is the
  * published layout; dispatch/ keeps its rsvd byte 0), then count. Entries past count are left
- * as they are: count says how many are valid (boot time, the bench: boot_insns). Inlined in
- * kq_boot, its one caller here; the UNITS command's copy is cold (kq_cold.c). */
-static inline unsigned kq_publish_units(void)
+ * as they are: count says how many are valid (boot time, the bench: boot_insns). Boot and the
+ * UNITS command (bench units_cmd_cycles). */
+static inline __attribute__((always_inline)) unsigned kq_publish_units(void)
 {
     volatile struct kq_units *u = &kq_hdr->units;
     unsigned n = kq.dp.n_units;
@@ -129,7 +129,7 @@ static inline unsigned kq_publish_units(void)
 /* Adds job i of a RUN's group: step s's program, with its credit cap, to s->target. Jobs that
  * send the same program (payloads, length, txn) are staged once for all of them: dispatch/
  * matches staged regions by content (docs/design.md §2.3: the same program to several targets).
- * A DISPATCH command fills its jobs the same way (kq_cold.c). */
+ * A DISPATCH command shares one kdp_prog among its jobs (kq_dispatch). */
 static inline void kq_add_job(unsigned i, const struct kq_step *s)
 {
     struct kdp_prog *p = &kq.prog[i];
@@ -139,6 +139,31 @@ static inline void kq_add_job(unsigned i, const struct kq_step *s)
     p->cap = s->credit_cap;
     kq.job[i].prog = p;
     kq.job[i].yx = s->target;
+}
+
+/* DISPATCH, accepted (targets distinct, in the table): one program, one job per target, one
+ * kdp_run group like a RUN's; value = instructions sent, all targets. Native: every DISPATCH
+ * runs this (bench dispatch_cmd_fixed_cycles); a failure's completion is cold. */
+static inline void kq_dispatch(const struct kq_sub *s, struct kq_err *e)
+{
+    struct kdp_prog *p = &kq.prog[0];   /* one for every target: staged once, found at once */
+    p->payload = kq_map(s->addr);
+    p->n = s->count;
+    p->txn = s->txn;
+    p->cap = s->credit_cap;
+    unsigned n = s->ntargets;
+    uint32_t sent = 0;      /* on success every job sent the whole program */
+    for (unsigned i = 0; i < n; i++) {
+        kq.job[i].prog = p;
+        kq.job[i].yx = s->targets[i];
+        sent += s->count;
+        __asm__("" : "+r"(sent));       /* an add, not a libgcc multiply (RV32I) */
+    }
+    unsigned st = kdp_run(&kq.dp, kq.job, n);
+    if (st != KS_OK)
+        kq_cold_group_failed(e, st, n, KQ_NO_STEP);
+    else
+        e->value = sent;    /* status KS_OK and detail 0: the checks' */
 }
 
 /* RUN: the whole list is checked first; then consecutive DISPATCH steps are gathered (up to
@@ -277,12 +302,16 @@ void kq_serve(void)
             h->sq_head.tag = e.tag = s.tag;
             kq_bump(&h->sq_head.value, &kq.m.sq_head);
             /* The checks fill status, detail and value on every path. */
-            if (kq_sub_check(&s, &kq_env, &e) == KS_OK) {
+            if (kq_sub_check(&s, &kq_env, &e) == KS_OK && s.op != KQ_OP_NOP) {
                 if (s.op == KQ_OP_RUN) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(s.addr);
                     if (kq_steps_check(st, s.count, &kq_env, &e) == KS_OK)
                         kq_run(st, s.count, &e);
-                } else if (s.op != KQ_OP_NOP) {
+                } else if (s.op == KQ_OP_DISPATCH) {
+                    kq_dispatch(&s, &e);
+                } else if (s.op == KQ_OP_UNITS) {
+                    e.value = kq_publish_units();   /* the table again, as at boot */
+                } else {
                     kq_cold_exec(&s, &e);
                 }
             }

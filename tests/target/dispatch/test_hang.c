@@ -1,6 +1,7 @@
 /* test_hang.c — a TU that never retires ends in KS_TIMEOUT naming what was awaited (
  * docs/dispatch.md detail codes), the agent is left quiet and the node still dispatches;
- * a later program to the hung unit never overfills it (its two stuck instructions counted). */
+ * a later program to the hung unit never overfills it (its two stuck instructions counted),
+ * in a run of several targets too. */
 // kohaku-test: expect-referee=credit_violations=0
 // kohaku-test: expect-referee=kick_while_running=0
 // kohaku-test: expect-referee=rx_dropped=0
@@ -33,12 +34,23 @@ int main(void)
     EXPECT_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, KDT_TU2)), KS_OK);
     EXPECT_EQ(r->last_arg, 5);
 
+    /* The same with a second target in the run (several targets: every job's unit debt is
+     * taken, not only a lone job's): the hung unit gets its room, the other completes. */
     for (unsigned i = 0; i < 40; i++)
         kdt_tu(pay[i], TU_OP_NOP, i);
     p.n = 40;
-    EXPECT_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, KDT_TU1)), KS_TIMEOUT);
+    uint64_t (*one)[4] = kdt_dram(1);
+    kdt_tu(one[0], TU_OP_NOP, 0x77);
+    struct kdp_prog q = { .payload = one, .n = 1, .txn = 6 };
+    struct kdp_job jobs[2];
+    kdt_job(&jobs[0], &p, KDT_TU1);
+    kdt_job(&jobs[1], &q, KDT_TU2);
+    EXPECT_EQ(kdp_run(&ctx, jobs, 2), KS_TIMEOUT);
     EXPECT_EQ(ctx.detail, 0x0221);      /* awaited: room in the FIFO (credit), unit {2,1} */
-    EXPECT_EQ(r->dispatched, 14);        /* depth 16 less the HANG and the NOP behind it */
+    EXPECT_EQ(jobs[0].rep.dispatched, 14);  /* depth 16 less the HANG and the NOP behind it */
+    EXPECT_EQ(jobs[1].rep.status, KS_OK);
+    EXPECT_EQ(jobs[1].rep.completions, 1);
+    EXPECT_EQ(jobs[1].rep.last_arg, 6);     /* BATCH_COMPLETE, arg = txn */
     EXPECT_TRUE(kdt_quiet());
     kt_finish();
 }
