@@ -7,6 +7,12 @@
 #include <stddef.h>
 #include "hal/hal.h"
 
+/* The board decides how one target is streamed (board/common/rv32.h, rv64.h); the host model
+ * test builds both (dispatch/dispatch.mk). */
+#if !defined(BOARD_DISPATCH_STREAM_LOOP)
+#error "the board header defines BOARD_DISPATCH_STREAM_LOOP (0 or 1)"
+#endif
+
 /* The staging copy moves native words: 32-bit stores on RV32 (the agent window's halves),
  * 64-bit on RV64, so one loop serves both variants without an #ifdef. */
 #define KDP_W           (sizeof(uintptr_t))
@@ -229,21 +235,12 @@ static unsigned kdp_find(const struct kdp_ctx *c, const struct kdp_prog *p, uint
     return KDP_REGIONS;
 }
 
-/* Stages the chunk of p from cursor into region r of rs slots (slots r*rs..). */
-/* Region r's first slot, r x rs for r < KDP_REGIONS, as shifts and adds: the RV32 core has no
- * multiply (docs/hardware.md §4, RV32I only) and this runs for every staging and kick. */
+/* Stages the chunk of p from cursor into region r of rs slots (slots r*rs.., kdp_region_base). */
 _Static_assert(KDP_REGIONS <= 4u, "a region index is two bits");
-static inline uint32_t kdp_region_base(unsigned r, uint32_t rs)
-{
-    return (rs & -(uint32_t)(r & 1u)) + ((rs << 1) & -(uint32_t)((r >> 1) & 1u));
-}
-
 static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kdp_prog *p,
                      uint32_t cursor)
 {
-    uint32_t len = p->n - cursor;   /* = kdp_plan_chunk: regions end on or before the last slot */
-    if (len > rs)
-        len = rs;
+    uint32_t len = kdp_plan_chunk(p->n, cursor, rs);
     struct kdp_region *g = &c->reg[r];
     uint32_t base = kdp_region_base(r, rs);
     g->prog = p;            /* recorded first: nothing needs keeping across the call */
@@ -294,7 +291,7 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
     const struct kdp_prog *p = j->prog;
     const uint32_t rs = c->stage_flits / 2u;       /* two halves: the longest kicks */
     const uint32_t want = (j->depth + 1u) / 2u;
-    uint32_t len = p->n < rs ? p->n : rs, base = 0, t;
+    uint32_t len = kdp_plan_chunk(p->n, 0, rs), base = 0, t;
 
     kdp_stage(0, p, 0, len);
     c->staged_flits += len;
@@ -315,19 +312,18 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
             if (j->state != KDP_J_RUN)
                 return;
         }
-        /* kdp_plan_kick(len, room, 0): the whole half on the unit's own returned credit,
-         * seeded with its room at the first kick and carried since (kdp_kick) */
+        /* the whole half on the unit's own returned credit, seeded with its room at the first
+         * kick and carried since (kdp_kick) */
+        const struct kdp_kick k = kdp_plan_kick(len, room, true);
         kdp_prog_wr(KA_PROG_BASE, base);
-        kdp_prog_wr(KA_PROG_LEN, len);
-        kdp_seed(c, room);
+        kdp_prog_wr(KA_PROG_LEN, k.len);
+        kdp_seed(c, k.credit);
         hal_fence();
         kdp_prog_wr(KA_PROG_KICK, 1);
         j->rep.dispatched += len;
         c->cred_due -= len;
         base = base ? 0 : rs;
-        len = p->n - j->rep.dispatched;
-        if (len > rs)
-            len = rs;
+        len = kdp_plan_chunk(p->n, j->rep.dispatched, rs);
         if (len) {                  /* the next half, while this one streams */
             kdp_stage(base, p, j->rep.dispatched, len);
             c->staged_flits += len;
@@ -413,14 +409,15 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
      * one counter). (Until 2026-12-02 only a lone job's were taken: a run of several targets
      * could overfill a unit still holding a failed run's instructions.) */
     bool stream = !(c->owing && kdp_owed_start(c, jobs, n, seen)) && end == jobs + 1;
-    if (KDP_W == 8 && stream) {
+    if (BOARD_DISPATCH_STREAM_LOOP && stream) {
         kdp_stream(c, jobs);
         /* one bounded wait was enough; a job done needs no pass of the loop below */
         if (KS_IS_TIMEOUT(c->status) || jobs->state == KDP_J_DONE)
             goto out;
     }
 
-    /* Several targets (or the stream's tail; RV32's one-target stream too): poll every
+    /* Several targets (or the stream's tail; the one-target stream too on a board without
+     * BOARD_DISPATCH_STREAM_LOOP, RV32's): poll every
      * target; kick the first, round robin, with room for its next kick once the previous one
      * finished, its region staged meanwhile (PROG_BASE double buffering); one staged program
      * serves every job sharing it. Several targets kick top-ups (len = credit <= room): none
@@ -491,11 +488,11 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
                     break;
                 struct kdp_region *g = &c->reg[r];
                 uint32_t off = pick->rep.dispatched - g->start;
-                /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
-                 * len = staged, on the unit's own returned credit */
+                /* top-ups: len = min(staged, room); the stream's len = staged, on the unit's
+                 * own returned credit */
                 uint32_t len = g->len - off;
-                kdp_kick(c, pick, g->base + off, stream || len < proom ? len : proom,
-                         stream ? proom : KDP_TOPUP_CREDIT);
+                const struct kdp_kick k = kdp_plan_kick(len, proom, stream);
+                kdp_kick(c, pick, g->base + off, k.len, k.credit);
                 c->running = (uint8_t)r;
                 rr = pick + 1 == end ? jobs : pick + 1;
                 t = kdp_now();

@@ -66,9 +66,6 @@ struct kdp_job {
 
 enum kdp_state { KDP_J_RUN = 1, KDP_J_STOP, KDP_J_DONE };
 enum kdp_cred_state { KDP_CRED_NONE, KDP_CRED_ON, KDP_CRED_OFF };
-/* The credit a run's first kick seeds when kicks are top-ups (len <= room limits each kick, so
- * credit only has to stay above every len: 8 jobs x depth 255 in flight leave it positive). */
-#define KDP_TOPUP_CREDIT 0x1000u
 
 struct kdp_region {          /* what a staging region holds */
     const struct kdp_prog *prog;

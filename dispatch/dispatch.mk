@@ -1,5 +1,5 @@
 # dispatch/dispatch.mk — native tests of the dispatch layer under ASan/UBSan (docs/design.md §7 layer 1).
-#   make test-suite-host-dispatch        pure logic (dispatch/kdp_flit.c): tests/host/dispatch/test_kdp_flit.c
+#   make test-suite-host-dispatch        pure logic (dispatch/kdp_flit.h, units.c): tests/host/dispatch/test_kdp_flit.c
 #   make test-suite-host-dispatch-model  dispatch/*.c against the device model library through a
 #                                        hal stand-in (tests/host/dispatch/fakehal.c): test_kdp_model.c
 #   make dispatch-size                   this layer's text in each QEMU board's image with the queue
@@ -8,21 +8,31 @@
 
 KDP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
                    -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Iinclude -Idispatch
-KDP_SRCS        := dispatch/dispatch.c dispatch/enum.c dispatch/kdp_flit.c dispatch/recover.c dispatch/units.c
+KDP_SRCS        := dispatch/dispatch.c dispatch/enum.c dispatch/recover.c dispatch/units.c
 KDP_HDRS        := dispatch/dispatch.h dispatch/kdp_flit.h include/kohaku/status.h \
                    include/kohaku/flit.h include/kohaku/agent_regs.h
 KDP_T           := $(O)/tests/host/dispatch
 
-$(KDP_T)/test_kdp_flit: tests/host/dispatch/test_kdp_flit.c dispatch/kdp_flit.c dispatch/units.c $(KDP_HDRS)
+$(KDP_T)/test_kdp_flit: tests/host/dispatch/test_kdp_flit.c dispatch/units.c $(KDP_HDRS)
 	@mkdir -p $(@D)
-	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) $< dispatch/kdp_flit.c dispatch/units.c -o $@
+	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) $< dispatch/units.c -o $@
 
-$(KDP_T)/test_kdp_model: tests/host/dispatch/test_kdp_model.c tests/host/dispatch/fakehal.c \
-        tests/host/dispatch/fakehal.h tests/host/dispatch/fakehal/hal/hal.h $(KDP_SRCS) $(KDP_HDRS) \
-        $(MODEL_ASAN_LIB)
+# Built twice, once per board policy of one-target dispatch (board/common/rv64.h, rv32.h
+# BOARD_DISPATCH_STREAM_LOOP): test_kdp_model with RV64's (kdp_stream), test_kdp_model_rv32
+# with RV32's (the several-target loop in stream mode), so RV32's algorithm runs off target too.
+# (The word size itself stays 64-bit: the staging copy's width and the NODE_STATUS read in
+# halves are RV32's only on target.)
+KDP_MODEL_DEPS := tests/host/dispatch/fakehal.c tests/host/dispatch/fakehal.h \
+                  tests/host/dispatch/fakehal/hal/hal.h $(KDP_SRCS) $(KDP_HDRS) $(MODEL_ASAN_LIB)
+kdp-model-cc = $(HOSTCC) $(KDP_HOST_CFLAGS) -DBOARD_DISPATCH_STREAM_LOOP=$(1) \
+    -Itests/host/dispatch/fakehal -Itests/host/dispatch -Iboot -Imodel -Imodel/include \
+    tests/host/dispatch/test_kdp_model.c tests/host/dispatch/fakehal.c $(KDP_SRCS) $(MODEL_ASAN_LIB) -lm
+$(KDP_T)/test_kdp_model: tests/host/dispatch/test_kdp_model.c $(KDP_MODEL_DEPS)
 	@mkdir -p $(@D)
-	$(Q)$(HOSTCC) $(KDP_HOST_CFLAGS) -Itests/host/dispatch/fakehal -Itests/host/dispatch -Iboot \
-	    -Imodel -Imodel/include $< tests/host/dispatch/fakehal.c $(KDP_SRCS) $(MODEL_ASAN_LIB) -lm -o $@
+	$(Q)$(call kdp-model-cc,1) -o $@
+$(KDP_T)/test_kdp_model_rv32: tests/host/dispatch/test_kdp_model.c $(KDP_MODEL_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(call kdp-model-cc,0) -o $@
 
 # kdp-run(suite, binaries): one log line per test; a binary that dies or hangs is a line too.
 define kdp-run
@@ -51,7 +61,7 @@ test-suite-host-dispatch: $(KDP_T)/test_kdp_flit $(KDP_T)/npu_ref
 	  echo "PASS: host-dispatch/npu_expect_current"; \
 	else echo "FAIL: host-dispatch/npu_expect_current regenerate with npu_ref"; fi >> $(O)/tests/host-dispatch.log
 
-test-suite-host-dispatch-model: $(KDP_T)/test_kdp_model
+test-suite-host-dispatch-model: $(KDP_T)/test_kdp_model $(KDP_T)/test_kdp_model_rv32
 	$(call kdp-run,host-dispatch-model,$^)
 
 # RV32 firmware objects of this layer only: -msave-restore (each function's register save and

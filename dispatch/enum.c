@@ -43,9 +43,8 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
 #pragma GCC unroll 1
         for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
             d[i] = 0;
-        _Static_assert(KBF_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) == 0, "a read is op 0");
         d[4u * 8u / sizeof(uintptr_t) - 1u] =
-            (uintptr_t)(KBF_FIELD_PREP(KF_W3_CTRL_INDEX, index) >> (64u - 8u * sizeof(uintptr_t)));
+            (uintptr_t)(kdp_ctrl_read_w3(index) >> (64u - 8u * sizeof(uintptr_t)));
         d[KF_HDR_WORD * 8u / sizeof(uintptr_t)] = kdp_ctrl_hdr(yx, c->agent_yx, txn);
         hal_fence();                    /* the flit is complete before the kick reads it */
         hal_agent_wr32(KA_TX_KICK, 1);
@@ -56,7 +55,6 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
          * and another src, or not a reply, it means "nobody here" at once (docs/hardware.md §1), and
          * that unit is never counted twice. A flit of another txn (a late reply to an earlier
          * request) is popped and the wait goes on. */
-        uint32_t want = kdp_ctrl_hdr(0, yx, txn);
         uint32_t t0 = (uint32_t)hal_cycles();
         while ((uint32_t)hal_cycles() - t0 <= cycles) {
             if (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
@@ -64,9 +62,9 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
             uint32_t h = hal_agent_rd32(KA_RX_FLIT(KF_HDR_WORD));
             uint64_t w3 = hal_agent_rd(KA_RX_FLIT(3));
             hal_agent_wr32(KA_RX_POP, 1);
-            if (((h ^ want) & (KF_HDR_TYPE | KF_HDR_TXN)) != 0)
+            if (!kdp_ctrl_for_txn(h, txn))
                 continue;
-            if (((h ^ want) & KDP_REPLY_MASK) == 0 && (w3 >> 48) == KDP_REPLY_OP_INDEX(index)) {
+            if (kdp_ctrl_reply_ok(h, w3, yx, index, txn)) {
                 *v = w3 << 16;
                 return 1;
             }
@@ -99,7 +97,7 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
     /* TX_FLIT's payload once: words 0..2 zero, word 3 op READ (0) and index CU_CAPS (0)
      * (docs/hardware.md §2.4.6), every half of every word (byte-enabled memory). TX_FLIT keeps
      * it: each request writes its header only (kdp_ctrl_read, below, writes the same). */
-    _Static_assert(KBF_FIELD_PREP(KF_W3_CTRL_INDEX, KF_CTRL_CU_CAPS) == 0, "CU_CAPS is index 0");
+    _Static_assert(KDP_CTRL_READ_W3(KF_CTRL_CU_CAPS) == 0, "a read of CU_CAPS is all zero");
 #pragma GCC unroll 1
     for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
         d[i] = 0;
@@ -169,7 +167,7 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
                 if ((((hh >> 16) ^ (hh >> 4)) & 0xFFu) == 0 &&
                     ((hh >> 12) & 15u) == KF_T_CU_CTRL) {
                     uint64_t w3 = hal_agent_rd(KA_RX_FLIT(3));
-                    if ((uint32_t)(w3 >> 48) == KDP_REPLY_OP_INDEX(KF_CTRL_CU_CAPS)) {
+                    if (kdp_ctrl_reply_op(w3, KF_CTRL_CU_CAPS)) {
                         found |= 1u << (dd >> 4);
                         kdp_caps_unit((uint8_t)(KDP_YX(xl, y) + (dd >> 4)), w3 << 16,
                                       &c->units[nf + (dd >> 4)]);

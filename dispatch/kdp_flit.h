@@ -19,18 +19,6 @@
 /* One instruction payload: 256 bits as payload words 0..3 (word 0 = [63:0], docs/hardware.md §2). */
 #define KDP_PAYLOAD_BYTES 32u
 
-struct kdp_hdr {
-    uint8_t dst_x, dst_y, src_x, src_y;
-    uint8_t type;       /* KF_T_* */
-    uint8_t txn;
-    uint8_t last;       /* 0 or 1 */
-    uint8_t rsvd;       /* 3 bits */
-};
-
-/* Header word [31:0] (= flit [287:256]) from its fields; each field is masked to its width. */
-uint32_t kdp_hdr_pack(const struct kdp_hdr *h);
-void kdp_hdr_unpack(uint32_t w, struct kdp_hdr *h);
-
 /* The header a staged CU_INST carries: dst/src 0 (the dispatcher stamps both, seed
  * docs/hardware.md §2.4.3), type CU_INST, the program's txn, last on the final one only. */
 static inline uint32_t kdp_inst_hdr(uint8_t txn, bool last)
@@ -51,19 +39,71 @@ static inline uint32_t kdp_ctrl_hdr(uint8_t dst_yx, uint8_t src_yx, uint8_t txn)
 /* Word 3 bits [63:48] of a CU_CTRL reply to a read of `index`: op 0x02, index echoed. */
 #define KDP_REPLY_OP_INDEX(index) ((KF_CTRL_OP_REPLY << 8) | (index))
 
-/* Instruction i of a program of n as a five-word flit. */
-void kdp_flit_inst(struct kf_flit *f, const uint64_t payload[4], uint8_t txn, bool last);
+/* Word 3 of a CU_CTRL read of `index` (docs/hardware.md §2.4.6: op READ (0) at [63:56], index at
+ * [55:48]; payload words 0..2 are zero). enum.c writes its last native word into TX_FLIT. */
+#define KDP_CTRL_READ_W3(index) \
+    (KBF_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) | KBF_FIELD_PREP(KF_W3_CTRL_INDEX, (index)))
+static inline uint64_t kdp_ctrl_read_w3(uint8_t index)
+{
+    return KDP_CTRL_READ_W3(index);
+}
 
-/* A CU_CTRL read of `index` (docs/hardware.md §2.4.6: op 0 at [255:248], index [247:240]) to dst
- * with src = the agent's own coordinate (docs/hardware.md §1.1: never another unit's). last = 1. */
-void kdp_flit_ctrl_read(struct kf_flit *f, uint8_t dst_yx, uint8_t agent_yx, uint8_t index,
-                       uint8_t txn);
+/* Does a flit whose header word is hdr belong to the CU_CTRL request of `txn` (type CU_CTRL,
+ * txn echoed, whatever its src: the reply, another unit's answer to a clamped request, or the
+ * request itself clamped onto the agent)? A flit that does not is a late reply to an earlier
+ * request. */
+static inline bool kdp_ctrl_for_txn(uint32_t hdr, uint8_t txn)
+{
+    return ((hdr ^ kdp_ctrl_hdr(0, 0, txn)) & (KF_HDR_TYPE | KF_HDR_TXN)) == 0;
+}
 
-/* Is f the reply to the request above, from exactly want_yx (a clamped out-of-grid request is
- * answered by another unit with its own src: refused here)? Type CU_CTRL, op 0x02, index and
- * txn echoed. On true, *value = the 64-bit register [239:176]. */
-bool kdp_ctrl_reply_match(const struct kf_flit *f, uint8_t want_yx, uint8_t index, uint8_t txn,
-                         uint64_t *value);
+/* Word 3 [63:48] of a reply to a read of `index`: op REPLY (0x02) and the index echoed. */
+static inline bool kdp_ctrl_reply_op(uint64_t w3, uint8_t index)
+{
+    return (w3 >> 48) == KDP_REPLY_OP_INDEX(index);
+}
+
+/* Is (hdr, w3) the reply to the read of `index` with `txn`, from exactly want_yx (a clamped
+ * out-of-grid request is answered by another unit with its own src: refused here)? Type
+ * CU_CTRL, src, txn, op 0x02 and index. What enum.c's kdp_ctrl_read accepts. */
+static inline bool kdp_ctrl_reply_ok(uint32_t hdr, uint64_t w3, uint8_t want_yx, uint8_t index,
+                                     uint8_t txn)
+{
+    return ((hdr ^ kdp_ctrl_hdr(0, want_yx, txn)) & KDP_REPLY_MASK) == 0 &&
+           kdp_ctrl_reply_op(w3, index);
+}
+
+/* Builders for tests and the bench (the firmware writes the same words straight into the
+ * agent window, through the helpers they are made of; scripts/check-kdp-helpers.sh checks that
+ * every other tested helper is called by dispatch.c, enum.c, recover.c or units.c): */
+/* kdp-builders: kdp_flit_inst kdp_flit_ctrl_read kdp_ctrl_reply_match */
+/* Instruction i of a program as a five-word flit. */
+static inline void kdp_flit_inst(struct kf_flit *f, const uint64_t payload[4], uint8_t txn, bool last)
+{
+    for (unsigned i = 0; i < 4; i++)
+        f->w[i] = payload[i];
+    f->w[KF_HDR_WORD] = kdp_inst_hdr(txn, last);
+}
+
+/* A CU_CTRL read of `index` to dst with src = the agent's own coordinate (docs/hardware.md §1.1:
+ * never another unit's). last = 1. */
+static inline void kdp_flit_ctrl_read(struct kf_flit *f, uint8_t dst_yx, uint8_t agent_yx,
+                                      uint8_t index, uint8_t txn)
+{
+    f->w[0] = f->w[1] = f->w[2] = 0;
+    f->w[3] = kdp_ctrl_read_w3(index);
+    f->w[KF_HDR_WORD] = kdp_ctrl_hdr(dst_yx, agent_yx, txn);
+}
+
+/* kdp_ctrl_reply_ok on a whole flit; on true, *value = the 64-bit register [239:176]. */
+static inline bool kdp_ctrl_reply_match(const struct kf_flit *f, uint8_t want_yx, uint8_t index,
+                                        uint8_t txn, uint64_t *value)
+{
+    if (!kdp_ctrl_reply_ok((uint32_t)f->w[KF_HDR_WORD], f->w[3], want_yx, index, txn))
+        return false;
+    *value = kf_ctrl_value_get(f);
+    return true;
+}
 
 /* A unit table entry from a CU_CAPS value (docs/hardware.md §1: [63:48] type, [47:40] version,
  * [39:36] buffers, [35:20] inst_depth). Inline: enumeration (enum.c) is its one firmware user,
@@ -78,15 +118,6 @@ static inline void kdp_caps_unit(uint8_t yx, uint64_t caps, struct kx_unit_entry
     u->inst_depth = (uint16_t)KBF_FIELD_GET(KF_CAPS_INST_DEPTH, caps);
 }
 
-/* A NODE_STATUS word (docs/hardware.md §1: [63:56] code, [55:24] arg, [23:8] count, [0] valid). */
-struct kdp_ns {
-    uint8_t code;
-    uint32_t arg;
-    uint16_t count;
-    bool valid;
-};
-void kdp_ns_unpack(uint64_t w, struct kdp_ns *ns);
-
 /* Signals counted since a snapshot of the 16-bit, wrapping NODE_STATUS count (docs/hardware.md §1.1):
  * the difference modulo 2^16. Exact while fewer than 65536 signals arrive between reads. */
 static inline uint16_t kdp_count_since(uint16_t now, uint16_t snap)
@@ -99,28 +130,51 @@ static inline uint16_t kdp_count_since(uint16_t now, uint16_t snap)
  * docs/hardware.md §2.4.5), inst_depth at least 1. Returns KS_OK or KS_DISPATCH_BAD_UNITS. */
 unsigned kdp_units_check(const struct kx_unit_entry *u, unsigned n, uint8_t agent_yx);
 
-/* The kick plan (docs/hardware.md §1 "Credit", §1.1). staged = instructions staged from the job's
- * cursor onwards in one region; room = the target's inst_depth minus its instructions pushed
- * and not yet retired; others = INST_COMPLETEs other units may still return (credit is one
- * counter, returned by a completion from any node). Credit is never above room, so:
- *   - staged <= room: len = staged, credit = staged; the kick never needs a returned credit;
- *   - else, others == 0: len = staged, credit = room ("stream"): the dispatcher goes on as the
- *     target's own completions return credit, and every returned credit is a freed slot;
- *   - else: len = credit = room ("top up"): another unit's completion cannot push this target
- *     past its depth.
- * Returns false (no kick) when room or staged is 0: the firmware never kicks at credit 0. */
-struct kdp_kick {
-    uint16_t len;
-    uint16_t credit;
-};
-bool kdp_plan_kick(uint32_t staged, uint32_t room, uint32_t others, struct kdp_kick *k);
+/* The credit a run's first kick seeds when kicks are top-ups (len <= room limits each kick, so
+ * credit only has to stay above every len: 8 jobs x depth 255 in flight leave it positive). */
+#define KDP_TOPUP_CREDIT 0x1000u
 
-/* Chunk planning: the next chunk of a program of n instructions from cursor, staged into a
- * region of region_slots slots starting at slot base of a staging RAM of stage_slots. The
- * chunk never runs past the last slot (docs/hardware.md §1.1: no wrap to slot 0). Returns its
- * length (0 when the program is all staged or the region does not fit the RAM). */
-uint32_t kdp_plan_chunk(uint32_t n, uint32_t cursor, uint32_t base, uint32_t region_slots,
-                       uint32_t stage_slots);
+/* The kick plan (docs/hardware.md §1 "Credit", §1.1), what dispatch.c kicks. staged =
+ * instructions staged from the job's cursor onwards in one region (at most half the staging
+ * RAM: below PROG_LEN's 16 bits); room = the target's inst_depth minus its instructions pushed
+ * and not yet retired (the caller kicks only with room >= 1). Credit is one counter, returned
+ * by a completion from any node:
+ *   - stream (one target, no other unit owing credit): len = staged, credit = room: the
+ *     dispatcher goes on as the target's own completions return credit, and every returned
+ *     credit is a freed slot;
+ *   - else ("top up"): len = min(staged, room), credit KDP_TOPUP_CREDIT: the length is the
+ *     limit, so another unit's completion cannot push this target past its depth and the
+ *     kick never waits for a returned credit.
+ * credit is what the run's first kick seeds (dispatch.c kdp_seed; carried after that). */
+struct kdp_kick {
+    uint32_t len;
+    uint32_t credit;
+};
+static inline struct kdp_kick kdp_plan_kick(uint32_t staged, uint32_t room, bool stream)
+{
+    struct kdp_kick k = { stream || staged < room ? staged : room,
+                          stream ? room : KDP_TOPUP_CREDIT };
+    return k;
+}
+
+/* The next chunk of a program of n instructions from cursor (cursor <= n) into a region of
+ * region_slots slots: what is left, at most the region. Regions end on or before the staging
+ * RAM's last slot (kdp_region_base), so no chunk wraps to slot 0 (docs/hardware.md §1.1). */
+static inline uint32_t kdp_plan_chunk(uint32_t n, uint32_t cursor, uint32_t region_slots)
+{
+    uint32_t len = n - cursor;
+    if (len > region_slots)
+        len = region_slots;
+    return len;
+}
+
+/* Region r's first slot, r x rs for r < 4, as shifts and adds: the RV32 core has no multiply
+ * (docs/hardware.md §4, RV32I only) and this runs for every staging and kick. With rs = the
+ * RAM / 4, region 3 ends on the last slot. */
+static inline uint32_t kdp_region_base(unsigned r, uint32_t rs)
+{
+    return (rs & -(uint32_t)(r & 1u)) + ((rs << 1) & -(uint32_t)((r >> 1) & 1u));
+}
 
 /* Timeout detail: what was awaited, and of which unit. detail = (what << 8) | {y,x}. The
  * value of a KS_TIMEOUT is, per `what`: CREDIT and COMPLETION: (signals seen << 32) |

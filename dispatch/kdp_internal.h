@@ -24,7 +24,7 @@ void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t valu
 /* KS_TIMEOUT: job `need` waited for room (credit), or, need NULL, job `pend` for its
  * completions; detail names what and the job's unit, value = (signals seen << 32) |
  * dispatched. */
-void kdp_timeout(struct kdp_ctx *c, const struct kdp_job *need, const struct kdp_job *pend);
+void kdp_timeout(struct kdp_ctx *c, struct kdp_job *need, struct kdp_job *pend);
 /* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops (unless
  * j failed already: then nothing). */
 void kdp_fault(struct kdp_ctx *c, struct kdp_job *j);

@@ -60,12 +60,31 @@ unsigned kdp_drain(struct kdp_ctx *c)
                         KDP_DETAIL(KDP_AWAIT_MAILBOX_RX, 0));
 }
 
-void kdp_timeout(struct kdp_ctx *c, const struct kdp_job *need, const struct kdp_job *pend)
+/* KS_TIMEOUT of job j awaiting `what` (KDP_AWAIT_CREDIT or _COMPLETION): value = (signals seen
+ * << 32) | dispatched. */
+static void kdp_wait_fail(struct kdp_ctx *c, const struct kdp_job *j, unsigned what)
 {
-    const struct kdp_job *j = need ? need : pend;
-    unsigned what = need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION;
     kdp_fail(c, KS_TIMEOUT, KDP_DETAIL(what, j->yx),
              ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
+}
+
+void kdp_timeout(struct kdp_ctx *c, struct kdp_job *need, struct kdp_job *pend)
+{
+    struct kdp_job *j = need ? need : pend;
+    /* A kick still running at credit 0 when the wait ran out is a stream stalled on credit its
+     * target will not return (a hung unit): only a returned credit or a PROG_CRED write frees
+     * it (docs/hardware.md §1.1), and the agent would stay busy for good (no mailbox, no next
+     * kick). It is ended here as at the loop's own stall check: kdp_abort records the timeout
+     * as CREDIT once what came back is counted, so the value is what reached the unit. (Which
+     * of the two sees the wait run out depends only on which of two clock reads in kdp_run's
+     * loop crosses the limit: the instructions between them decided the outcome, docs/dispatch.md
+     * "Failures".) Top-up kicks never run at credit 0 (seeded KDP_TOPUP_CREDIT). */
+    if ((hal_agent_rd32(KA_PROG_STAT) & KA_PROG_STAT_RUN) &&
+        KBF_FIELD_GET(KA_PROG_STAT_CRED, hal_agent_rd(KA_PROG_STAT)) == 0) {
+        kdp_abort(c, j);
+        return;
+    }
+    kdp_wait_fail(c, j, need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION);
 }
 
 void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
@@ -207,7 +226,7 @@ bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
      * counts what reached the unit (the kick's len less what came back to RX). */
     bool stall = j->state != KDP_J_STOP;
     if (stall)
-        kdp_timeout(c, j, 0);
+        kdp_wait_fail(c, j, KDP_AWAIT_CREDIT);
     c->running = KDP_REGIONS;       /* last: no tail call, one epilogue (cold code size) */
     return stall;
 }

@@ -10,7 +10,7 @@ awk '/^Linker script and memory map/ { m = 1; next }
      !m { next }
      pend != "" { if ($1 ~ /^0x/ && NF == 3) print $2, $3; pend = ""; next }
      /^ \.text/ { if (NF == 1) { pend = $1; next } if (NF == 4) print $3, $4 }' "$map" |
-  grep -E '\((dispatch|enum|kdp_flit|recover)\.c\.o\)$' | {
+  grep -E '\((dispatch|enum|recover)\.c\.o\)$' | {
     total=0; objs=""
     while read -r size obj; do
       o=${obj##*(}; o=${o%)}

@@ -52,7 +52,10 @@ static __attribute__((noinline, unused)) uint64_t kb_counters(struct kdp_ctx *c,
     while (hal_agent_rd32(KA_TX_STATUS) & KA_TX_STATUS_FULL)
         ;
     volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_TX_FLIT(0));
-    const uintptr_t *s = (const uintptr_t *)f.w;
+    /* may_alias: the flit's 64-bit words read as native words (kdp_flit_ctrl_read is inline:
+     * without it the compiler may drop the stores into f) */
+    typedef uintptr_t __attribute__((may_alias)) kb_word;
+    const kb_word *s = (const kb_word *)f.w;
     for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
         d[i] = s[i];
     hal_fence();

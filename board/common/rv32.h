@@ -41,6 +41,12 @@
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u
 
+/* Dispatch of one program to one target (dispatch/dispatch.c, docs/dispatch.md "One target"):
+ * 0 = through the several-target loop in "stream" mode (one engine: the 8 KB window has no
+ * room for a second loop); 1 = its own loop, kdp_stream (PROG_DST written once, fewer
+ * instructions a flit). The same kicks either way (kdp_plan_kick's stream). */
+#define BOARD_DISPATCH_STREAM_LOOP 0
+
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u

@@ -37,6 +37,11 @@
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u
 
+/* Dispatch of one program to one target (dispatch/dispatch.c, docs/dispatch.md "One target"):
+ * 1 = its own loop, kdp_stream (PROG_DST written once: the bench's <= 12 instructions a flit;
+ * no byte pressure in RV64's 24 KB); 0 = through the several-target loop in "stream" mode. */
+#define BOARD_DISPATCH_STREAM_LOOP 1
+
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u

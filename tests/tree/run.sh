@@ -68,6 +68,25 @@ expect includes-self/known-passes 0 "KNOWN: boot/start.c:1" -- python3 "$incs" -
 printf '%s\n' "boot/start.c -> hal/include/hal/hal.h" > $tmp/known-stale
 expect includes-self/stale-known-fails 1 "STALE: boot/start.c" -- python3 "$incs" --known $tmp/known-stale "$good"
 
+# ---- check-kdp-helpers.sh on fixtures: copies of the real dispatch/ and its pure-logic test ----
+kdp=$top/scripts/check-kdp-helpers.sh
+kfix() { mkdir -p "$1/tests/host/dispatch"; cp -r "$top/dispatch" "$1/"; cp "$top/tests/host/dispatch/test_kdp_flit.c" "$1/tests/host/dispatch/"; }
+f=$tmp/kdp-clean; kfix $f
+expect kdp-helpers-self/copy-of-tree-passes 0 "" -- "$kdp" "$f"
+f=$tmp/kdp-inline; kfix $f
+sed -i 's/if (kdp_ctrl_reply_ok(h, w3, yx, index, txn))/if (((h ^ kdp_ctrl_hdr(0, yx, txn)) \& KDP_REPLY_MASK) == 0 \&\& kdp_ctrl_reply_op(w3, index))/' $f/dispatch/enum.c
+expect kdp-helpers-self/reply-match-inlined-fails 1 "kdp_ctrl_reply_ok is tested but the running code" -- "$kdp" "$f"
+f=$tmp/kdp-chunk; kfix $f
+sed -i 's/kdp_plan_chunk(p->n, \([a-z0-9>.-]*\), rs)/(p->n - \1 < rs ? p->n - \1 : rs)/' $f/dispatch/dispatch.c
+expect kdp-helpers-self/chunk-inlined-fails 1 "kdp_plan_chunk is tested but the running code" -- "$kdp" "$f"
+f=$tmp/kdp-twice; kfix $f
+printf '%s\n' '#include "kdp_flit.h"' 'uint32_t kdp_plan_chunk(uint32_t n, uint32_t c, uint32_t r)' '{' '    return n - c;' '}' > $f/dispatch/kdp_flit.c
+expect kdp-helpers-self/second-definition-fails 1 "kdp_plan_chunk is defined 2 times" -- "$kdp" "$f"
+f=$tmp/kdp-credit; kfix $f
+sed -i 's/kdp_kick(c, pick, g->base + off, k.len, k.credit);/kdp_kick(c, pick, g->base + off, k.len, KDP_TOPUP_CREDIT);/' $f/dispatch/dispatch.c
+expect kdp-helpers-self/raw-topup-credit-fails 1 "KDP_TOPUP_CREDIT outside dispatch/kdp_flit.h" -- "$kdp" "$f"
+
 # ---- the real tree ----
 expect refs/nothing-points-outside 0 "" -- "$refs" --docs "$top"
+expect kdp-helpers/tested-is-running 0 "" -- "$kdp" "$top"
 expect includes/point-down 0 "" -- python3 "$incs" --known "$top/tests/tree/include-known.txt" "$top"

@@ -1,5 +1,6 @@
-/* test_kdp_flit.c — native tests of the dispatch layer's pure logic (dispatch/kdp_flit.c):
- * header and flit encoding against literal bit positions of docs/hardware.md §2.1, §2.4.4,
+/* test_kdp_flit.c — native tests of the dispatch layer's pure logic (dispatch/kdp_flit.h, the
+ * static inline helpers dispatch.c and enum.c call, and units.c; scripts/check-kdp-helpers.sh
+ * checks that the firmware uses them rather than copies): header and flit encoding against literal bit positions of docs/hardware.md §2.1, §2.4.4,
  * §4.8 and docs/hardware.md §1-§2, CU_CAPS and NODE_STATUS decode, the modulo-2^16 count, unit table
  * checks, kick and chunk plans. Every expected value is a literal worked out by hand from the
  * documents, never computed by the code under test. One "PASS: name" / "FAIL: name why" line
@@ -30,40 +31,24 @@ static void run(const char *name, void (*fn)(void))
 }
 
 /* Header [31:0] = flit [287:256]: dst_x [31:28], dst_y [27:24], src_x [23:20], src_y [19:16],
- * type [15:12], txn [11:4], last [3], rsvd [2:0] (docs/hardware.md §2.1 at the defaults). */
+ * type [15:12], txn [11:4], last [3], rsvd [2:0] (docs/hardware.md §2.1 at the defaults). A
+ * CU_CTRL request's header (kdp_ctrl_hdr, what enum.c sends): type 7, last 1. */
 static void hdr_example(void)
 {
-    struct kdp_hdr h = { .dst_x = 3, .dst_y = 2, .src_x = 0, .src_y = 1, .type = 5, .txn = 0x5A,
-                         .last = 1, .rsvd = 0 };
-    /* 0x3<<28 | 0x2<<24 | 0x0<<20 | 0x1<<16 | 0x5<<12 | 0x5A<<4 | 1<<3 */
-    CHECK_EQ(kdp_hdr_pack(&h), 0x320155A8u);
+    /* dst (3,2), src (0,1): 0x3<<28 | 0x2<<24 | 0x0<<20 | 0x1<<16 | 0x7<<12 | 0x5A<<4 | 1<<3 */
+    CHECK_EQ(kdp_ctrl_hdr(KDP_YX(3, 2), KDP_YX(0, 1), 0x5A), 0x320175A8u);
 }
 
 static void hdr_each_field(void)
 {
-    struct kdp_hdr z = { 0 }, h;
-    h = z; h.dst_x = 0xF; CHECK_EQ(kdp_hdr_pack(&h), 0xF0000000u);
-    h = z; h.dst_y = 0xF; CHECK_EQ(kdp_hdr_pack(&h), 0x0F000000u);
-    h = z; h.src_x = 0xF; CHECK_EQ(kdp_hdr_pack(&h), 0x00F00000u);
-    h = z; h.src_y = 0xF; CHECK_EQ(kdp_hdr_pack(&h), 0x000F0000u);
-    h = z; h.type = 0xF;  CHECK_EQ(kdp_hdr_pack(&h), 0x0000F000u);
-    h = z; h.txn = 0xFF;  CHECK_EQ(kdp_hdr_pack(&h), 0x00000FF0u);
-    h = z; h.last = 1;    CHECK_EQ(kdp_hdr_pack(&h), 0x00000008u);
-    h = z; h.rsvd = 7;    CHECK_EQ(kdp_hdr_pack(&h), 0x00000007u);
-    /* Out-of-width values are masked, never spill into a neighbour. */
-    h = z; h.dst_y = 0x1F; CHECK_EQ(kdp_hdr_pack(&h), 0x0F000000u);
-    h = z; h.type = 0x15;  CHECK_EQ(kdp_hdr_pack(&h), 0x00005000u);
-}
-
-static void hdr_unpack(void)
-{
-    struct kdp_hdr h;
-    kdp_hdr_unpack(0x320155A8u, &h);
-    CHECK_EQ(h.dst_x, 3); CHECK_EQ(h.dst_y, 2); CHECK_EQ(h.src_x, 0); CHECK_EQ(h.src_y, 1);
-    CHECK_EQ(h.type, 5); CHECK_EQ(h.txn, 0x5A); CHECK_EQ(h.last, 1); CHECK_EQ(h.rsvd, 0);
-    kdp_hdr_unpack(0x1E6C7F37u, &h);
-    CHECK_EQ(h.dst_x, 1); CHECK_EQ(h.dst_y, 0xE); CHECK_EQ(h.src_x, 6); CHECK_EQ(h.src_y, 0xC);
-    CHECK_EQ(h.type, 7); CHECK_EQ(h.txn, 0xF3); CHECK_EQ(h.last, 0); CHECK_EQ(h.rsvd, 7);
+    const uint32_t base = 0x00007008u;          /* type CU_CTRL, last: every request has them */
+    CHECK_EQ(kdp_ctrl_hdr(0, 0, 0), base);
+    CHECK_EQ(kdp_ctrl_hdr(KDP_YX(0xF, 0), 0, 0), base | 0xF0000000u);
+    CHECK_EQ(kdp_ctrl_hdr(KDP_YX(0, 0xF), 0, 0), base | 0x0F000000u);
+    CHECK_EQ(kdp_ctrl_hdr(0, KDP_YX(0xF, 0), 0), base | 0x00F00000u);
+    CHECK_EQ(kdp_ctrl_hdr(0, KDP_YX(0, 0xF), 0), base | 0x000F0000u);
+    CHECK_EQ(kdp_ctrl_hdr(0, 0, 0xFF), base | 0x00000FF0u);
+    CHECK_EQ(KDP_REPLY_MASK, 0x00FFFFF0u);      /* src_x, src_y, type, txn */
 }
 
 /* A staged CU_INST: dst/src 0 (the dispatcher stamps them), type 5 [15:12], txn, last. */
@@ -107,6 +92,8 @@ static void ctrl_request(void)
     kdp_flit_ctrl_read(&f, KDP_YX(4, 2), KDP_YX(0, 1), 3, 0x80);
     CHECK_EQ(f.w[4], 0x42017808u);
     CHECK_EQ(f.w[3], 0x0003000000000000u);
+    CHECK_EQ(kdp_ctrl_read_w3(0x0B), 0x000B000000000000u);    /* the word enum.c writes */
+    CHECK_EQ(kdp_ctrl_read_w3(0xFF), 0x00FF000000000000u);
     CHECK_EQ(KDP_YX(2, 1), 0x12); CHECK_EQ(KDP_X(0x12), 2); CHECK_EQ(KDP_Y(0x12), 1);
 }
 
@@ -129,6 +116,23 @@ static void ctrl_reply(void)
     q = r;
     q.w[4] = 0x01216118u;                                            /* type 6: a signal */
     CHECK(!kdp_ctrl_reply_match(&q, KDP_YX(2, 1), 0, 0x11, &v));
+    /* The same on the words enum.c reads (header word, word 3): dst is not compared (the
+     * agent's coordinate, stamped by the mesh), last neither. */
+    CHECK(kdp_ctrl_reply_ok(0x01217118u, 0x0200112233445566u, KDP_YX(2, 1), 0, 0x11));
+    CHECK(kdp_ctrl_reply_ok(0xF1217110u, 0x0200112233445566u, KDP_YX(2, 1), 0, 0x11));
+    CHECK(kdp_ctrl_reply_ok(0x01217138u, 0x0205000000000000u, KDP_YX(2, 1), 5, 0x13));
+    CHECK(!kdp_ctrl_reply_ok(0x01227118u, 0x0200000000000000u, KDP_YX(2, 1), 0, 0x11)); /* src y 2 */
+    CHECK(!kdp_ctrl_reply_ok(0x01217118u, 0x0300000000000000u, KDP_YX(2, 1), 0, 0x11)); /* op 3 */
+    /* Belongs to the request of txn 0x11 (any src: a clamped answer, or the request itself
+     * back at the agent), or is a late flit of another request. */
+    CHECK(kdp_ctrl_for_txn(0x01217118u, 0x11));
+    CHECK(kdp_ctrl_for_txn(0x10457110u, 0x11));         /* another src, no last: still this txn */
+    CHECK(!kdp_ctrl_for_txn(0x01217128u, 0x11));        /* txn 0x12 */
+    CHECK(!kdp_ctrl_for_txn(0x01216118u, 0x11));        /* type 6: a signal */
+    CHECK(kdp_ctrl_reply_op(0x0200000000000000u, 0));
+    CHECK(kdp_ctrl_reply_op(0x020BFFFFFFFFFFFFu, 0x0B));
+    CHECK(!kdp_ctrl_reply_op(0x0000000000000000u, 0));  /* op 0: the request itself */
+    CHECK(!kdp_ctrl_reply_op(0x0201000000000000u, 0));
 }
 
 /* CU_CAPS (docs/hardware.md §1): [63:48] type, [47:40] version, [39:36] buffers, [35:20] inst_depth. */
@@ -146,14 +150,18 @@ static void caps_decode(void)
     CHECK_EQ(u.buffers, 0xF); CHECK_EQ(u.inst_depth, 0);
 }
 
-/* NODE_STATUS (docs/hardware.md §1): [63:56] code, [55:24] arg, [23:8] count, [0] valid. */
+/* NODE_STATUS (docs/hardware.md §1): [63:56] code, [55:24] arg, [23:8] count, [0] valid: the
+ * field macros dispatch.c's kdp_poll decodes it with. */
 static void node_status(void)
 {
-    struct kdp_ns ns;
-    kdp_ns_unpack(0x04DEADBEEF123401u, &ns);
-    CHECK_EQ(ns.code, 4); CHECK_EQ(ns.arg, 0xDEADBEEFu); CHECK_EQ(ns.count, 0x1234); CHECK(ns.valid);
-    kdp_ns_unpack(0x0100000007FFFF00u, &ns);           /* BATCH_COMPLETE, arg = txn 7 */
-    CHECK_EQ(ns.code, 1); CHECK_EQ(ns.arg, 7); CHECK_EQ(ns.count, 0xFFFF); CHECK(!ns.valid);
+    const uint64_t w = 0x04DEADBEEF123401u;
+    CHECK_EQ(KBF_FIELD_GET(KA_NS_CODE, w), 4); CHECK_EQ(KBF_FIELD_GET(KA_NS_ARG, w), 0xDEADBEEFu);
+    CHECK_EQ(KBF_FIELD_GET(KA_NS_COUNT, w), 0x1234); CHECK_EQ(KBF_FIELD_GET(KA_NS_VALID, w), 1);
+    const uint64_t b = 0x0100000007FFFF00u;             /* BATCH_COMPLETE, arg = txn 7 */
+    CHECK_EQ(KBF_FIELD_GET(KA_NS_CODE, b), 1); CHECK_EQ(KBF_FIELD_GET(KA_NS_ARG, b), 7);
+    CHECK_EQ(KBF_FIELD_GET(KA_NS_COUNT, b), 0xFFFF); CHECK_EQ(KBF_FIELD_GET(KA_NS_VALID, b), 0);
+    /* RV32 reads the count from the low half alone (kdp_poll) */
+    CHECK_EQ(KBF_FIELD_GET(KA_NS_COUNT, (uint32_t)w), 0x1234);
 }
 
 /* Completions as differences modulo 2^16 from a snapshot (docs/hardware.md §1.1). */
@@ -192,48 +200,48 @@ static void units_check(void)
     CHECK(KS_IS_TIMEOUT(KS_TIMEOUT));
 }
 
+/* The kick (docs/hardware.md §1 "Credit", §1.1; docs/dispatch.md "Credit"). */
 static void plan_kick(void)
 {
     struct kdp_kick k;
-    /* Fits the room: credit = len, no returned credit needed. */
-    CHECK(kdp_plan_kick(5, 16, 0, &k));  CHECK_EQ(k.len, 5);  CHECK_EQ(k.credit, 5);
-    CHECK(kdp_plan_kick(5, 16, 9, &k));  CHECK_EQ(k.len, 5);  CHECK_EQ(k.credit, 5);
-    CHECK(kdp_plan_kick(16, 16, 3, &k)); CHECK_EQ(k.len, 16); CHECK_EQ(k.credit, 16);
-    CHECK(kdp_plan_kick(1, 1, 0, &k));   CHECK_EQ(k.len, 1);  CHECK_EQ(k.credit, 1);
-    /* Longer than the room, nobody else owes credit: stream the region on the room. */
-    CHECK(kdp_plan_kick(32, 16, 0, &k)); CHECK_EQ(k.len, 32); CHECK_EQ(k.credit, 16);
-    CHECK(kdp_plan_kick(32, 3, 0, &k));  CHECK_EQ(k.len, 32); CHECK_EQ(k.credit, 3);
-    /* Longer than the room while other units may return credit: top up to the room only. */
-    CHECK(kdp_plan_kick(32, 16, 1, &k)); CHECK_EQ(k.len, 16); CHECK_EQ(k.credit, 16);
-    CHECK(kdp_plan_kick(32, 3, 40, &k)); CHECK_EQ(k.len, 3);  CHECK_EQ(k.credit, 3);
-    /* Never a kick at credit 0. */
-    CHECK(!kdp_plan_kick(32, 0, 0, &k));
-    CHECK(!kdp_plan_kick(32, 0, 5, &k));
-    CHECK(!kdp_plan_kick(0, 16, 0, &k));
-    /* 16-bit PROG_LEN / PROG_CRED. */
-    CHECK(kdp_plan_kick(100000, 70000, 0, &k)); CHECK_EQ(k.len, 65535); CHECK_EQ(k.credit, 65535);
-    CHECK(kdp_plan_kick(100000, 300, 0, &k));   CHECK_EQ(k.len, 65535); CHECK_EQ(k.credit, 300);
+    /* Top-ups (several targets, or another unit may return credit): at most the room, credit
+     * seeded 0x1000 (above 8 jobs x 255 in flight), so a kick never waits for credit. */
+    k = kdp_plan_kick(5, 16, false);  CHECK_EQ(k.len, 5);  CHECK_EQ(k.credit, 0x1000);
+    k = kdp_plan_kick(16, 16, false); CHECK_EQ(k.len, 16); CHECK_EQ(k.credit, 0x1000);
+    k = kdp_plan_kick(32, 16, false); CHECK_EQ(k.len, 16); CHECK_EQ(k.credit, 0x1000);
+    k = kdp_plan_kick(32, 3, false);  CHECK_EQ(k.len, 3);  CHECK_EQ(k.credit, 0x1000);
+    k = kdp_plan_kick(1, 1, false);   CHECK_EQ(k.len, 1);  CHECK_EQ(k.credit, 0x1000);
+    /* The stream (one target, nobody else owing credit): the whole region, credit = the room:
+     * every returned credit is a slot this unit freed. */
+    k = kdp_plan_kick(64, 16, true);  CHECK_EQ(k.len, 64); CHECK_EQ(k.credit, 16);
+    k = kdp_plan_kick(64, 3, true);   CHECK_EQ(k.len, 64); CHECK_EQ(k.credit, 3);
+    k = kdp_plan_kick(5, 16, true);   CHECK_EQ(k.len, 5);  CHECK_EQ(k.credit, 16);
+    CHECK_EQ(KDP_TOPUP_CREDIT, 0x1000);
 }
 
-/* Chunks of a program of n into a region [base, base+size) of a 128-slot RAM. */
+/* Chunks of a program of n into regions of 32 (the several-target loop) or 64 slots (the
+ * stream's halves) of a 128-slot RAM, and where each region starts. */
 static void plan_chunk(void)
 {
-    CHECK_EQ(kdp_plan_chunk(1000, 0, 0, 32, 128), 32);
-    CHECK_EQ(kdp_plan_chunk(1000, 992, 32, 32, 128), 8);
-    CHECK_EQ(kdp_plan_chunk(1000, 1000, 0, 32, 128), 0);
-    CHECK_EQ(kdp_plan_chunk(1000, 0, 96, 32, 128), 32);   /* slots 96..127: ends on the last */
-    CHECK_EQ(kdp_plan_chunk(1000, 0, 100, 32, 128), 28);  /* never past slot 127 */
-    CHECK_EQ(kdp_plan_chunk(1000, 0, 128, 32, 128), 0);
-    CHECK_EQ(kdp_plan_chunk(1, 0, 0, 32, 128), 1);
+    CHECK_EQ(kdp_plan_chunk(1000, 0, 32), 32);
+    CHECK_EQ(kdp_plan_chunk(1000, 992, 32), 8);
+    CHECK_EQ(kdp_plan_chunk(1000, 1000, 32), 0);
+    CHECK_EQ(kdp_plan_chunk(1, 0, 64), 1);
+    CHECK_EQ(kdp_plan_chunk(100, 40, 64), 60);
+    CHECK_EQ(kdp_plan_chunk(200, 40, 64), 64);
     /* 1000 instructions in chunks of 32 from cursor 0: 31 full chunks and one of 8. */
     uint32_t cur = 0, chunks = 0, last = 0;
     for (;;) {
-        uint32_t len = kdp_plan_chunk(1000, cur, (chunks % 4) * 32, 32, 128);
+        uint32_t len = kdp_plan_chunk(1000, cur, 32);
         if (!len)
             break;
         cur += len; chunks++; last = len;
     }
     CHECK_EQ(chunks, 32); CHECK_EQ(last, 8); CHECK_EQ(cur, 1000);
+    /* Region r of 32 slots starts at 32r: region 3 is slots 96..127, ending on the last. */
+    CHECK_EQ(kdp_region_base(0, 32), 0);  CHECK_EQ(kdp_region_base(1, 32), 32);
+    CHECK_EQ(kdp_region_base(2, 32), 64); CHECK_EQ(kdp_region_base(3, 32), 96);
+    CHECK_EQ(kdp_region_base(1, 64), 64); CHECK_EQ(kdp_region_base(3, 5), 15);
 }
 
 static void detail_codes(void)
@@ -247,7 +255,6 @@ int main(void)
 {
     run("hdr_example", hdr_example);
     run("hdr_each_field", hdr_each_field);
-    run("hdr_unpack", hdr_unpack);
     run("inst_hdr", inst_hdr);
     run("inst_flit", inst_flit);
     run("ctrl_request", ctrl_request);

@@ -26,7 +26,9 @@ static void run(const char *name, void (*fn)(void))
 {
     failed_in_test = 0;
     fn();
-    printf("%s: host-dispatch-model/%s%s\n", failed_in_test ? "FAIL" : "PASS", name,
+    /* Built once per board policy (dispatch/dispatch.mk): RV32's names its tests apart. */
+    printf("%s: host-dispatch-model/%s%s%s\n", failed_in_test ? "FAIL" : "PASS", name,
+           BOARD_DISPATCH_STREAM_LOOP ? "" : "_rv32_policy",
            failed_in_test ? " see the check lines above" : "");
 }
 
@@ -357,6 +359,40 @@ static void tu_hang(void)
     CHECK_EQ(credit_violations(), 0);
 }
 
+/* The stream to a hung unit stalls on credit the unit never returns (docs/hardware.md §1.1: a
+ * kick waiting for credit runs until credit comes). Wherever the wait's limit falls in the
+ * dispatcher's loop, the run ends that kick: KS_TIMEOUT awaiting credit, dispatched = what
+ * reached the unit (its depth 16 less the two instructions the first run left in it), the
+ * agent quiet. (With the board policy of RV32, the limit falling between the loop's two clock
+ * reads once left the kick running and named a completion: docs/dispatch.md "Failures".) */
+static void tu_hang_any_bound(void)
+{
+    unsigned bad = 0;
+    for (uint32_t w = 20000; w < 20048; w++) {
+        setup();
+        ctx.wait_cycles = w;
+        tu(pay[0], TU_OP_NOP, 1);
+        tu(pay[1], TU_OP_HANG, 0);
+        tu(pay[2], TU_OP_NOP, 2);
+        struct kdp_prog p = { .payload = pay, .n = 3, .txn = 5 };
+        struct kdp_job job;
+        CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&job, &p, TU1)), KS_TIMEOUT);
+        for (unsigned i = 0; i < 40; i++)
+            tu(pay[i], TU_OP_NOP, i);
+        p.n = 40;
+        unsigned st = kdp_dispatch(&ctx, kdt_job(&job, &p, TU1));
+        if (st != KS_TIMEOUT || ctx.detail != 0x0221u || job.rep.dispatched != 14 ||
+            ctx.value != 14u || !agent_quiet()) {
+            printf("  wait %u: status 0x%x detail 0x%x dispatched %u value 0x%" PRIx64 " quiet %d\n",
+                   (unsigned)w, st, (unsigned)ctx.detail, (unsigned)job.rep.dispatched, ctx.value,
+                   agent_quiet());
+            bad++;
+        }
+        CHECK_EQ(credit_violations(), 0);
+    }
+    CHECK_EQ(bad, 0);
+}
+
 /* The referee catches a dispatcher seeded past inst_depth: 40 slow instructions to a TU with
  * 40 credits, written by hand (the layer never does this). */
 static void overseed_caught(void)
@@ -414,6 +450,7 @@ int main(void)
     run("tu_fault", tu_fault);
     run("fault_every_position", fault_every_position);
     run("tu_hang", tu_hang);
+    run("tu_hang_any_bound", tu_hang_any_bound);
     run("overseed_caught", overseed_caught);
     run("bad_input", bad_input);
     return 0;

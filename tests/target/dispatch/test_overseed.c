@@ -13,7 +13,10 @@ int main(void)
         uint64_t pay[4];
         kdt_tu(pay, TU_OP_DELAY, 500);
         kdp_flit_inst(&f, pay, 1, i == 39);
-        const uintptr_t *s = (const uintptr_t *)f.w;
+        /* may_alias: the flit's 64-bit words read as native words (RV32: halves). Without
+         * it the compiler may drop the stores into f once kdp_flit_inst is inline. */
+        typedef uintptr_t __attribute__((may_alias)) kdt_word;
+        const kdt_word *s = (const kdt_word *)f.w;
         for (unsigned w = 0; w < words; w++)
             st[i * words + w] = s[w];
     }
