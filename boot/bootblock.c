@@ -2,6 +2,7 @@
  * no hal, so host unit tests and fuzzers compile it natively. */
 #include "boot.h"
 #include "board.h"     /* BOARD_AGENT_YX: no unit sits at the agent's own coordinate */
+#include "kohaku/unit_rules.h"
 
 unsigned kx_bootblock_check(const struct kx_bootblock *bb)
 {
@@ -30,21 +31,7 @@ unsigned kx_bootblock_check(const struct kx_bootblock *bb)
                    "flags is 0 or KX_BOOT_F_UNITS here");
     if (bb->flags != (n != 0))
         return KX_BOOT_BAD_UNITS;
-    /* inst_depth 0 could never be dispatched to (credit would be 0, docs/hardware.md §1.1: a kick at
-     * credit 0 hangs); a repeated coordinate would make two entries for one unit; (0,0) is a
-     * corner that holds nothing (docs/hardware.md §2.4.5) and the agent's own coordinate is not a
-     * unit (the rules of dispatch/'s kdp_units_check, so the service loads this table without
-     * checking it again). Each entry against those before it: at most 32 x 31 / 2 compares,
-     * and no bitmap to clear. */
-    for (const struct kx_unit_entry *u = bb->units, *end = u + n; u != end; u++) {
-        uint32_t yx = u->yx;
-        if (u->inst_depth == 0 || yx == 0 || yx == BOARD_AGENT_YX)
-            return KX_BOOT_BAD_UNITS;
-        /* Back to the first entry, the test at the bottom: four instructions a compare
-         * (boot_insns). */
-        for (const struct kx_unit_entry *e = u; e != bb->units;)
-            if ((--e)->yx == yx)
-                return KX_BOOT_BAD_UNITS;
-    }
-    return 0;
+    /* The table's rules, the same function as dispatch/'s kdp_units_check, so the service
+     * loads this table without checking it again. */
+    return kx_units_check(bb->units, n, BOARD_AGENT_YX, KX_BOOT_BAD_UNITS);
 }

@@ -11,6 +11,8 @@
 # and
 #   3. the raw forms those helpers wrap appear in no running .c file: the reply mask and
 #      op/index word, the CU_CTRL word-3 fields, the top-up credit constant, kf_hdr().
+#   4. the unit-table rules are one function, kx_units_check (include/kohaku/unit_rules.h), called
+#      by boot/bootblock.c and dispatch/units.c, neither testing inst_depth itself.
 # One "ok"/"VIOLATION" line per finding; exit 1 on any violation.
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -66,6 +68,15 @@ for tok in KDP_REPLY_MASK KDP_REPLY_OP_INDEX KF_W3_CTRL_OP KF_W3_CTRL_INDEX KDP_
   hits=$(code | grep -E "$tok" | grep -v '_Static_assert')
   if [ -n "$hits" ]; then
     viol "$tok outside dispatch/kdp_flit.h (a copy of a helper's logic): $(printf '%s\n' "$hits" | sed "s|$root/||" | tr '\n' ' ')"
+  fi
+done
+
+# Rule 4: one set of unit-table rules.
+for f in "$root/boot/bootblock.c" "$d/units.c"; do
+  if [ ! -f "$f" ]; then viol "missing $f"; continue; fi
+  grep -qE '\bkx_units_check[[:space:]]*\(' "$f" || viol "${f#$root/} does not call kx_units_check"
+  if grep -qE 'inst_depth' "$f"; then
+    viol "${f#$root/} tests inst_depth itself (a second copy of the unit-table rules)"
   fi
 done
 

@@ -70,7 +70,7 @@ expect includes-self/stale-known-fails 1 "STALE: boot/start.c" -- python3 "$incs
 
 # ---- check-kdp-helpers.sh on fixtures: copies of the real dispatch/ and its pure-logic test ----
 kdp=$top/scripts/check-kdp-helpers.sh
-kfix() { mkdir -p "$1/tests/host/dispatch"; cp -r "$top/dispatch" "$1/"; cp "$top/tests/host/dispatch/test_kdp_flit.c" "$1/tests/host/dispatch/"; }
+kfix() { mkdir -p "$1/tests/host/dispatch" "$1/boot"; cp -r "$top/dispatch" "$1/"; cp "$top/tests/host/dispatch/test_kdp_flit.c" "$1/tests/host/dispatch/"; cp "$top/boot/bootblock.c" "$1/boot/"; }
 f=$tmp/kdp-clean; kfix $f
 expect kdp-helpers-self/copy-of-tree-passes 0 "" -- "$kdp" "$f"
 f=$tmp/kdp-inline; kfix $f
@@ -85,6 +85,9 @@ expect kdp-helpers-self/second-definition-fails 1 "kdp_plan_chunk is defined 2 t
 f=$tmp/kdp-credit; kfix $f
 sed -i 's/kdp_kick(c, pick, g->base + off, k.len, k.credit);/kdp_kick(c, pick, g->base + off, k.len, KDP_TOPUP_CREDIT);/' $f/dispatch/dispatch.c
 expect kdp-helpers-self/raw-topup-credit-fails 1 "KDP_TOPUP_CREDIT outside dispatch/kdp_flit.h" -- "$kdp" "$f"
+f=$tmp/kdp-units; kfix $f
+sed -i 's/return kx_units_check(bb->units, n, BOARD_AGENT_YX, KX_BOOT_BAD_UNITS);/return bb->units[0].inst_depth == 0 ? KX_BOOT_BAD_UNITS : 0;/' $f/boot/bootblock.c
+expect kdp-helpers-self/boot-own-unit-rules-fails 1 "boot/bootblock.c does not call kx_units_check" -- "$kdp" "$f"
 
 # ---- the real tree ----
 expect refs/nothing-points-outside 0 "" -- "$refs" --docs "$top"
