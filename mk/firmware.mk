@@ -78,7 +78,7 @@ FW_ASFLAGS := -g -MMD -MP
 # FW_SIZE_rv32: code-generation options of the native RV32 objects, chosen by measurement
 # (docs/rv32-size.md "Build options", each option's bytes there). Given when each object is
 # compiled: GCC records them per function and the LTO link keeps them (link-time ones do not).
-FW_SIZE_rv32 := -fno-caller-saves -fno-tree-loop-im -fno-tree-tail-merge
+FW_SIZE_rv32 := -fno-caller-saves -fno-tree-loop-im -fno-tree-tail-merge -fno-tree-loop-ivcanon
 FW_LTO_rv32 := -flto $(FW_SIZE_rv32)
 FW_LTO_rv64 :=
 FW_LTO_LINK_rv32 := -flto -Os -g -ffunction-sections -fdata-sections -msave-restore
