@@ -75,7 +75,11 @@ FW_ASFLAGS := -g -MMD -MP
 # objects (compiled for the interpreter, renamed by scripts/kvm-cold.sh after the compiler) nor
 # the entry stubs (12 bytes each, their shape fixed, hal/rv32/kvm_stub.c): those rules do not
 # use FW_LTO. RV64 has window room to spare and stays as it was.
-FW_LTO_rv32 := -flto
+# FW_SIZE_rv32: code-generation options of the native RV32 objects, chosen by measurement
+# (docs/rv32-size.md "Build options", each option's bytes there). Given when each object is
+# compiled: GCC records them per function and the LTO link keeps them (link-time ones do not).
+FW_SIZE_rv32 := -fno-caller-saves -fno-tree-loop-im -fno-tree-tail-merge -fno-tree-loop-ivcanon
+FW_LTO_rv32 := -flto $(FW_SIZE_rv32)
 FW_LTO_rv64 :=
 FW_LTO_LINK_rv32 := -flto -Os -g -ffunction-sections -fdata-sections -msave-restore
 FW_LTO_LINK_rv64 :=
@@ -247,9 +251,11 @@ $(foreach b,$(BOARDS),$(eval $(call fw_svc_objs,$(b)): FW_CFLAGS += $(FW_SVC_FLA
 # The cold-code interpreter itself (docs/kvm.md): -msave-restore (it is entered once per cold
 # call; it saves 11 registers) and -fno-jump-tables (its switches as compares: 1,032 + 32 bytes
 # of .rodata against 952 + 232 with tables, measured, and the tables would be scratchpad bytes,
-# which cold code needs as much as the window needs its own).
+# which cold code needs as much as the window needs its own), and -fcaller-saves against
+# FW_SIZE_rv32's -fno-caller-saves: without it cold code ran slower (enum_cycles 96,531 ->
+# 98,366) and the image was 8 bytes larger (docs/rv32-size.md "Build options").
 $(foreach b,$(BOARDS),$(if $(filter rv32,$(FW_V_$(b))),\
-  $(eval $(FW_O)/$(b)/obj/hal/rv32/kvm.c.o: FW_CFLAGS += -msave-restore -fno-jump-tables)))
+  $(eval $(FW_O)/$(b)/obj/hal/rv32/kvm.c.o: FW_CFLAGS += -msave-restore -fno-jump-tables -fcaller-saves)))
 
 .PHONY: firmware $(addprefix firmware-,$(BOARDS)) debug
 firmware: $(addprefix firmware-,$(FW_BOARDS))
