@@ -1,8 +1,8 @@
-# bench.mk — issue 8's benchmark (TESTING.md "Benchmarks", docs/bench.md), included by the top
+# bench.mk — the benchmark (docs/design.md §7 "Benchmarks", docs/bench.md), included by the top
 # Makefile:
 #   make bench           figures for qemu-rv32 and qemu-rv64 under -icount: one line per figure
 #                        "bench <board> <name> <value> <unit>" and a table; $(O)/bench/results.txt
-#   make bench-check     make bench, then issue 8's budgets: exits 1 and names each one missed
+#   make bench-check     make bench, then the bench budgets: exits 1 and names each one missed
 #   make test-suite-bench-determinism   (in make test) the images and the queue run twice, compared
 #   make bench-profile BOARD=qemu-rv64   instructions per function of the queue run (a trace)
 #   make test-suite-bench-tools          (in make test) check.sh and same.sh on literal lines

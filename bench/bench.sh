@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh — issue 8's benchmark for one board under our QEMU with -icount (docs/bench.md):
+# bench.sh — the benchmark for one board under our QEMU with -icount (docs/bench.md):
 # runs the bench images (bench/target/bench_*.c: dispatch layer, four-NP feed, mover replay),
 # then the real firmware image through the host port (bench/kbench.c: boot, NOP, RUN against
 # host-driven dispatch), reads the image sizes, and prints one line per figure:

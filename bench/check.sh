@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# check.sh — issue 8's budgets against the figures of `make bench` (docs/bench.md): prints one
+# check.sh — the bench budgets against the figures of `make bench` (docs/bench.md): prints one
 # line per budgeted figure and board, and exits 1 when any is missed or missing.
 # Usage: bench/check.sh RESULTS     (RESULTS: the "bench <board> <name> <value> <unit>" lines)
 set -u
 res=$1
 fail=0
-# board name op limit — the budgets of issue 8 ("Budgets")
+# board name op limit — the bench budgets ("Budgets")
 budgets='
 qemu-rv64 dispatch_insns_per_flit <= 12
 qemu-rv32 dispatch_insns_per_flit <= 24

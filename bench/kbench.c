@@ -1,4 +1,4 @@
-/* kbench.c — the host side of `make bench` (issue 8; docs/bench.md): drives the real firmware
+/* kbench.c — the host side of `make bench` (docs/bench.md): drives the real firmware
  * image through the host port (libkohaku, docs/host-interface.md) and prints the figures that
  * need the command queue or the host, one "fig <name> <value>" line each (bench/bench.sh turns
  * them into "bench <board> <name> <value> <unit>"), or "missing <name> <why>":

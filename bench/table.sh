@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # table.sh — the figures of `make bench` as one Markdown table, both boards side by side, with
-# issue 8's budgets (docs/bench.md; the README's table is this output).
+# the bench budgets (docs/bench.md; the README's table is this output).
 # Usage: bench/table.sh RESULTS
 set -u
 awk '

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_tools.sh — tests of the bench's own tooling on literal figure lines (no QEMU): check.sh
-# passes when every budget of issue 8 is met and fails naming each one missed or missing, at
+# passes when every bench budget is met and fails naming each one missed or missing, at
 # the budgets' exact edges; same.sh accepts identical runs and the host-timed pair within
 # 0.1 %, and refuses anything else. Prints PASS:/FAIL: lines (suite bench-tools).
 # Usage: bench/test_tools.sh WORKDIR
@@ -12,7 +12,7 @@ T="" why=""
 begin() { T=$1; why=""; }
 end() { if [ -z "$why" ]; then echo "PASS: bench-tools/$T"; else echo "FAIL: bench-tools/$T$why"; fi; }
 
-# Every budgeted figure exactly at its limit (issue 8 "Budgets").
+# Every budgeted figure exactly at its limit (docs/bench.md "Budgets").
 good() {
   cat <<'EOF'
 bench qemu-rv32 boot_insns 3000 insns

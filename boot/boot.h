@@ -1,4 +1,4 @@
-/* boot.h — what boot/ gives the layers above (SYSTEM.md §2.1, §2.4): the checked boot block,
+/* boot.h — what boot/ gives the layers above (docs/design.md §2.1, §2.4): the checked boot block,
  * the fatal path and assertions. */
 #ifndef KOHAKU_BOOT_H
 #define KOHAKU_BOOT_H

@@ -1,4 +1,4 @@
-/* bootblock.c — boot-block validation (SYSTEM.md §4, include/kohaku/bootblock.h). Pure logic:
+/* bootblock.c — boot-block validation (docs/design.md §4, include/kohaku/bootblock.h). Pure logic:
  * no hal, so host unit tests and fuzzers compile it natively. */
 #include "boot.h"
 #include "board.h"     /* BOARD_AGENT_YX: no unit sits at the agent's own coordinate */
@@ -25,9 +25,9 @@ unsigned kx_bootblock_check(const struct kx_bootblock *bb)
                    "flags is 0 or KX_BOOT_F_UNITS here");
     if (bb->flags != (n != 0))
         return KX_BOOT_BAD_UNITS;
-    /* inst_depth 0 could never be dispatched to (credit would be 0, BOARD.md §1.1: a kick at
+    /* inst_depth 0 could never be dispatched to (credit would be 0, docs/hardware.md §1.1: a kick at
      * credit 0 hangs); a repeated coordinate would make two entries for one unit; (0,0) is a
-     * corner that holds nothing (flit-format.md §4.7) and the agent's own coordinate is not a
+     * corner that holds nothing (docs/hardware.md §2.4.5) and the agent's own coordinate is not a
      * unit (the rules of dispatch/'s kdp_units_check, so the service loads this table without
      * checking it again). Each entry against those before it: at most 32 x 31 / 2 compares,
      * and no bitmap to clear. */

@@ -1,4 +1,4 @@
-/* fatal.c — the fatal path (STYLE.md "Errors", SYSTEM.md §2.4): one function that reports and
+/* fatal.c — the fatal path (docs/design.md §6 "Errors", §2.4): one function that reports and
  * stops the core. RV64 traps and assertions on both variants end here. It runs once, at the
  * end, so it is a candidate for cold (interpreted) code (docs/rv32-size.md): it calls only
  * hal_puts, hal_put_hex, kx_fatal_hook and hal_exit, and keeps no state but kx_fatal_last. */

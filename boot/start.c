@@ -1,4 +1,4 @@
-/* start.c — C start for both variants (SYSTEM.md §2.1): check the boot block the host wrote at
+/* start.c — C start for both variants (docs/design.md §2.1): check the boot block the host wrote at
  * the start of the scratchpad, refuse a bad one with KX_EXIT_BOOT(reason), then run main. */
 #include "board.h"
 #include "boot.h"

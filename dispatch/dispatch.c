@@ -1,4 +1,4 @@
-/* dispatch.c — program dispatch through PROG_* (BOARD.md §1 "Dispatch", "Credit",
+/* dispatch.c — program dispatch through PROG_* (docs/hardware.md §1 "Dispatch", "Credit",
  * "Completions", §1.1 rows marked firmware): staging, kicks within each target's inst_depth,
  * completion by NODE_STATUS counts modulo 2^16, faults, timeouts, quiescing. docs/dispatch.md
  * explains the strategy. Variant-free: every access goes through hal/. Time is kept in 32 bits
@@ -96,10 +96,10 @@ static inline __attribute__((always_inline)) void kdp_put(volatile uintptr_t *d,
 }
 
 /* Stages instructions [start, start+len) of p from slot `slot` on: the hot loop of the
- * layer (issue 8 budget: RV64 <= 12, RV32 <= 24 instructions per flit, kicks included).
+ * layer (bench budget: RV64 <= 12, RV32 <= 24 instructions per flit, kicks included).
  * KDP_UNROLL flits per iteration: RV64 64 loads + 80 stores + 3 = 9.2 instructions a flit,
  * RV32 16 loads + 18 stores + 3 = 18.5 (docs/dispatch.md). The header word's high half ([63:32],
- * unused, BOARD.md §2) is not written on RV32. noinline: one symbol for the bench to find. */
+ * unused, docs/hardware.md §2) is not written on RV32. noinline: one symbol for the bench to find. */
 static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_prog *p,
                                                 uint32_t start, uint32_t len)
 {
@@ -134,7 +134,7 @@ static bool kdp_running(void)
 }
 
 /* Waits, bounded, until (register `off` & bit) == want: PROG_STAT.run to fall (run alone
- * decides "sent", BOARD.md §1.1: a finished program reads "flits left" 1), or RX to empty,
+ * decides "sent", docs/hardware.md §1.1: a finished program reads "flits left" 1), or RX to empty,
  * popping what it holds (late CU_CTRL replies nobody asked for now), or TX to leave "full"
  * (enum.c). On timeout: KS_TIMEOUT recorded (the first error wins), with `detail`, value the
  * register. */

@@ -1,4 +1,4 @@
-/* dispatch.h — the firmware's dispatch layer (SYSTEM.md §2.3, BOARD.md §1, §1.1, §2; issue 5):
+/* dispatch.h — the firmware's dispatch layer (docs/design.md §2.3, docs/hardware.md §1, §1.1, §2):
  * the unit table (enumerated through the mailbox or given by the host), programs staged into
  * STAGE and kicked through PROG_* to one or several targets, completion by NODE_STATUS
  * counts, faults and timeouts. docs/dispatch.md holds the choices made where the specs are
@@ -12,14 +12,14 @@
 
 #define KDP_MAX_JOBS      8u     /* targets served at once by one kdp_run */
 #define KDP_REGIONS       4u     /* several targets: the staging RAM in this many regions */
-#define KDP_ENUM_TRIES    2u     /* CU_CTRL attempts per coordinate (BOARD.md §1.1: a lost TX_KICK) */
-/* Agent cycles to let pass after PROG_STAT.run fell before a TX_KICK (BOARD.md §1.1: one
+#define KDP_ENUM_TRIES    2u     /* CU_CTRL attempts per coordinate (docs/hardware.md §1.1: a lost TX_KICK) */
+/* Agent cycles to let pass after PROG_STAT.run fell before a TX_KICK (docs/hardware.md §1.1: one
  * upstream revision loses a TX_KICK in the cycle right after run falls). */
 #define KDP_TX_SETTLE_CYCLES 8u
 
 /* A CU_INST program: n 256-bit payloads (32 bytes each, 8-byte aligned, payload word 0
  * first) and its program id. The dispatch layer writes each header itself: type CU_INST,
- * txn, last on instruction n-1 only (seed instruction-encoding.md §3). The memory must be
+ * txn, last on instruction n-1 only (docs/hardware.md §2.4.3). The memory must be
  * coherent for the processor (the caller invalidates the data cache after a host wrote it). */
 struct kdp_prog {
     const void *payload;
@@ -77,13 +77,13 @@ _Static_assert(sizeof(struct kdp_region) == 16u, "a region index is a shift");
 
 struct kdp_ctx {
     uint32_t wait_cycles;   /* bound of every single wait, processor cycles */
-    uint32_t stage_flits;   /* STAGE slots (BOARD.md §7: 128) */
+    uint32_t stage_flits;   /* STAGE slots (docs/hardware.md §7: 128) */
     uint8_t agent_yx;       /* the agent's own coordinate: src of every mailbox request */
     uint8_t txn_seq;        /* CU_CTRL txn of the next request */
     uint8_t running;        /* region read by the running kick, KDP_REGIONS when none */
     uint8_t n_units;
     uint32_t staged_flits;  /* flits written into STAGE since kdp_init (restaging shows here) */
-    /* first error of the last call (STYLE.md: the first error wins); detail and value are
+    /* first error of the last call (docs/design.md §6: the first error wins); detail and value are
      * written with it, and mean nothing while status is KS_OK */
     uint32_t status;
     uint32_t detail;
@@ -147,7 +147,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n);
 unsigned kdp_dispatch(struct kdp_ctx *c, struct kdp_job *j);
 
 /* One CU_CTRL read of register `index` (KF_CTRL_CU_*) of the unit at yx through the mailbox
- * (BOARD.md §1 "Enumeration"): one request in flight, a reply accepted only from yx with the txn
+ * (docs/hardware.md §1 "Enumeration"): one request in flight, a reply accepted only from yx with the txn
  * and index asked, others popped; KDP_ENUM_TRIES requests of `cycles` each (a lost TX_KICK).
  * Only with no program running. Returns 1 with *v = the value's bits [63:16] in place ([15:0]
  * read as 0), 0 when no reply came, or KS_TIMEOUT (recorded, detail MAILBOX_TX) when TX stays

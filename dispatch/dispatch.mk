@@ -1,4 +1,4 @@
-# dispatch/dispatch.mk — native tests of the dispatch layer under ASan/UBSan (TESTING.md layer 1).
+# dispatch/dispatch.mk — native tests of the dispatch layer under ASan/UBSan (docs/design.md §7 layer 1).
 #   make test-suite-host-dispatch        pure logic (dispatch/kdp_flit.c): tests/host/dispatch/test_kdp_flit.c
 #   make test-suite-host-dispatch-model  dispatch/*.c against the device model library through a
 #                                        hal stand-in (tests/host/dispatch/fakehal.c): test_kdp_model.c
@@ -58,7 +58,7 @@ test-suite-host-dispatch-model: $(KDP_T)/test_kdp_model
 # restore become calls to libgcc's shared __riscv_save_N/__riscv_restore_N, plain RV32I). The
 # 8 KB window needs the bytes (docs/dispatch.md "Size"); the staging loop is a leaf without
 # saved registers, so the per-flit cost stays. Not image-wide: the mover's replay loop pays
-# for it past issue 8's RV32 budget (12.09 instructions a write measured).
+# for it past the bench's RV32 budget (12.09 instructions a write measured).
 $(foreach b,$(BOARDS),$(if $(filter rv32,$(FW_V_$(b))),\
   $(eval $(FW_O)/$(b)/obj/dispatch/%.c.o: FW_CFLAGS += -msave-restore)))
 

@@ -1,10 +1,10 @@
-/* enum.c — unit enumeration through the agent's mailbox (BOARD.md §1 "Enumeration", §1.1
+/* enum.c — unit enumeration through the agent's mailbox (docs/hardware.md §1 "Enumeration", §1.1
  * mailbox rows): CU_CTRL reads of CU_CAPS, one in flight, replies accepted only from the
  * coordinate asked, silence = absent. docs/dispatch.md "Enumeration". */
 #include "dispatch.h"
 #include "hal/hal.h"
 
-/* CAPS grid low {y,x} in [7:0], high in [15:8] (BOARD.md §1: CAPS [31:24], [39:32]). */
+/* CAPS grid low {y,x} in [7:0], high in [15:8] (docs/hardware.md §1: CAPS [31:24], [39:32]). */
 static uint32_t kdp_grid(void)
 {
     return (uint32_t)(hal_agent_rd(KA_CAPS) >> KH_FIELD_SHIFT(KA_CAPS_GRID_LO));
@@ -13,7 +13,7 @@ static uint32_t kdp_grid(void)
 void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx)
 {
     uint32_t g = kdp_grid();
-    /* Edge endpoints sit one step outside the router grid (flit-format.md §1, §2.1): one step
+    /* Edge endpoints sit one step outside the router grid (docs/hardware.md §2, §2.1): one step
      * more on each side, clipped to 0..15 per axis — both nibbles of {y,x} at once. */
     uint32_t lo = g & 0xFFu, hi = (g >> 8) & 0xFFu;
     *lo_yx = (uint8_t)(lo - ((lo & 0x0Fu) != 0) - (((lo & 0xF0u) != 0) << 4));
@@ -29,10 +29,10 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
         if (kdp_wait_reg(c, KA_TX_STATUS, KA_TX_STATUS_FULL, 0,
                          KDP_DETAIL(KDP_AWAIT_MAILBOX_TX, yx)) != KS_OK)
             return KS_TIMEOUT;
-        /* The mailbox sends TX_FLIT's header verbatim (no src stamp, BOARD.md §1.1), and
+        /* The mailbox sends TX_FLIT's header verbatim (no src stamp, docs/hardware.md §1.1), and
          * TX_FLIT is byte-enabled memory: every half of every word is written. Payload words
          * 0..2 of a read are zero; word 3 holds op READ (0) and the index in [55:48]
-         * (flit-format.md §4.8): the last native word of word 3 on both variants. */
+         * (docs/hardware.md §2.4.6): the last native word of word 3 on both variants. */
         volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_TX_FLIT(0));
 #pragma GCC unroll 1
         for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
@@ -75,7 +75,7 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
     c->detail = 0;
     c->value = 0;
     /* Mailbox traffic only with no program running, a few agent cycles after run fell,
-     * and with RX emptied first (BOARD.md §1.1). */
+     * and with RX emptied first (docs/hardware.md §1.1). */
     if (kdp_quiesce(c) != KS_OK)
         return c->status;
     uint32_t t0 = (uint32_t)hal_cycles();
@@ -90,7 +90,7 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
         bool out_x = x - KDP_X(g) > KDP_X(g >> 8) - KDP_X(g);
         bool out_y = y - KDP_Y(g) > KDP_Y(g >> 8) - KDP_Y(g);
         /* Outside the rectangle's columns; the agent itself; positions outside the router
-         * grid in both axes (a corner touches no router: flit-format.md §4.7): no unit. */
+         * grid in both axes (a corner touches no router: docs/hardware.md §2.4.5): no unit. */
         if (x - KDP_X(lo_yx) > KDP_X(hi_yx) - KDP_X(lo_yx) || yx == c->agent_yx ||
             (out_x && out_y) || nf == KX_BOOT_MAX_UNITS)
             continue;

@@ -1,5 +1,5 @@
 /* kdp_flit.c — pure logic of the dispatch layer (kdp_flit.h): header and five-word flit form of
- * BOARD.md §2 / seeds/flit-format.md §2, §4.6, §4.8, CU_CAPS and NODE_STATUS decode, table
+ * docs/hardware.md §2, §2.1, §2.4.4, §2.4.6, CU_CAPS and NODE_STATUS decode, table
  * checks, kick and chunk plans. Built for the firmware and natively for host tests. */
 #include "kdp_flit.h"
 #include "kohaku/status.h"

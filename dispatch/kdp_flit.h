@@ -1,6 +1,6 @@
-/* kdp_flit.h — pure logic of the dispatch layer: flit header and five-word form (BOARD.md §2,
- * seeds/flit-format.md §2-§5), CU_CTRL requests and replies, CU_CAPS, NODE_STATUS words, the
- * modulo-2^16 completion count and the kick/credit plan (BOARD.md §1, §1.1). No hal here: the
+/* kdp_flit.h — pure logic of the dispatch layer: flit header and five-word form (docs/hardware.md §2,
+ * docs/hardware.md §2.1-§2.5), CU_CTRL requests and replies, CU_CAPS, NODE_STATUS words, the
+ * modulo-2^16 completion count and the kick/credit plan (docs/hardware.md §1, §1.1). No hal here: the
  * file builds natively for tests/host/dispatch with sanitizers. */
 #ifndef KOHAKU_KDP_FLIT_H
 #define KOHAKU_KDP_FLIT_H
@@ -16,7 +16,7 @@
 #define KDP_X(yx)      ((unsigned)(yx) & 0xFu)
 #define KDP_Y(yx)      (((unsigned)(yx) >> 4) & 0xFu)
 
-/* One instruction payload: 256 bits as payload words 0..3 (word 0 = [63:0], BOARD.md §2). */
+/* One instruction payload: 256 bits as payload words 0..3 (word 0 = [63:0], docs/hardware.md §2). */
 #define KDP_PAYLOAD_BYTES 32u
 
 struct kdp_hdr {
@@ -32,15 +32,15 @@ uint32_t kdp_hdr_pack(const struct kdp_hdr *h);
 void kdp_hdr_unpack(uint32_t w, struct kdp_hdr *h);
 
 /* The header a staged CU_INST carries: dst/src 0 (the dispatcher stamps both, seed
- * instruction-encoding.md §3), type CU_INST, the program's txn, last on the final one only. */
+ * docs/hardware.md §2.4.3), type CU_INST, the program's txn, last on the final one only. */
 static inline uint32_t kdp_inst_hdr(uint8_t txn, bool last)
 {
     return (uint32_t)(KH_FIELD_PREP(KF_HDR_TYPE, KF_T_CU_INST) | KH_FIELD_PREP(KF_HDR_TXN, txn) |
                       (last ? KF_HDR_LAST : 0));
 }
 
-/* The header of a CU_CTRL request to dst from src (the agent's own coordinate, BOARD.md §1.1),
- * last = 1 (CU_CTRL is single-flit, flit-format.md §2.4). A reply to it carries src = the unit
+/* The header of a CU_CTRL request to dst from src (the agent's own coordinate, docs/hardware.md §1.1),
+ * last = 1 (CU_CTRL is single-flit, docs/hardware.md §2.2). A reply to it carries src = the unit
  * asked, type CU_CTRL and the txn echoed: the bits KDP_REPLY_MASK selects, compared against
  * kdp_ctrl_hdr(any dst, unit asked, txn). */
 static inline uint32_t kdp_ctrl_hdr(uint8_t dst_yx, uint8_t src_yx, uint8_t txn)
@@ -54,8 +54,8 @@ static inline uint32_t kdp_ctrl_hdr(uint8_t dst_yx, uint8_t src_yx, uint8_t txn)
 /* Instruction i of a program of n as a five-word flit. */
 void kdp_flit_inst(struct kf_flit *f, const uint64_t payload[4], uint8_t txn, bool last);
 
-/* A CU_CTRL read of `index` (flit-format.md §4.8: op 0 at [255:248], index [247:240]) to dst
- * with src = the agent's own coordinate (BOARD.md §1.1: never another unit's). last = 1. */
+/* A CU_CTRL read of `index` (docs/hardware.md §2.4.6: op 0 at [255:248], index [247:240]) to dst
+ * with src = the agent's own coordinate (docs/hardware.md §1.1: never another unit's). last = 1. */
 void kdp_flit_ctrl_read(struct kf_flit *f, uint8_t dst_yx, uint8_t agent_yx, uint8_t index,
                        uint8_t txn);
 
@@ -65,7 +65,7 @@ void kdp_flit_ctrl_read(struct kf_flit *f, uint8_t dst_yx, uint8_t agent_yx, uin
 bool kdp_ctrl_reply_match(const struct kf_flit *f, uint8_t want_yx, uint8_t index, uint8_t txn,
                          uint64_t *value);
 
-/* A unit table entry from a CU_CAPS value (BOARD.md §1: [63:48] type, [47:40] version,
+/* A unit table entry from a CU_CAPS value (docs/hardware.md §1: [63:48] type, [47:40] version,
  * [39:36] buffers, [35:20] inst_depth). Inline: enumeration (enum.c) is its one firmware user,
  * so it goes wherever enum.c goes (cold code on RV32, docs/dispatch.md "Size"). */
 static inline void kdp_caps_unit(uint8_t yx, uint64_t caps, struct kx_unit_entry *u)
@@ -78,7 +78,7 @@ static inline void kdp_caps_unit(uint8_t yx, uint64_t caps, struct kx_unit_entry
     u->inst_depth = (uint16_t)KH_FIELD_GET(KF_CAPS_INST_DEPTH, caps);
 }
 
-/* A NODE_STATUS word (BOARD.md §1: [63:56] code, [55:24] arg, [23:8] count, [0] valid). */
+/* A NODE_STATUS word (docs/hardware.md §1: [63:56] code, [55:24] arg, [23:8] count, [0] valid). */
 struct kdp_ns {
     uint8_t code;
     uint32_t arg;
@@ -87,7 +87,7 @@ struct kdp_ns {
 };
 void kdp_ns_unpack(uint64_t w, struct kdp_ns *ns);
 
-/* Signals counted since a snapshot of the 16-bit, wrapping NODE_STATUS count (BOARD.md §1.1):
+/* Signals counted since a snapshot of the 16-bit, wrapping NODE_STATUS count (docs/hardware.md §1.1):
  * the difference modulo 2^16. Exact while fewer than 65536 signals arrive between reads. */
 static inline uint16_t kdp_count_since(uint16_t now, uint16_t snap)
 {
@@ -96,10 +96,10 @@ static inline uint16_t kdp_count_since(uint16_t now, uint16_t snap)
 
 /* Validates a unit table (host-given or enumerated): at most KX_BOOT_MAX_UNITS entries, no
  * coordinate twice, none at the agent's coordinate or at (0,0) (a corner holds nothing,
- * flit-format.md §4.7), inst_depth at least 1. Returns KS_OK or KS_DISPATCH_BAD_UNITS. */
+ * docs/hardware.md §2.4.5), inst_depth at least 1. Returns KS_OK or KS_DISPATCH_BAD_UNITS. */
 unsigned kdp_units_check(const struct kx_unit_entry *u, unsigned n, uint8_t agent_yx);
 
-/* The kick plan (BOARD.md §1 "Credit", §1.1). staged = instructions staged from the job's
+/* The kick plan (docs/hardware.md §1 "Credit", §1.1). staged = instructions staged from the job's
  * cursor onwards in one region; room = the target's inst_depth minus its instructions pushed
  * and not yet retired; others = INST_COMPLETEs other units may still return (credit is one
  * counter, returned by a completion from any node). Credit is never above room, so:
@@ -117,7 +117,7 @@ bool kdp_plan_kick(uint32_t staged, uint32_t room, uint32_t others, struct kdp_k
 
 /* Chunk planning: the next chunk of a program of n instructions from cursor, staged into a
  * region of region_slots slots starting at slot base of a staging RAM of stage_slots. The
- * chunk never runs past the last slot (BOARD.md §1.1: no wrap to slot 0). Returns its
+ * chunk never runs past the last slot (docs/hardware.md §1.1: no wrap to slot 0). Returns its
  * length (0 when the program is all staged or the region does not fit the RAM). */
 uint32_t kdp_plan_chunk(uint32_t n, uint32_t cursor, uint32_t base, uint32_t region_slots,
                        uint32_t stage_slots);

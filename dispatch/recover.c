@@ -20,7 +20,7 @@ static uint32_t kdp_rnow(void)
 
 void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value)
 {
-    if (c->status == KS_OK) {       /* the first error wins (STYLE.md "Errors") */
+    if (c->status == KS_OK) {       /* the first error wins (docs/design.md §6 "Errors") */
         c->status = status;
         c->detail = detail;
         c->value = value;
@@ -38,7 +38,7 @@ void kdp_timeout(struct kdp_ctx *c, const struct kdp_job *need, const struct kdp
 void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
 {
     /* A FAULT ends the program (a faulting last instruction reports FAULT, never
-     * BATCH_COMPLETE: BOARD.md §1.1); what is already in flight still retires. Called at every
+     * BATCH_COMPLETE: docs/hardware.md §1.1); what is already in flight still retires. Called at every
      * FAULT code read: only the first of a job counts. */
     if (j->rep.status != KS_OK)
         return;
@@ -96,7 +96,7 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
 
 bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
 {
-    /* There is no abort register, but PROG_DST is read live at every flit pushed (BOARD.md
+    /* There is no abort register, but PROG_DST is read live at every flit pushed (docs/hardware.md
      * §1.1): with the agent's own coordinate there, the rest of the program lands in the
      * agent's RX and is dropped here; none of it reaches the unit. These are the only PROG_*
      * writes made while run is 1: credit 0 first (a PROG_CRED write wins its cycle), then

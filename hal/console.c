@@ -1,4 +1,4 @@
-/* console.c — console text output on both variants (CONSOLE register: BOARD.md §4 LCTL 0x40,
+/* console.c — console text output on both variants (CONSOLE register: docs/hardware.md §4 LCTL 0x40,
  * §5 control 0x08). No printf: keeps libc's divides out of the RV32 image. */
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* elf.c — libkohaku's ELF loader (issue 6 "Host side" 1, BOARD.md §6 load paths): parses
+/* elf.c — libkohaku's ELF loader (docs/hardware.md §6 load paths): parses
  * ELF32/ELF64 program headers itself and writes PT_LOAD segments through the instruction-window
  * and scratchpad load paths of the host port, and an RV32 image's firmware-DRAM segment
  * (docs/host-interface.md §2.1) through the port's memory WRITE. The windows are those of

@@ -1,5 +1,5 @@
-/* explain.c — status names and words for people (SYSTEM.md §4 "one table shared by firmware and
- * host tools"; issue 7 item 3 "kactl explains traps and halts in words"). The status table is
+/* explain.c — status names and words for people (docs/design.md §4 "one table shared by firmware and
+ * host tools"; kactl explains traps and halts in words). The status table is
  * generated from include/kohaku/status.h at build time (host/status-table.awk), so the host can
  * never disagree with the firmware on a code or a name. */
 #include <stdio.h>
@@ -193,7 +193,7 @@ void kh_explain_core(const struct kh_core_status *s, char *buf, size_t len)
         return;
     }
     if (s->variant == 32) {
-        /* RV32 halt semantics (BOARD.md §4): the core has no traps. */
+        /* RV32 halt semantics (docs/hardware.md §4): the core has no traps. */
         switch (s->cause) {
         case 1:
             explain_word(s->word, w, sizeof w);
@@ -214,7 +214,7 @@ void kh_explain_core(const struct kh_core_status *s, char *buf, size_t len)
             return;
         }
     }
-    /* RV64 with mtvec unset: cause = mcause, word = mtval (BOARD.md §5). */
+    /* RV64 with mtvec unset: cause = mcause, word = mtval (docs/hardware.md §5). */
     snprintf(buf, len, "halted: RV64 trap with no handler: %s (mcause %u), mtval 0x%llx, at pc 0x%llx",
              kh_mcause_name(s->cause), s->cause, (unsigned long long)s->word, (unsigned long long)s->pc);
 }

@@ -97,7 +97,7 @@ run: deps qemu host
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) firmware
 	$(Q)scripts/run-demo.sh $(BOARD) $(O)
 
-# ---- fuzzing (TESTING.md layer 4): the host's parsers of user files ----
+# ---- fuzzing (docs/design.md §7 layer 4): the host's parsers of user files ----
 FUZZ_CC        ?= clang
 FUZZ_HOST_SECS ?= 60
 HOST_FUZZ_BIN  := $(O)/fuzz/host/fuzz_host

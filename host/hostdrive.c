@@ -1,4 +1,4 @@
-/* hostdrive.c — host-driven dispatch through the host port (issue 8 item 6; BOARD.md §1 "Rules
+/* hostdrive.c — host-driven dispatch through the host port (the bench's host-driven path; docs/hardware.md §1 "Rules
  * the firmware lives by", §1.1, §2): what a host without the control processor would do, so
  * `make bench` can compare it with the firmware doing the same work. Every access is a
  * host-port request the model charges its latency for. */
@@ -21,7 +21,7 @@ int kh_hd_dispatch(struct kh_node *n, uint8_t yx, uint8_t txn, const uint64_t (*
     if ((rc = kh_reg_read(n, KHP_CPU_BASE + KHP_CPU_NOW_NS, &t0)) ||
         (rc = kh_agent_read(n, KA_NODE_STATUS(yx), &ns)))
         return rc;
-    /* Completions are counted as differences modulo 2^16 from this snapshot (BOARD.md §1.1). */
+    /* Completions are counted as differences modulo 2^16 from this snapshot (docs/hardware.md §1.1). */
     uint16_t snap = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, ns);
     uint64_t deadline = kh_ms_now() + timeout_ms;
     for (uint32_t start = 0; start < count; start += KH_HD_CHUNK) {

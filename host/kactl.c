@@ -1,4 +1,4 @@
-/* kactl.c — the host CLI on libkohaku (SYSTEM.md §4, issue 6 "Host side" 2): flash and boot
+/* kactl.c — the host CLI on libkohaku (docs/design.md §4): flash and boot
  * the firmware, drive its command queue, read and write node memory, explain the node's state.
  * docs/host-interface.md "kactl" is the manual; every command has --help.
  * Exit status: 0 done and OK; 1 the node answered with a non-OK status (or a check failed);
@@ -676,7 +676,7 @@ static int cmd_status(int argc, char **argv)
 
 static const char help_read[] =
     "usage: kactl read ADDR LEN        hex dump of LEN bytes of node memory at unit-global ADDR\n"
-    "       kactl read --agent OFF     one 64-bit control-agent register (BOARD.md §1 offset)\n";
+    "       kactl read --agent OFF     one 64-bit control-agent register (docs/hardware.md §1 offset)\n";
 static const char help_write[] =
     "usage: kactl write ADDR HEX...    bytes (pairs of hex digits, optional 0x, several arguments\n"
     "                                  concatenated) to node memory at unit-global ADDR\n"

@@ -1,5 +1,5 @@
-/* kademo.c — the host side of `make run` and the end-to-end tests (TESTING.md "make run";
- * issue 6 "Host side" 3): writes the inputs of docs/npu.md §8's example program, checks its
+/* kademo.c — the host side of `make run` and the end-to-end tests (docs/design.md §7 "The two commands"):
+ * writes the inputs of docs/npu.md §8's example program, checks its
  * probabilities against an independent host reference, and generates the demo's text files
  * (descriptor lists with mover/'s builder, the NPU program with include/kohaku/npu_isa.h).
  *   kademo [--socket P] inputs           X, W into the upload area; results area zeroed

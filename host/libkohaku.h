@@ -1,4 +1,4 @@
-/* libkohaku.h — the host library (SYSTEM.md §4, BOARD.md §6, issue 6 "Host side"): talks to a
+/* libkohaku.h — the host library (docs/design.md §4, docs/hardware.md §6): talks to a
  * system node through a transport (the QEMU host port over a Unix socket stands in for the
  * PCIe/JTAG window), flashes and boots the firmware, and drives its command queue
  * (include/kohaku/queue.h). docs/host-interface.md "Host library" is the long form.
@@ -76,8 +76,8 @@ const char *kh_port_status_name(unsigned st);
 int kh_mem_read(struct kh_node *n, uint64_t ug, void *buf, size_t len);
 int kh_mem_write(struct kh_node *n, uint64_t ug, const void *buf, size_t len);
 int kh_mem_zero(struct kh_node *n, uint64_t ug, size_t len);
-/* The control agent's registers (BOARD.md §1 offsets, include/kohaku/agent_regs.h): the
- * host-driven path of issue 8 (PROG_*, STAGE, NODE_STATUS) is these two calls. */
+/* The control agent's registers (docs/hardware.md §1 offsets, include/kohaku/agent_regs.h): the
+ * host-driven path of the bench (PROG_*, STAGE, NODE_STATUS) is these two calls. */
 int kh_agent_read(struct kh_node *n, uint32_t off, uint64_t *v);
 int kh_agent_write(struct kh_node *n, uint32_t off, uint64_t v);
 
@@ -119,7 +119,7 @@ int kh_inject_clear(struct kh_node *n);
 
 /* ---- ELF images ---- */
 
-/* Where an image's segments may go (BOARD.md §4/§5, include/kohaku/cpu_map.h): base and bytes
+/* Where an image's segments may go (docs/hardware.md §4/§5, include/kohaku/cpu_map.h): base and bytes
  * as the core addresses it, khp the host-port address of its first byte. fwdram is the RV32
  * firmware-owned DRAM range (docs/host-interface.md §2.1, written through the host port's
  * memory WRITE at its unit-global address); RV64 has none (bytes 0). */
@@ -244,11 +244,11 @@ int kh_reap(struct kh_node *n, struct kh_queue *q, struct kq_cpl *out, unsigned 
  * KH_E_PROTO failure: kactl is the queue's only user). */
 int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl);
 
-/* ---- Host-driven dispatch (issue 8 item 6: the same work without the firmware) ---- */
+/* ---- Host-driven dispatch (the bench's host-driven baseline: the same work without the firmware) ---- */
 
 /* Dispatches a program of count payloads to the unit yx the way the firmware would, but from
  * the host through the host port alone: each flit staged as five agent-register writes
- * (BOARD.md §2) from slot 0, PROG_BASE/LEN/DST/CRED, PROG_KICK, then NODE_STATUS[yx] polled
+ * (docs/hardware.md §2) from slot 0, PROG_BASE/LEN/DST/CRED, PROG_KICK, then NODE_STATUS[yx] polled
  * until every instruction has signalled (its count, modulo 2^16, from a snapshot). Programs
  * longer than the staging RAM go in chunks of KH_HD_CHUNK, each completed before the next.
  * credit: seeded per kick, at most the chunk (0 = 16, the NPU's inst_depth). The firmware must

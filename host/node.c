@@ -1,4 +1,4 @@
-/* node.c — libkohaku's host-port client (include/kohaku/hostport.h, BOARD.md §6): the Unix
+/* node.c — libkohaku's host-port client (include/kohaku/hostport.h, docs/hardware.md §6): the Unix
  * socket transport, HELLO, register and byte accesses, node memory, agent registers, the
  * processor host registers and the referee counters. */
 #define _GNU_SOURCE

@@ -1,4 +1,4 @@
-/* queue.c — libkohaku's side of the boot block and the command queue (SYSTEM.md §4,
+/* queue.c — libkohaku's side of the boot block and the command queue (docs/design.md §4,
  * include/kohaku/bootblock.h, include/kohaku/queue.h): the host writes line 0 (setup), line 1
  * (sq_tail), line 4 (cq_head) and the submission ring, and only reads the rest. */
 #define _POSIX_C_SOURCE 200809L

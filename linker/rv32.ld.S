@@ -1,4 +1,4 @@
-/* rv32.ld.S — RV32 image layout (BOARD.md §4), preprocessed with the board header so the
+/* rv32.ld.S — RV32 image layout (docs/hardware.md §4), preprocessed with the board header so the
  * regions come from the board. The instruction window is fetch-only: everything the code
  * reads as data (.rodata too) is linked at its scratchpad address and loaded there. */
 #include "layout.h"   /* generated from board.h by linker/layout.c */

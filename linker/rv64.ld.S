@@ -1,4 +1,4 @@
-/* rv64.ld.S — RV64 image layout (BOARD.md §5), preprocessed with the board header so the
+/* rv64.ld.S — RV64 image layout (docs/hardware.md §5), preprocessed with the board header so the
  * regions come from the board. The instruction window is fetch-only: everything the code
  * reads as data (.rodata too) is linked at its scratchpad address and loaded there. */
 #include "layout.h"   /* generated from board.h by linker/layout.c */

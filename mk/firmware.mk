@@ -1,4 +1,4 @@
-# firmware.mk — firmware images for every board (SYSTEM.md §3, STYLE.md "Build", issue 2).
+# firmware.mk — firmware images for every board (docs/design.md §3, §6 "Build").
 #   make / make firmware     all four boards;  make BOARD=x   one board
 #   make LIBC=newlib-nano    the same against newlib-nano (docs/libc.md), in $(O)/newlib-nano/<board>/
 #   outputs in $(O)/<board>/: fw.elf fw.imem.bin fw.spad.bin fw.imem.hex fw.spad.hex fw.map
@@ -20,7 +20,7 @@ FW_BOARDS := $(BOARDS)
 endif
 $(foreach b,$(FW_BOARDS),$(if $(filter $(b),$(BOARDS)),,$(error unknown BOARD=$(b); one of: $(BOARDS))))
 
-# ---- Variants: ISA flags and the multilib directory chosen explicitly (QEMU.md §2: GCC 12
+# ---- Variants: ISA flags and the multilib directory chosen explicitly (docs/design.md §8.2: GCC 12
 # falls back to the C/F/D default directory for any -march naming zicsr/zifencei). ----
 FW_ARCH_rv32  := -march=rv32im -mabi=ilp32 -mno-div
 FW_MULTI_rv32 := rv32im/ilp32
@@ -216,7 +216,7 @@ $(foreach b,$(BOARDS),$(eval $(call fw_board,$(b))))
 # RV32: service/ only with -msave-restore (prologues and epilogues as calls to libgcc's
 # __riscv_save/restore): about 460 bytes of the 8 KB instruction window for 188 of libgcc
 # (docs/service.md "Size"). Not image-wide: the extra jumps cost the mover's replay loop its
-# issue 8 budget (8d8cf01); boot/ and hal/ gain nothing from it.
+# bench budget (8d8cf01); boot/ and hal/ gain nothing from it.
 FW_SVC_FLAGS_rv32 := -msave-restore
 $(foreach b,$(BOARDS),$(eval $(call fw_svc_objs,$(b)): FW_CFLAGS += $(FW_SVC_FLAGS_$(FW_V_$(b)))))
 

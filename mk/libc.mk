@@ -1,4 +1,4 @@
-# libc.mk — the second C library (issue 9, docs/libc.md): newlib-nano's on-target suites in
+# libc.mk — the second C library (docs/libc.md): newlib-nano's on-target suites in
 # `make test` and the side-by-side size report. The LIBC switch itself is in mk/firmware.mk.
 #   make LIBC=newlib-nano        every board against newlib-nano, in $(O)/newlib-nano/<board>/
 #   make newlib                  (with LIBC=newlib-nano) build or relink the cached newlib only

@@ -1,7 +1,7 @@
 /* agent.c — the control agent ("orchestrator") of the device model: every register of
- * BOARD.md §1 with the behaviour of §1.1 (staging RAM, dispatcher and credit, shared TX FIFO,
+ * docs/hardware.md §1 with the behaviour of §1.1 (staging RAM, dispatcher and credit, shared TX FIFO,
  * RX FIFO with sticky overflow, NODE_STATUS mirror, SIG_DONE, CAPS) and the referee counts of
- * MODEL.md §3. Timing: one agent cycle per KM_DEFAULT_CYCLE_NS (docs/model-mesh.md). */
+ * docs/hardware.md §10.3. Timing: one agent cycle per KM_DEFAULT_CYCLE_NS (docs/model-mesh.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +48,7 @@ struct km_agent {
     uint16_t sig_done;
     bool sig_cleared;              /* a SIG_DONE write happened at sig_clr_t ... */
     uint64_t sig_clr_t;            /* ... and wins that cycle over signals */
-    uint64_t node_status[AG_NODES];  /* no reset, no clear (BOARD.md §1.1) */
+    uint64_t node_status[AG_NODES];  /* no reset, no clear (docs/hardware.md §1.1) */
 
     bool tick_pending;
     uint32_t gen;                  /* bumped by reset: ticks of an earlier life are ignored */
@@ -214,7 +214,7 @@ uint64_t km_agent_read(struct km_model *m, uint32_t off, enum km_initiator who)
     case KA_SIG_DONE:
         return a->sig_done;
     case KA_AUX_STAT:
-        /* The processor's window does not reach the aux client (BOARD.md §3, ours). */
+        /* The processor's window does not reach the aux client (docs/hardware.md §3, ours). */
         return who == KM_FROM_HOST && m->mover ? km_mover_aux_stat(m->mover) : 0;
     case KA_TX_STATUS:
         return tx_full(a) ? KA_TX_STATUS_FULL : 0;

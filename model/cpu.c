@@ -1,4 +1,4 @@
-/* cpu.c — the processor's side of the node (BOARD.md §4 RV32, §5 RV64; MODEL.md §1 item 6):
+/* cpu.c — the processor's side of the node (docs/hardware.md §4 RV32, §5 RV64; docs/hardware.md §10.1 item 6):
  * address decode of every non-RAM region, local control / control region, EXIT, CONSOLE,
  * halts, CYCLE/INSTRET, the agent window's access rules and the write-back data caches. */
 #include <stdlib.h>
@@ -127,7 +127,7 @@ static void cpu_stop(struct km_model *m, unsigned state, unsigned cause, uint64_
 void km_cpu_trap(struct km_model *m, uint64_t mcause, uint64_t mepc, uint64_t mtval, uint64_t a0)
 {
     if (m->cpu->variant == KM_VARIANT_RV32) {
-        /* BOARD.md §4: ECALL (from M or U mode) halts with a0, EBREAK with a0, anything else
+        /* docs/hardware.md §4: ECALL (from M or U mode) halts with a0, EBREAK with a0, anything else
          * is a fault whose halt word is the PC of the faulting instruction. */
         uint32_t pc = (uint32_t)mepc;
         switch (mcause) {
@@ -142,7 +142,7 @@ void km_cpu_trap(struct km_model *m, uint64_t mcause, uint64_t mepc, uint64_t mt
             break;
         }
     } else {
-        /* BOARD.md §5: a trap with mtvec unset halts, reporting the raw trap CSRs. */
+        /* docs/hardware.md §5: a trap with mtvec unset halts, reporting the raw trap CSRs. */
         cpu_stop(m, KHP_CPU_HALTED, (unsigned)mcause, mtval, mepc);
     }
 }
@@ -252,7 +252,7 @@ static struct km_line *line_get(struct km_model *m, uint64_t ug)
     if (!l->valid || l->tag != tag) {
         line_writeback(m, l);
         /* Cached addresses are DRAM, which the agent never drops; beyond the DRAM size the
-         * fill reads zeros and a write-back vanishes (BOARD.md §8). */
+         * fill reads zeros and a write-back vanishes (docs/hardware.md §8). */
         memset(l->data, 0, sizeof(l->data));
         km_mem_read(m, tag * KM_LINE_BYTES, l->data, KM_LINE_BYTES);
         l->tag = tag;
@@ -301,7 +301,7 @@ static bool in_range(uint64_t a, uint64_t base, uint64_t bytes)
     return a >= base && a - base < bytes;
 }
 
-/* TX_FLIT and STAGE are plain byte-enabled memory (BOARD.md §4); everything else in the
+/* TX_FLIT and STAGE are plain byte-enabled memory (docs/hardware.md §4); everything else in the
  * agent window is a register. */
 static bool agent_bytes_region(uint32_t off)
 {
@@ -323,7 +323,7 @@ static int spad_access(struct km_cpu *c, uint64_t off, unsigned size, bool write
     return 0;
 }
 
-/* ---- RV32 (BOARD.md §4) ---- */
+/* ---- RV32 (docs/hardware.md §4) ---- */
 
 static uint32_t rv32_lctl_read(struct km_model *m, unsigned reg)
 {
@@ -447,7 +447,7 @@ static int rv32_access(struct km_model *m, uint64_t a, unsigned size, bool write
     return -1;      /* the instruction window (fetch only) and everything unassigned */
 }
 
-/* ---- RV64 (BOARD.md §5) ---- */
+/* ---- RV64 (docs/hardware.md §5) ---- */
 
 static uint64_t rv64_ctl_read(struct km_model *m, unsigned reg)
 {

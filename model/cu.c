@@ -1,6 +1,6 @@
-/* cu.c — the compute-unit framework of the device model: noc_cu_base as MODEL.md §1.3 and
- * BOARD.md §1.1 describe it (instruction FIFO, CU_CTRL answers, completion signals of
- * seeds/flit-format.md §4.6/§5 and seeds/instruction-encoding.md §6). Unit types (tu.c,
+/* cu.c — the compute-unit framework of the device model: noc_cu_base as docs/hardware.md §10.1 item 3 and
+ * docs/hardware.md §1.1 describe it (instruction FIFO, CU_CTRL answers, completion signals of
+ * docs/hardware.md §2.4.4, §2.5). Unit types (tu.c,
  * np.c) plug in through unit.h. */
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "mesh_inject.h"
 #include "unit.h"
 
-#define CU_CPL_DEPTH 16u                 /* the endpoint's completion queue (BOARD.md §1.1) */
+#define CU_CPL_DEPTH 16u                 /* the endpoint's completion queue (docs/hardware.md §1.1) */
 #define CU_OUT_CAP   (CU_CPL_DEPTH + 1u) /* plus the one CU_CTRL reply that may be pending */
 
 struct cu_timer {
@@ -49,7 +49,7 @@ struct km_cu {
     uint32_t retired;
     uint64_t busy_ns;
 
-    /* Fault injection (MODEL.md §1.8, docs/model-mesh.md §6): armed by km_cu_inject, kept
+    /* Fault injection (docs/hardware.md §10.1 item 8, docs/model-mesh.md §6): armed by km_cu_inject, kept
      * across reset; the counters restart at reset. n = 0 means every one. */
     struct {
         bool fault, hang, drop, mute;
@@ -190,7 +190,7 @@ static void schedule_tx(struct km_cu *cu)
     km_at(cu->m, cu->m->now + km_cu_cycle_ns(cu), tx_ev, cu, cu->gen);
 }
 
-/* ---- CU_CTRL (BOARD.md §1 enumeration, §1.1 endpoint rows) ---- */
+/* ---- CU_CTRL (docs/hardware.md §1 enumeration, §1.1 endpoint rows) ---- */
 
 static bool busy(const struct km_cu *cu)
 {
@@ -324,7 +324,7 @@ void km_cu_done(struct km_cu *cu, uint32_t exec_result, bool fault)
     cu->retired++;
     cu->busy_ns += cu->m->now - cu->exec_start;
 
-    /* Completion flit (BOARD.md §1.1): dst = the instruction's src, src = the unit, type 6,
+    /* Completion flit (docs/hardware.md §1.1): dst = the instruction's src, src = the unit, type 6,
      * txn = the instruction's, last 1, payload [215:0] zero. A faulting last instruction
      * reports FAULT; BATCH_COMPLETE discards exec_result for {24'd0, txn}. */
     unsigned txn = hget(KF_HDR_TXN, &cu->cur);

@@ -1,4 +1,4 @@
-/* hostport.c — the host port (include/kohaku/hostport.h; BOARD.md §6; MODEL.md §1 item 7):
+/* hostport.c — the host port (include/kohaku/hostport.h; docs/hardware.md §6; §10.1 item 7):
  * frames requests from the byte stream and executes them against the agent registers, the
  * processor host registers and load paths, the referee counters and node memory. Every
  * malformed request gets an error status; nothing a host sends can crash the model. */
@@ -206,7 +206,7 @@ static unsigned hp_memory(struct hp_ctx *c)
     uint64_t ug = c->req->addr & (KHP_UG_SPAN - 1);
     if (ug + c->req->len > KHP_UG_SPAN)
         return KHP_E_LEN;
-    /* Straight to memory, behind the processor's caches (issue 6). */
+    /* Straight to memory, behind the processor's caches. */
     enum km_mem_outcome o;
     if (is_write(c)) {
         o = km_mem_write(c->m, ug, c->data, c->req->len);

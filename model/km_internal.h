@@ -1,11 +1,11 @@
 /* km_internal.h — how the model's parts meet. Each part keeps its state private behind its
  * own functions; struct km_model only holds pointers to them. Ownership:
  *   model.c    km_new/km_free/km_reset, time (event queue), config parsing, referee
- *   cpu.c      processor-side decode (BOARD.md §4/§5), local control / control region,
+ *   cpu.c      processor-side decode (docs/hardware.md §4/§5), local control / control region,
  *              EXIT/CONSOLE/halt, CYCLE/INSTRET, the data-cache models
- *   memory.c   DRAM (sparse) and the staging aperture, unit-global decode (BOARD.md §8),
+ *   memory.c   DRAM (sparse) and the staging aperture, unit-global decode (docs/hardware.md §8),
  *              the memory agent's MEM_* flit service
- *   agent.c    the control agent's registers (BOARD.md §1): dispatcher, TX/RX, status mirror
+ *   agent.c    the control agent's registers (docs/hardware.md §1): dispatcher, TX/RX, status mirror
  *   mesh.c     routers, XY routing with clamping, per-hop latency, endpoint placement
  *   flitq.c    the growable flit FIFO (flitq.h) the mesh and cu.c queue flits in
  *   cu.c       the compute-unit framework (unit.h); tu.c, np.c the unit types
@@ -36,7 +36,7 @@ struct km_unit_class;
 #define KM_DEFAULT_DRAM_BYTES    (UINT64_C(4) << 30)
 #define KM_STAGING_BYTES         (UINT64_C(2) << 20)
 
-/* Little-endian bytes <-> value, n <= 8 (BOARD.md: "All registers are little-endian"): the host
+/* Little-endian bytes <-> value, n <= 8 (docs/hardware.md: "All registers are little-endian"): the host
  * port's fields, the scratchpad, the caches and a flit's payload beats. */
 static inline uint64_t km_le_get(const uint8_t *p, unsigned n)
 {

@@ -1,5 +1,5 @@
-/* memory.c — node memory and the memory agent (MODEL.md §1 item 4; BOARD.md §8;
- * seeds/flit-format.md §4.1–§4.4): sparse DRAM, the 2 MB staging aperture, the absolute
+/* memory.c — node memory and the memory agent (docs/hardware.md §10.1 item 4; §8;
+ * docs/hardware.md §2.4.1–§2.4.2): sparse DRAM, the 2 MB staging aperture, the absolute
  * 40-bit unit-global decode, and the MEM_RD_REQ / MEM_WR_REQ / MEM_WR_DATA service. */
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +105,7 @@ void km_memory_free(struct km_memory *mem)
     free(mem);
 }
 
-/* ---- decode (BOARD.md preamble and §8) ---- */
+/* ---- decode (docs/hardware.md §0 and §8) ---- */
 
 /* What ug addresses, its offset in that region and how many bytes from ug stay in it. */
 static enum region decode(const struct km_memory *mem, uint64_t ug, uint64_t *off, uint64_t *span)
@@ -136,7 +136,7 @@ static enum region decode(const struct km_memory *mem, uint64_t ug, uint64_t *of
         *span = KM_STAGING_BYTES - local;
         return R_STAGE;
     }
-    /* Past the 2 MB staging store inside aperture 0: BOARD.md §8 is silent; the model treats
+    /* Past the 2 MB staging store inside aperture 0: docs/hardware.md §8 is silent; the model treats
      * it like DRAM past its size (reads 0, writes vanish), docs/model.md. */
     *span = KM_APERTURE_SPAN - local;
     return R_NOTHING;
@@ -338,7 +338,7 @@ static void mem_read_req(struct km_model *m, const struct kf_flit *f)
 
     size_t bytes = (size_t)entries * words * KM_WORD_BYTES;
     if (classify(mem, addr, bytes) == KM_MEM_DROPPED)
-        return;     /* BOARD.md §8: no response at all; the requester must time out */
+        return;     /* docs/hardware.md §8: no response at all; the requester must time out */
 
     /* The data is taken when the request arrives, so a later write cannot overtake it. */
     uint8_t *data = xcalloc(1, bytes);
@@ -401,7 +401,7 @@ static void mem_write_data(struct km_model *m, const struct kf_flit *f)
     unsigned ax, ay;
     km_mesh_agent_xy(m->mesh, &ax, &ay);
     struct km_resp *r = resp_new(mem, 1);
-    /* MEM_WR_ACK: txn echoed, last set, payload all zero — no status (flit-format §4.4). */
+    /* MEM_WR_ACK: txn echoed, last set, payload all zero — no status (docs/hardware.md §2.4.2). */
     r->flits[0].w[KF_HDR_WORD] = kf_hdr(w->sx, w->sy, ax, ay, KF_T_MEM_WR_ACK, w->txn, 1);
     free(w);
     resp_start(m, r);

@@ -1,4 +1,4 @@
-/* mesh.c — the router grid of the device model (MODEL.md §1.2, seeds/flit-format.md §2.1):
+/* mesh.c — the router grid of the device model (docs/hardware.md §10.1 item 2, §2.1):
  * unit placement from the unit map, XY routing on clamped coordinates, per-hop latency,
  * in-order delivery per (source, destination) pair. Unit map syntax: docs/model-mesh.md §1. */
 #include <ctype.h>
@@ -12,7 +12,7 @@
 #include "unit.h"
 
 /* POS_WIDTH 4: coordinates 0..15; routers at 1..N with edge endpoints just outside, so a
- * router grid is at most 14 x 14 (flit-format.md §1.1). */
+ * router grid is at most 14 x 14 (docs/hardware.md §2). */
 #define MESH_POS        16u
 #define MESH_MAX_GRID   14u
 #define MESH_DEFAULT_GRID 4u
@@ -48,7 +48,7 @@ struct km_mesh {
 static unsigned pos(unsigned x, unsigned y) { return (y << 4) | x; }
 
 /* The agent's endpoint: memory traffic to the memory agent, everything else to the control
- * agent (seeds/flit-format.md §3: NOC_T_IS_MEM is t <= 4). */
+ * agent (docs/hardware.md §2.3: NOC_T_IS_MEM is t <= 4). */
 static void agent_deliver(struct km_model *m, struct km_endpoint *ep, const struct kf_flit *f)
 {
     (void)ep;
@@ -76,7 +76,7 @@ static const struct km_unit_class *class_by_name(const char *name, size_t n)
 }
 
 /* Where an endpoint may sit: on a router (1..w, 1..h) or one step outside the grid next to a
- * router (an edge endpoint). Corners touch no router (flit-format.md §4.7: (0,0) holds
+ * router (an edge endpoint). Corners touch no router (docs/hardware.md §2.4.5: (0,0) holds
  * nothing). */
 static bool placeable(const struct km_mesh *mesh, unsigned x, unsigned y)
 {

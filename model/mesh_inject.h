@@ -1,4 +1,4 @@
-/* mesh_inject.h — fault injection into compute units (MODEL.md §1.8: a unit that faults or
+/* mesh_inject.h — fault injection into compute units (docs/hardware.md §10.1 item 8: a unit that faults or
  * hangs, a dropped completion, a slow unit), for model.c's `faults=` parser and the host port.
  * Item syntax and semantics: docs/model-mesh.md §6. */
 #ifndef KM_MESH_INJECT_H

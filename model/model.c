@@ -1,4 +1,4 @@
-/* model.c — the device model's core (MODEL.md §2, §3): construction and reset of the parts,
+/* model.c — the device model's core (docs/hardware.md §10.2, §10.3): construction and reset of the parts,
  * the virtual-time event queue, configuration checks, the mover's environment and the referee.
  * Every other part reaches time only through km_at() and m->now. */
 #include <ctype.h>
@@ -15,9 +15,9 @@
 
 /* Bytes of one sparse DRAM page (memory.c allocates them); DRAM sizes are multiples of it. */
 #define KM_DRAM_GRANULE      (UINT64_C(64) << 10)
-/* The unit-global DRAM offset field [35:0] addresses 64 GB per mesh (BOARD.md preamble). */
+/* The unit-global DRAM offset field [35:0] addresses 64 GB per mesh (docs/hardware.md §0). */
 #define KM_DRAM_MAX_BYTES    (UINT64_C(64) << 30)
-/* STAGE slots must fit the processor's agent window (offsets 0x2000-0x3FFF, BOARD.md §4/§5):
+/* STAGE slots must fit the processor's agent window (offsets 0x2000-0x3FFF, docs/hardware.md §4/§5):
  * (0x4000 - 0x2000) / 40 = 204. */
 #define KM_STAGE_FLITS_MAX   204u
 /* A memory latency above 1 ms is a typo, not a machine. */
@@ -45,7 +45,7 @@ struct km_model_priv {
     char *units;
     char *faults;
     bool advancing;
-    /* Injected mover AXI error (MODEL.md §1.8): the axi_n-th memory access of the mover counted
+    /* Injected mover AXI error (docs/hardware.md §10.1 item 8): the axi_n-th memory access of the mover counted
      * from arming (0: every one) returns an error; the count restarts at reset. */
     bool axi;
     uint32_t axi_n, axi_base, axi_count;
@@ -232,7 +232,7 @@ static bool check_config(const struct km_config *cfg, char *err, size_t errlen)
     return true;
 }
 
-/* ---- fault injection (MODEL.md §1.8; docs/model.md "Fault injection") ---- */
+/* ---- fault injection (docs/hardware.md §10.1 item 8; docs/model.md "Fault injection") ---- */
 
 int km_inject(struct km_model *m, unsigned kind, unsigned x, unsigned y, uint32_t n, uint32_t arg)
 {

@@ -1,4 +1,4 @@
-# model/model.mk — the device model library (MODEL.md §4) and its native tests.
+# model/model.mk — the device model library (docs/hardware.md §10.4) and its native tests.
 #   make model              $(O)/model/libkmodel.a (position independent, for the QEMU glue)
 #   make test-suite-model-core   the model-core suite: tests/model/core_*.c under ASan/UBSan
 # Sources are every model/*.c, so a part lands by committing its file. Other model suites
@@ -68,7 +68,7 @@ test-suite-model-core: $(MODEL_CORE_TESTS)
 	-$(Q)$(MAKE) --no-print-directory model-core-fuzz-smoke || \
 	  echo "FAIL: fuzz_hostport_smoke does not build" >> $(O)/tests/model-core.log
 
-# ---- fuzzing the host port (TESTING.md layer 4) ----
+# ---- fuzzing the host port (docs/design.md §7 layer 4) ----
 # `make fuzz` runs it for FUZZ_SECONDS; model-core runs a short deterministic smoke of it.
 FUZZ_CC         ?= clang
 FUZZ_SECONDS    ?= 60

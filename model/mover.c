@@ -1,6 +1,6 @@
 /* mover.c — the memory mover model: registers, walkers, modes 0-7, faults, counters, the RV32
- * descriptor form and the reference transform occupant (BOARD.md §3, §3.1, §4; MODEL.md §1.5, §2;
- * seeds/instruction-encoding.md §4.3-§4.4). Choices the specs leave open: docs/mover-model.md. */
+ * descriptor form and the reference transform occupant (docs/hardware.md §3, §3.1, §4; §10.1 item 5, §10.2;
+ * docs/hardware.md §3, §3.2). Choices the specs leave open: docs/mover-model.md. */
 #include "mover.h"
 
 #include <stdlib.h>
@@ -52,7 +52,7 @@ struct mv_cursor {
 struct km_mover {
     struct km_mover_env env;
 
-    /* Register state (BOARD.md §3). */
+    /* Register state (docs/hardware.md §3). */
     unsigned mode, width, flags;
     struct mv_walker w[2];       /* [KM_WALK_SRC], [KM_WALK_DST] */
     unsigned sel;                /* the shared walker select: HDR[0], DIM[0], BOUND[0] */
@@ -625,7 +625,7 @@ void km_mover_mvgo(struct km_mover *mv, uint32_t idx)
     uint64_t first = (uint64_t)idx * 4u;
     uint64_t n, end;
 
-    if (mv->busy || mv->replay) {           /* program order is the queue (BOARD.md §4) */
+    if (mv->busy || mv->replay) {           /* program order is the queue (docs/hardware.md §4) */
         if (mv->env.busy_go)
             mv->env.busy_go(mv->env.ctx);
         return;

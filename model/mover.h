@@ -1,4 +1,4 @@
-/* mover.h — the memory mover model (BOARD.md §3, §3.1; seeds/instruction-encoding.md §4.4).
+/* mover.h — the memory mover model (docs/hardware.md §3, §3.1).
  * Self-contained: it reaches memory, time and the scratchpad only through km_mover_env, so it is
  * unit-tested natively without the rest of the model. */
 #ifndef KM_MOVER_H
@@ -19,7 +19,7 @@ struct km_mover_env {
     void (*at)(void *ctx, uint64_t t, void (*fn)(void *arg), void *arg);
     /* The referee: a GO into a busy mover. */
     void (*busy_go)(void *ctx);
-    /* RV32 descriptor form: the scratchpad (BOARD.md §4). */
+    /* RV32 descriptor form: the scratchpad (docs/hardware.md §4). */
     const uint8_t *spad;
     size_t spad_bytes;
     uint64_t ns_per_cycle;      /* mover cycle; 32 bytes move per cycle */
@@ -40,9 +40,9 @@ void km_mover_reset(struct km_mover *mv);
  * off is the mover offset 0x00..0x7F. */
 void km_mover_write(struct km_mover *mv, unsigned off, uint64_t val);
 bool km_mover_busy(const struct km_mover *mv);
-/* AUX_STAT as BOARD.md §1 lays it out. */
+/* AUX_STAT as docs/hardware.md §1 lays it out. */
 uint64_t km_mover_aux_stat(const struct km_mover *mv);
-/* RV64 MVSTAT (BOARD.md §5). */
+/* RV64 MVSTAT (docs/hardware.md §5). */
 uint64_t km_mover_mvstat(const struct km_mover *mv);
 /* RV32 MVGO: a store starts the descriptor at scratchpad word index idx; a load returns
  * [0] busy, [7:4] mover fault, [11:8] occupant fault. */

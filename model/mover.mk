@@ -1,5 +1,5 @@
 # model/mover.mk — the mover model's native test suite model-mover (tests/model-mover/),
-# BOARD.md §3. Included from model/model.mk.
+# docs/hardware.md §3. Included from model/model.mk.
 #   make test-suite-model-mover    build and run it; writes $(O)/tests/model-mover.log
 # The suite links model/mover.c alone with a test-only environment (fake memory, manual time),
 # under ASan + UBSan: the mover reaches nothing but km_mover_env.

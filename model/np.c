@@ -1,6 +1,6 @@
-/* np.c — the NPU compute unit `NP` (MODEL.md §5, seeds/npu-instruction-encoding.ko.md): all five
+/* np.c — the NPU compute unit `NP` (docs/hardware.md §9): all five
  * opcodes, every CVO function and flag, MEMCPY through real memory-agent flits
- * (seeds/flit-format.md §4.1–§4.4), with the conventions and timing of docs/npu.md. */
+ * (docs/hardware.md §2.4.1–§2.4.2), with the conventions and timing of docs/npu.md. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -431,7 +431,7 @@ static unsigned memcpy_decode(struct np_state *st, uint64_t w, struct np_mc *mc,
     mc->src = (uint32_t)KH_FIELD_GET(NP_MC_SRC, w);
     mc->aux = (uint32_t)KH_FIELD_GET(NP_MC_AUX, w);
     mc->async = KH_FIELD_GET(NP_MC_ASYNC, w) != 0;
-    /* Host to host is the mover's job (BOARD.md §3); the NPU has one host address field. */
+    /* Host to host is the mover's job (docs/hardware.md §3); the NPU has one host address field. */
     if (mc->from_host && mc->to_host)
         return NP_FAULT_DIRECTION;
     mc->rows = shape[0];
@@ -548,7 +548,7 @@ static void dma_pump(struct km_cu *cu, struct np_state *st)
         f.w[3] = KH_FIELD_PREP(KF_W3_MEM_ADDR, addr) | KH_FIELD_PREP(KF_W3_MEM_LEN, n - 1u);
         if (!d->to_host) {
             /* A STREAM read of one entry of n <= 4 words: every response carries txn = tag + 0
-             * and its word index in rsvd[1:0] (flit-format.md §2.5), so placement never
+             * and its word index in rsvd[1:0] (docs/hardware.md §2.2), so placement never
              * depends on arrival order. (A plain read answers with rsvd 0.) */
             f.w[3] |= KH_FIELD_PREP(KF_W3_MEM_FLAGS, KF_MEM_FLAG_STREAM) | KH_FIELD_PREP(KF_W3_MEM_COUNT, 1u);
             f.w[2] = KH_FIELD_PREP(KF_W2_MEM_ENTRY_WORDS, n);

@@ -1,5 +1,5 @@
 /* npu_num.c — the NPU's numeric primitives (docs/npu.md §3): FP16 <-> FP32 and the SFU
- * functions of seeds/npu-instruction-encoding.ko.md §4.1, evaluated in FP32 with libm. */
+ * functions of docs/hardware.md §9, evaluated in FP32 with libm. */
 #include <math.h>
 #include <string.h>
 #include "npu_num.h"

@@ -1,5 +1,5 @@
-/* tu.c — the test unit TU of the device model (MODEL.md §1.3): opcodes that make firmware
- * tests easy, with real memory traffic (seeds/flit-format.md §4.1–§4.4). Encoding and timing:
+/* tu.c — the test unit TU of the device model (docs/hardware.md §10.1 item 3): opcodes that make firmware
+ * tests easy, with real memory traffic (docs/hardware.md §2.4.1–§2.4.2). Encoding and timing:
  * docs/model-mesh.md §5. The opcode is payload [255:252] = word 3 [63:60]. */
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* tu.h — the instruction encoding of the model's test unit TU (docs/model-mesh.md §5;
- * ours: MODEL.md §1.3 leaves the encoding to the model). Fields are masks within payload
+ * ours: docs/hardware.md §10.1 item 3 leaves the encoding to the model). Fields are masks within payload
  * word 3 (= payload [255:192]); the opcode is [255:252] like every unit of
- * seeds/instruction-encoding.md §8. Word 2 carries WRITE's 64-bit pattern seed. */
+ * docs/hardware.md §2.4.3. Word 2 carries WRITE's 64-bit pattern seed. */
 #ifndef KM_TU_H
 #define KM_TU_H
 
@@ -9,7 +9,7 @@
 
 #define TU_CAPS_TYPE        0x5455u   /* "TU" in CU_CAPS[63:48] */
 #define TU_CAPS_VERSION     1u
-#define TU_INST_DEPTH       16u       /* BOARD.md §7: inst_depth typically 16 */
+#define TU_INST_DEPTH       16u       /* docs/hardware.md §7: inst_depth typically 16 */
 
 #define TU_OP_NOP           0x0u      /* retire after 1 cycle, exec_result = IMM */
 #define TU_OP_DELAY         0x1u      /* retire after IMM cycles, exec_result = IMM */
@@ -22,7 +22,7 @@
 #define TU_W3_IMM           KH_GENMASK(31, 0)    /* NOP, DELAY, FAULT */
 #define TU_W3_ADDR          KH_GENMASK(39, 0)    /* WRITE, READ: 40-bit unit-global address */
 #define TU_W3_LEN           KH_GENMASK(47, 40)   /* WRITE, READ: beats minus one */
-#define TU_WRITE_MAX_LEN    7u                   /* seeds/instruction-encoding.md §4.2 */
+#define TU_WRITE_MAX_LEN    7u                   /* docs/hardware.md §2.4.1 */
 
 #define TU_FAULT_OPCODE     0xBAD00000u          /* | opcode */
 #define TU_FAULT_WRITE_LEN  0xBAD10000u          /* | len, a WRITE longer than 8 beats */

@@ -1,5 +1,5 @@
 /* unit.h — the contract between the compute-unit framework (cu.c: the model of noc_cu_base,
- * MODEL.md §1.3) and a unit type (tu.c, np.c). The framework owns the instruction FIFO, credit
+ * docs/hardware.md §10.1 item 3) and a unit type (tu.c, np.c). The framework owns the instruction FIFO, credit
  * checks, CU_CTRL answers and completion signals; a unit type owns only what an instruction
  * does. */
 #ifndef KM_UNIT_H

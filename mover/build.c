@@ -1,4 +1,4 @@
-/* build.c — descriptor list builder for the common moves (issue 4 item 1; BOARD.md §3, §3.1).
+/* build.c — descriptor list builder for the common moves (docs/hardware.md §3, §3.1).
  * Pure C. Each move is emitted as the mover wants it: the source walker, then the
  * destination walker (HDR, then DIM and AXIS back to back per dimension, outermost first,
  * so AXIS commits to the walker its DIM named — §3.1 first row), both bounds of each walker

@@ -1,4 +1,4 @@
-/* kmv.h — the firmware's mover layer (SYSTEM.md §2.2, BOARD.md §3-§5, issue 4): descriptor
+/* kmv.h — the firmware's mover layer (docs/design.md §2.2, docs/hardware.md §3-§5): descriptor
  * list validation and building (pure C, also built natively for host tools, tests and the
  * fuzzer) and replay through the hal (firmware only). docs/mover.md is the long form. */
 #ifndef KOHAKU_KMV_H
@@ -35,7 +35,7 @@ struct kmv_caps {
     uint64_t map_end;
 };
 
-/* The reference geometry (BOARD.md §3.1 XFORM row, seeds/instruction-encoding.md §4.3): one
+/* The reference geometry (docs/hardware.md §3.1 XFORM row, docs/hardware.md §3.2): one
  * occupant at id 1, 2048 bits in, 4 words out. */
 extern const struct kmv_caps kmv_caps_rv32;     /* also the host's AUX_CFG reach */
 extern const struct kmv_caps kmv_caps_rv64;
@@ -92,7 +92,7 @@ const char *kmv_status_text(unsigned status);
 
 /* One walker: base (unit-global, 40 bits), up to 6 dimensions outermost first, and up to two
  * bound axes. Dimension i walks count[i] elements (1..65535) of stride[i] bytes (signed,
- * multiple of 32); axis[i] (0..3) and astep[i] feed the bound axes (BOARD.md §3.1: code 1
+ * multiple of 32); axis[i] (0..3) and astep[i] feed the bound axes (docs/hardware.md §3.1: code 1
  * feeds bound 0, code 2 bound 1). A bound with extent 0 is disabled. */
 struct kmv_walk {
     uint64_t base;
@@ -182,7 +182,7 @@ unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycle
 
 /* Replays a list kmv_validate accepted earlier — e.g. every REPLAY step of a RUN command,
  * checked when the command was accepted — without validating it again, so a write costs the
- * port's loop alone (issue 8's budget). It checks in O(1) that n is within KD_MAX_WRITES and
+ * port's loop alone (the bench budget). It checks in O(1) that n is within KD_MAX_WRITES and
  * the last write is a GO (KS_LIST_TOO_LONG / KS_NO_GO otherwise), so the loops stop inside the
  * list; the RV64 port masks every offset into its window, so a list changed since it was
  * validated can make a wrong move but cannot write outside the mover. Same statuses as
@@ -190,7 +190,7 @@ unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycle
 unsigned kmv_replay_validated(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
                               struct kmv_result *res);
 
-/* BOARD.md §3.1 last row: after busy falls on a FILL or GENERATE move, replay waits this many
+/* docs/hardware.md §3.1 last row: after busy falls on a FILL or GENERATE move, replay waits this many
  * processor cycles before reading the fault and before any later write (IMM, SEED). */
 #define KMV_FILL_MARGIN_CYCLES  64u
 

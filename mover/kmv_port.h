@@ -1,5 +1,5 @@
 /* kmv_port.h — what each variant's mover port (mover/rv32/port.c: the descriptor form and
- * MVGO, BOARD.md §4; mover/rv64/port.c: the control-region window and MVSTAT, §5) gives the
+ * MVGO, docs/hardware.md §4; mover/rv64/port.c: the control-region window and MVSTAT, §5) gives the
  * common replay loop in mover/replay.c. Internal to mover/. */
 #ifndef KOHAKU_KMV_PORT_H
 #define KOHAKU_KMV_PORT_H

@@ -1,4 +1,4 @@
-# mover.mk — the mover layer's native builds (issue 4; docs/mover.md). The firmware build
+# mover.mk — the mover layer's native builds (docs/mover.md). The firmware build
 # (mk/firmware.mk) picks up mover/*.c and mover/rv32|rv64/*.c by itself.
 #   make test-suite-host-mover    host unit tests (ASan+UBSan) of builder, validator, text form
 #                                 (test_mover), and of replay with the RV32 port against the
@@ -48,7 +48,7 @@ test-suite-host-mover: $(KMV_TEST_BIN) $(KMV_REPLAY_BIN) $(KMV_DIFF_BIN)
 	    echo "FAIL: host-mover/$$n exit $$rc: $$(tail -c 300 $$out.stderr | tr '\n' '|')" >> $(O)/tests/host-mover.log; fi; \
 	done
 
-# ---- Fuzzing (TESTING.md layer 4): Debian's clang with libFuzzer. ----
+# ---- Fuzzing (docs/design.md §7 layer 4): Debian's clang with libFuzzer. ----
 FUZZ_CC          ?= clang
 FUZZ_SMOKE_RUNS  ?= 20000
 FUZZ_MOVER_SECS  ?= 120

@@ -1,7 +1,7 @@
-/* replay.c — descriptor list replay on both variants (SYSTEM.md §2.2, issue 4 item 3): checks
+/* replay.c — descriptor list replay on both variants (docs/design.md §2.2): checks
  * the list before any write, then runs it chunk by chunk through the variant's port
  * (kmv_port.h), waiting for every move with a bounded timeout and decoding its fault.
- * BOARD.md §3.1 last row: a FILL/GENERATE move gets KMV_FILL_MARGIN_CYCLES after busy falls. */
+ * docs/hardware.md §3.1 last row: a FILL/GENERATE move gets KMV_FILL_MARGIN_CYCLES after busy falls. */
 #include "hal/hal.h"
 #include "kmv.h"
 #include "kmv_port.h"

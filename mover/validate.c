@@ -1,7 +1,7 @@
-/* validate.c — descriptor list validation before any write (BOARD.md §3, §3.1 "refuse" rows,
- * §5 reach; issue 4 "Validation before any write"). Pure C: no hal, so the host tests, kactl
+/* validate.c — descriptor list validation before any write (docs/hardware.md §3, §3.1 "refuse" rows,
+ * §5 reach). Pure C: no hal, so the host tests, kactl
  * and the fuzzer build it as is. It replays the list onto a shadow of the mover's registers
- * with the register semantics of BOARD.md §3.1 (one walker select shared by HDR/DIM/BOUND,
+ * with the register semantics of docs/hardware.md §3.1 (one walker select shared by HDR/DIM/BOUND,
  * AXIS commits the staged DIM, settings persist across moves) and checks every move at its
  * GO. State from before the list is unknown; see docs/mover.md "What the validator knows".
  *
@@ -10,7 +10,7 @@
  * is decoded only at a GO, for the registers that move reads. */
 #include "kmv.h"
 
-/* The reference transform's entry: 2048 bits in, 8 source words (BOARD.md §3.1 XFORM row). The
+/* The reference transform's entry: 2048 bits in, 8 source words (docs/hardware.md §3.1 XFORM row). The
  * XFORM check takes a whole number of entries as a mask: a power of two, as IN_BITS / 256 of a
  * transform slot is. */
 #define XF_IN_WORDS  8u
@@ -24,7 +24,7 @@ const struct kmv_caps kmv_caps_rv64 = {
 };
 
 /* Registers by offset >> 3: 0x00 CTRL, 0x10 HDR, 0x18 DIM, 0x20 AXIS, 0x28 BOUND, 0x30 INDEX,
- * 0x38 SEED, 0x40 IMM, 0x50 GATHER. 0x08, 0x48 and 0x58-0x78 are free (BOARD.md §3). */
+ * 0x38 SEED, 0x40 IMM, 0x50 GATHER. 0x08, 0x48 and 0x58-0x78 are free (docs/hardware.md §3). */
 #define KNOWN_REGS  ((1u << 0) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6) | \
                      (1u << 7) | (1u << 8) | (1u << 10))
 
@@ -44,7 +44,7 @@ _Static_assert(!HI(KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_GO | KM_DIM_WALKER | K
                    KM_HDR_WALKER), "GET_LO fields are in the low half");
 _Static_assert(!LO(KM_HDR_NDIM | KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE | KM_INDEX_COUNT |
                    KM_GATHER_WORDS), "GET_HI fields are in the high half");
-/* The walker select is bit 0 of HDR, DIM and BOUND alike (BOARD.md §3), and BOUND's walker
+/* The walker select is bit 0 of HDR, DIM and BOUND alike (docs/hardware.md §3), and BOUND's walker
  * and which-bound bits are adjacent: the shadow's slot arithmetic below relies on both. */
 _Static_assert(KM_HDR_WALKER == 1 && KM_DIM_WALKER == 1 && KM_BOUND_WALKER == 1 &&
                KM_BOUND_WHICH == 2, "walker select in bit 0, bound select in bit 1");
@@ -342,7 +342,7 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
         return check_gather_reach(s, dn);
     } else if (mode == KM_MODE_XFORM) {
         sn = elems[KM_WALK_SRC];
-        /* Every hang case of BOARD.md §3.1. An entry is a power of two of words
+        /* Every hang case of docs/hardware.md §3.1. An entry is a power of two of words
          * (IN_BITS / 256: 8 for the reference geometry), so "whole entries" is a mask; caps
          * with an occupant have entries of at least one word (0 would refuse every list). */
         uint32_t in = caps->xf_in_words, extents = 0;

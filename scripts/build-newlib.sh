@@ -2,7 +2,7 @@
 # build-newlib.sh — builds newlib 3.3.0 (Debian's newlib-source) in its nano configuration for
 # the two library directories the firmware links (rv32im/ilp32, rv64im/lp64) with Debian's
 # gcc-riscv64-unknown-elf, in a cache outside the tree, and points <out>/newlib-nano/sysroot
-# at the result (issue 9; the choices: docs/libc.md).
+# at the result (the choices: docs/libc.md).
 #
 # Usage: scripts/build-newlib.sh [OUT_DIR]       (OUT_DIR defaults to build)
 # Env:   KOHAKU_CACHE   cache root (default ~/.cache/kohaku); this script uses $KOHAKU_CACHE/newlib
@@ -19,7 +19,7 @@
 #
 # Each library directory is its own configure with explicit -march/-mabi and --disable-multilib:
 # no multilib tree walk, so nothing compressed or float can come in by GCC's default directory
-# (../shared/design/QEMU.md §2). RV32 is also built -mno-div: the RV32 core has no divider
+# (docs/design.md §8.2). RV32 is also built -mno-div: the RV32 core has no divider
 # (check-image.sh refuses div/rem), so division goes to libgcc's shift-subtract routines.
 set -euo pipefail
 

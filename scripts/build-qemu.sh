@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # build-qemu.sh — builds our QEMU (Debian's QEMU 7.2 source + the kohaku-sysnode machine in qemu/
 # + the device model in model/) in a cache outside the tree, and points
-# <out>/qemu/bin/qemu-system-riscv{32,64} at the result. Recipe: ../shared/design/QEMU.md;
+# <out>/qemu/bin/qemu-system-riscv{32,64} at the result. Recipe: docs/design.md §8;
 # the choices: docs/qemu.md.
 #
 # Usage: scripts/build-qemu.sh [OUT_DIR]        (OUT_DIR defaults to build)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-image.sh — the firmware build checks (BOARD.md §4/§5, issue 2 item 3): fails when an
+# check-image.sh — the firmware build checks (docs/hardware.md §4/§5): fails when an
 # image outgrows its instruction window or scratchpad, or holds an instruction its core lacks.
 # Writes the size report. Usage: check-image.sh rv32|rv64 IMAGE.elf SIZE-REPORT
 #   RV32 (RV32IM, no CSRs, no traps): compressed, float, div/divu/rem/remu, any CSR access

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mkimage.sh — flashable window images of a checked ELF (issue 2 item 2): PREFIX.imem.bin and
+# mkimage.sh — flashable window images of a checked ELF: PREFIX.imem.bin and
 # PREFIX.spad.bin (each window's contents from the window base), PREFIX.{imem,spad}.hex (one
 # little-endian 32-bit word per line, the $readmemh form), PREFIX.lst (disassembly).
 # The scratchpad image starts at the scratchpad base: its first KX_BOOT_RESERVED bytes are

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-demo.sh — `make run` (TESTING.md "The two commands", issue 6 "Host side" 3): boots the
+# run-demo.sh — `make run` (docs/design.md §7 "The two commands"): boots the
 # firmware in our QEMU machine through the host port with kactl, replays a descriptor list from
 # the host (copying the NPU's inputs into place), dispatches docs/npu.md §8's program to NP 1,1
 # through PROG_DST, checks the result in DRAM against a host reference, prints statuses and

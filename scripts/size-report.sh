@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# size-report.sh — picolibc and newlib-nano side by side (issue 9 item 2, docs/libc.md): for each
+# size-report.sh — picolibc and newlib-nano side by side (docs/libc.md): for each
 # image, the instruction window and scratchpad use (from the image's __kx_* symbols, as
 # scripts/check-image.sh reads them) and the bytes the C library put in it (input sections from
 # libc.a, plus the firmware's newlib system calls, from the link map).

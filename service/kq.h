@@ -1,4 +1,4 @@
-/* kq.h — the command-queue service (SYSTEM.md §4, include/kohaku/queue.h): the pure checks
+/* kq.h — the command-queue service (docs/design.md §4, include/kohaku/queue.h): the pure checks
  * (queue setup, ring arithmetic, address ranges, submissions and RUN step lists — kq_check.c,
  * no hal, so they build natively for tests/host/service and fuzzers) and the firmware loop
  * (queue.c). docs/host-interface.md is the long form. */

@@ -1,4 +1,4 @@
-/* kq_check.c — the command queue's checks (SYSTEM.md §4 "Bad input gets a clear status and
+/* kq_check.c — the command queue's checks (docs/design.md §4 "Bad input gets a clear status and
  * changes nothing"; docs/host-interface.md §3.2, §5, §6): setup line, address ranges,
  * submissions, RUN step lists. Pure logic: no hal, built natively for tests/host/service and
  * fuzzing. Written for the RV32 window (docs/service.md "Size"): the rules are data (record
@@ -32,7 +32,7 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
     if (!(lo & (align - 1u))) {
         st = KS_BAD_ADDR;
         detail = bytes;
-        /* Another mesh's DRAM would alias ours silently (BOARD.md §8) and bit 38 is 0 on the
+        /* Another mesh's DRAM would alias ours silently (docs/hardware.md §8) and bit 38 is 0 on the
          * wire: both fall in "any other high word" and are refused rather than guessed at.
          * lo and bytes are below 2^32: the sum cannot wrap. Then the firmware's own DRAM code
          * (rsv): data there would be overwritten code or code read as data. Not limited to the
@@ -71,7 +71,7 @@ enum kq_rule_kind {
                      * DISPATCH (rec 0) counts one more
                      * program for the unit; WAIT (rec 1) needs n <= that count, else
                      * KS_UNSATISFIABLE, detail {y,x}, value n */
-    /* The rows no issue 8 figure runs, through kq_check_cold (kq_check_cold.c, cold code on
+    /* The rows no bench figure runs, through kq_check_cold (kq_check_cold.c, cold code on
      * RV32), field at off, value n: */
     KQ_R_COLD,
     KQ_R_TARGETS = KQ_R_COLD + KQ_CHECK_TARGETS,   /* a DISPATCH command's n targets */
@@ -196,7 +196,7 @@ static const struct kq_rule *const kq_lists[] = {
 
 /* Fields are read at their natural alignment: every record is aligned (the setup line to 32,
  * a submission is a local copy, steps to 8, checked before they are read) and so is every
- * field in it. One load a field: the checks run for every submission and step (issue 8:
+ * field in it. One load a field: the checks run for every submission and step (the bench:
  * cmd_overhead_insns, host_vs_fw_ratio). */
 typedef uint16_t __attribute__((may_alias)) kq_u16;
 typedef uint32_t __attribute__((may_alias)) kq_u32;

@@ -1,4 +1,4 @@
-/* kq_check_cold.c — the rows of the checks (kq_check.c) that no issue 8 figure runs: a
+/* kq_check_cold.c — the rows of the checks (kq_check.c) that no bench figure runs: a
  * DISPATCH command's target list (only that command has a list; a RUN step names one target,
  * which kq_check.c checks itself on every step) and a RUN REPLAY step's descriptor list (its
  * validation, kmv_validate, is cold code already). Written to be cold code on RV32 (docs/service.md

@@ -1,6 +1,6 @@
 /* kq_cold.c — the service's paths that run once at boot or only on failure (docs/service.md
  * "Cold code"): refusing the queue, enumerating units when the boot block gives no table, a
- * restart's ABORTED completion, and the fatal hook. None is on a measured path (issue 8:
+ * restart's ABORTED completion, and the fatal hook. None is on a measured path (the bench:
  * boot_insns is measured with a unit table given and a good queue; host_vs_fw_ratio and the
  * replay figures never reach these), so they are written to be compiled as cold code and
  * interpreted from outside the RV32 instruction window (docs/rv32-size.md), at ~40x

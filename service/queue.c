@@ -1,4 +1,4 @@
-/* queue.c — the command-queue service (SYSTEM.md §2.5, §4; docs/host-interface.md): accept
+/* queue.c — the command-queue service (docs/design.md §2.5, §4; docs/host-interface.md): accept
  * the queue the boot block names, publish the unit table and READY, then take submissions in
  * order, check every field, run NOP and RUN here and REPLAY / DISPATCH / UNITS / STOP through
  * kq_cold.c (docs/service.md "Cold code"), and post one completion each. Shared memory only
@@ -24,7 +24,7 @@ _Static_assert(KX_FW_COPY_OFFSET >= KQ_FW_OWN_LO && KX_FW_COPY_OFFSET + KX_FW_CO
                "the copy buffer holds the longest list, inside the owned range");
 
 /* Everything is set before use (kq_boot, kdp_init), so crt0 need not zero it: boot time
- * (issue 8: boot_insns) does not grow with these tables. */
+ * (bench: boot_insns) does not grow with these tables. */
 struct kq_svc kq __attribute__((section(".noinit.kq")));
 /* The header once accepted; NULL before, so the fatal hook never writes through garbage. */
 volatile struct kq_header *kq_hdr;
@@ -100,7 +100,7 @@ void kx_fatal_hook(uint64_t word)
 
 /* The unit table into header lines 7-15: entries as they are (struct kx_unit_entry is the
  * published layout; dispatch/ keeps its rsvd byte 0), then count. Entries past count are left
- * as they are: count says how many are valid (boot time, issue 8: boot_insns). Inlined in
+ * as they are: count says how many are valid (boot time, the bench: boot_insns). Inlined in
  * kq_boot, its one caller here; the UNITS command's copy is cold (kq_cold.c). */
 static inline unsigned kq_publish_units(void)
 {
@@ -114,7 +114,7 @@ static inline unsigned kq_publish_units(void)
 
 /* Adds job i of a RUN's group: step s's program, with its credit cap, to s->target. Jobs that
  * send the same program (payloads, length, txn) are staged once for all of them: dispatch/
- * matches staged regions by content (SYSTEM.md §2.3: the same program to several targets).
+ * matches staged regions by content (docs/design.md §2.3: the same program to several targets).
  * A DISPATCH command fills its jobs the same way (kq_cold.c). */
 static inline void kq_add_job(unsigned i, const struct kq_step *s)
 {
@@ -131,7 +131,7 @@ static inline void kq_add_job(unsigned i, const struct kq_step *s)
  * KDP_MAX_JOBS, distinct units) and run together, and every other step starts once they have
  * all completed — so a WAIT is met when it runs, and SIGNAL reports everything before it done.
  * A REPLAY step replays through kmv_replay_validated: kq_steps_check validated its list when
- * the command was accepted (one validation, not two: issue 8's replay cost); its glue is cold
+ * the command was accepted (one validation, not two: the bench's replay cost); its glue is cold
  * (kq_cold_run_replay: no budgeted RUN has a REPLAY step), the moves native. */
 static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
 {

@@ -1,5 +1,5 @@
 # service.mk — native tests of the command queue's pure checks (service/kq_check.c) under
-# ASan/UBSan (TESTING.md layer 1). The firmware build picks service/*.c up by itself.
+# ASan/UBSan (docs/design.md §7 layer 1). The firmware build picks service/*.c up by itself.
 #   make test-suite-host-service     tests/host/service/test_kq.c -> $(O)/tests/host-service.log
 
 KQ_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
@@ -63,9 +63,9 @@ test-suite-service-smoke: qemu $(foreach b,$(KQ_SMOKE_BOARDS),$(O)/$(b)/fw.elf) 
 	  echo "FAIL: service-smoke-qemu-rv64-trap/smoke exit $$rc" >> $(O)/tests/service-smoke.log; fi; \
 	grep -E '^(FAIL|HANG): ' $(O)/tests/service-smoke.log || true
 
-# ---- The RV32 window (docs/service.md "Size"; issue 8 budget): the qemu-rv32 product image's
+# ---- The RV32 window (docs/service.md "Size"; bench budget): the qemu-rv32 product image's
 # instruction-window text by folder, from its link map ($(FW_O)/qemu-rv32/fw.map), the total
-# against the 8,192-byte window and issue 8's 7,168, then the scratchpad's use. Exits 1 over the
+# against the 8,192-byte window and the bench's 7,168, then the scratchpad's use. Exits 1 over the
 # budget, so a script can gate on it.
 #   make size-rv32-queue
 # The RV32 cold code (docs/kvm.md) is in libfw.a: the interpreter (hal/rv32/kvm.c) and the entry
@@ -83,7 +83,7 @@ size-rv32-queue: $(KQ_SIZE_IMG)
 	echo "cold code (firmware DRAM) $$((cold_end - cold_start)) bytes; scratchpad used $$((noinit_end - spad_base + stack_bytes)) of 8192 with the $$stack_bytes-byte stack ($$((8192 - noinit_end + spad_base - stack_bytes)) free)"; \
 	exit $$rc
 
-# ---- Fuzzing (TESTING.md layer 4, issue 7 item 5): the queue header, submission and step-list
+# ---- Fuzzing (docs/design.md §7 layer 4): the queue header, submission and step-list
 # checks under libFuzzer (Debian's clang). FUZZ_CC / FUZZ_SMOKE_RUNS come from mover/mover.mk.
 FUZZ_SERVICE_SECS ?= 120
 KQ_FUZZ_BIN       := $(O)/fuzz/service/fuzz_kq

@@ -1,4 +1,4 @@
-/* bench_dispatch.c — issue 8 figure 2 (dispatch_insns_per_flit) on the real dispatch layer
+/* bench_dispatch.c — bench figure 2 (dispatch_insns_per_flit) on the real dispatch layer
  * (dispatch/, docs/dispatch.md), measured with the processor's own counters (RV32 LCTL
  * CYCLE/INSTRET, RV64 mcycle/minstret through hal_cycles/hal_instret):
  *  - one 4,096-instruction program of one-cycle TU no-ops to one unit (the unit never makes the

@@ -1,4 +1,4 @@
-/* bench_enum.c — issue 8 figure 1, enum_cycles: enumeration of the model's default map by the
+/* bench_enum.c — bench figure 1, enum_cycles: enumeration of the model's default map by the
  * real dispatch layer (dispatch/enum.c, docs/dispatch.md "Enumeration") exactly as the queue
  * service does it at boot without a unit table (service/queue.c: kdp_scan_range, 4,000 cycles
  * per coordinate), timed with the processor's own counters. Its own image: the RV32 window

@@ -1,4 +1,4 @@
-/* bench_feed.c — issue 8 figure 3 (unit_feed_pct): four NP units each running a long stream of
+/* bench_feed.c — bench figure 3 (unit_feed_pct): four NP units each running a long stream of
  * decode-step GEMVs (K = N = 256, 2,096 unit cycles each, docs/npu.md §5), all dispatched by one
  * kdp_run of the real dispatch layer. For each unit the image prints
  *  - busy: the unit's own busy-cycle counter (CU_COUNTERS [31:0], read through the mailbox

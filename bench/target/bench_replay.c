@@ -1,4 +1,4 @@
-/* bench_replay.c — issue 8 figure 4 on the real mover layer (mover/, docs/mover.md §5):
+/* bench_replay.c — bench figure 4 on the real mover layer (mover/, docs/mover.md §5):
  *  - replay_insns_per_write: a one-word COPY (11 writes: two one-dimensional walkers and the
  *    GO) replayed with and without 256 extra SEED writes before its GO; the difference in
  *    instructions retired over 256 is the cost of one register write replayed. Measured on
@@ -8,7 +8,7 @@
  *  - move_cycles: one COPY of 1 MB (32,768 words of 32 bytes) from DRAM to DRAM, processor
  *    cycles from the call to its return (GO, the mover's walk, the idle wait, cache upkeep),
  *    the data's first and last words checked afterwards.
- * Register values from BOARD.md §3 bit positions (the builder is not linked: RV32 window). */
+ * Register values from docs/hardware.md §3 bit positions (the builder is not linked: RV32 window). */
 #include "kb.h"
 #include "kmv.h"
 

@@ -1,7 +1,7 @@
-/* kb.h — shared set-up of the bench images (bench/target/bench_*.c, issue 8 "make bench"): the
+/* kb.h — shared set-up of the bench images (bench/target/bench_*.c, "make bench"): the
  * on-target dispatch tests' set-up (tests/target/dispatch/kdt.h: the default unit map as a
  * host-given table, TU payloads, the agent's coordinate), a DRAM area for programs and lists, the
- * figure lines, and a CU_CTRL read of CU_COUNTERS through the agent's mailbox (BOARD.md §1,
+ * figure lines, and a CU_CTRL read of CU_COUNTERS through the agent's mailbox (docs/hardware.md §1,
  * §1.1). Header-only: bench.mk builds each image from one source. Images print raw counts
  * ("note: <key> 0x<hex>", the harness's form) and never divide (RV32 has no divide); the host
  * side (bench/bench.sh) makes the ratios. */
@@ -12,7 +12,7 @@
 #include "kohaku/agent_regs.h"
 
 /* The CPU's pointer to a unit-global DRAM offset (RV32: the cached window at 0x8000_0000;
- * RV64: unit-global addresses from 0x1000_0000 are the cached map itself, BOARD.md §5). */
+ * RV64: unit-global addresses from 0x1000_0000 are the cached map itself, docs/hardware.md §5). */
 static inline void *kb_dram(uint32_t ug)
 {
     if (sizeof(void *) == 4)
@@ -35,8 +35,8 @@ static inline uint64_t (*kb_prog(unsigned k))[4]
 /* A figure for bench.sh: "note: <key> 0x<hex>". */
 #define kb_raw(key, v) kt_note(key, (uint64_t)(v))
 
-/* CU_CTRL read of CU_COUNTERS ([63:32] retired, [31:0] busy unit cycles; BOARD.md §1) of the
- * unit at yx through the mailbox, with no program running (BOARD.md §1.1). The unit answers
+/* CU_CTRL read of CU_COUNTERS ([63:32] retired, [31:0] busy unit cycles; docs/hardware.md §1) of the
+ * unit at yx through the mailbox, with no program running (docs/hardware.md §1.1). The unit answers
  * behind the completions it has queued, so after a program completed the value covers it.
  * No reply within 100,000 cycles reads 0, which the caller's checks then refuse (lean: the
  * RV32 window holds the multi-target dispatch path beside it). */

@@ -1,5 +1,5 @@
 /* rv32.h — what every board with the RV32 control processor shares: the processor's maps
- * (BOARD.md §4 via cpu_map.h), stack, agent coordinate, firmware DRAM range and default
+ * (docs/hardware.md §4 via cpu_map.h), stack, agent coordinate, firmware DRAM range and default
  * wait. Included by board/qemu-rv32/board.h and board/sysnode-rv32/board.h, which add only what
  * differs between QEMU and the real node. */
 #ifndef KOHAKU_BOARD_COMMON_RV32_H
@@ -38,7 +38,7 @@
 
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
-/* The control agent's own mesh coordinate {y,x}: the src of every CU_CTRL request (BOARD.md
+/* The control agent's own mesh coordinate {y,x}: the src of every CU_CTRL request (docs/hardware.md
  * §1.1). The agent has no register that reports it; 0x10 is x 0, y 1 of the default map
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u

@@ -1,5 +1,5 @@
 /* rv64.h — what every board with the RV64 control processor shares: the processor's maps
- * (BOARD.md §5 via cpu_map.h), stack, agent coordinate, memory sizes and default
+ * (docs/hardware.md §5 via cpu_map.h), stack, agent coordinate, memory sizes and default
  * wait. Included by board/qemu-rv64/board.h and board/sysnode-rv64/board.h, which add only what
  * differs between QEMU and the real node. */
 #ifndef KOHAKU_BOARD_COMMON_RV64_H
@@ -26,7 +26,7 @@
 
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
-/* Memory of this mesh the processor reaches (BOARD.md §7 defaults): DRAM 4 GB (addresses 4-64 GB
+/* Memory of this mesh the processor reaches (docs/hardware.md §7 defaults): DRAM 4 GB (addresses 4-64 GB
  * decode but hit nothing), staging 2 MB. The command queue refuses data outside them. */
 #define BOARD_DRAM_BYTES      0x100000000ull
 #define BOARD_STAGING_BYTES   0x200000u
@@ -34,7 +34,7 @@
 #define BOARD_FW_DRAM_OFFSET  0u
 #define BOARD_FW_DRAM_BYTES   0u
 
-/* The control agent's own mesh coordinate {y,x}: the src of every CU_CTRL request (BOARD.md
+/* The control agent's own mesh coordinate {y,x}: the src of every CU_CTRL request (docs/hardware.md
  * §1.1). The agent has no register that reports it; 0x10 is x 0, y 1 of the default map
  * (docs/model-mesh.md). */
 #define BOARD_AGENT_YX        0x10u

@@ -1,5 +1,5 @@
 /* newlib_syscalls.c — the system calls newlib-nano's libc needs, for LIBC=newlib-nano builds
- * only (issue 9, docs/libc.md): the console (BOARD.md §4/§5 console register) as fds 0-2, the
+ * only (docs/libc.md): the console (docs/hardware.md §4/§5 console register) as fds 0-2, the
  * exit register as _exit, and a small bounded heap; everything else is a refusal with errno.
  * picolibc builds do not compile this file (mk/firmware.mk FW_LIBC_SRCS). */
 #define _DEFAULT_SOURCE 1      /* struct stat's S_IFCHR under -std=c11 */
@@ -21,7 +21,7 @@ extern int errno;
 
 /* The heap behind malloc: a .noinit array (never zeroed at boot, its owner is malloc), linked
  * only when something calls _sbrk (--gc-sections drops it otherwise, so images without malloc
- * or stdio pay nothing). Sized per variant against the scratchpad (BOARD.md §4: 8 KB on RV32,
+ * or stdio pay nothing). Sized per variant against the scratchpad (docs/hardware.md §4: 8 KB on RV32,
  * with the boot block and 1 KB stack in it; §5: 32 KB on RV64). Stdio's first use takes about
  * 0.3 KB of it for the three standard streams (reent-small allocates them). */
 #ifndef KX_NEWLIB_HEAP_BYTES

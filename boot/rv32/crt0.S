@@ -1,4 +1,4 @@
-/* crt0.S — RV32 reset entry (BOARD.md §4, SYSTEM.md §2.1): gp, sp, zero .bss, C start.
+/* crt0.S — RV32 reset entry (docs/hardware.md §4, docs/design.md §2.1): gp, sp, zero .bss, C start.
  * No .data copy: .rodata/.data are linked at their scratchpad addresses and the loader puts
  * them there (the instruction window is fetch-only). No CSRs: this core has none. */
     .section .text.start, "ax"
@@ -18,7 +18,7 @@ _start:
     j       1b
 2:  call    kx_cstart               /* never returns */
     /* Unreachable; should it happen, halt loudly rather than run off the end: EBREAK halts
-     * this core with cause 3 and this PC (BOARD.md §4), one instruction where a word in a0
+     * this core with cause 3 and this PC (docs/hardware.md §4), one instruction where a word in a0
      * for ECALL took three. */
     ebreak
     .size _start, . - _start

@@ -1,4 +1,4 @@
-/* crt0.S — RV64 reset entry (BOARD.md §5, SYSTEM.md §2.1): mtvec FIRST (so any later fault
+/* crt0.S — RV64 reset entry (docs/hardware.md §5, docs/design.md §2.1): mtvec FIRST (so any later fault
  * reaches the fatal path instead of halting unexplained), then gp, sp, zero .bss, C start.
  * No .data copy: the loader places .rodata/.data at their scratchpad addresses. */
     .section .text.start, "ax"

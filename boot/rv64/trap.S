@@ -1,5 +1,5 @@
-/* trap.S — RV64 trap entry (BOARD.md §5: machine mode, traps through mtvec; every trap is
- * fatal, STYLE.md "Errors"). Switches to a dedicated trap stack, so a trap caused by a bad
+/* trap.S — RV64 trap entry (docs/hardware.md §5: machine mode, traps through mtvec; every trap is
+ * fatal, docs/design.md §6 "Errors"). Switches to a dedicated trap stack, so a trap caused by a bad
  * sp (stack overflow, corrupt frame) still reports, then hands cause/PC/address to C. */
     .section .text.trap, "ax"
     .balign 4                       /* mtvec direct mode needs [1:0] = 0 */

@@ -1,4 +1,4 @@
-/* trap.c — RV64 fatal trap handler (BOARD.md §5: every trap is fatal). Called from
+/* trap.c — RV64 fatal trap handler (docs/hardware.md §5: every trap is fatal). Called from
  * kx_trap_entry on the trap stack with mcause, mepc, mtval. */
 #include "boot.h"
 #include "hal/hal.h"

@@ -1,4 +1,4 @@
-/* fuzz_faults.c — libFuzzer target over the fault-injection grammar (issue 7 items 1 and 5;
+/* fuzz_faults.c — libFuzzer target over the fault-injection grammar (
  * docs/model.md "Fault injection"): the model's faults= parser (model.c through km_new, and
  * mesh.c's km_mesh_inject per item) and the host library's kh_parse_fault (kactl inject), built
  * natively from the same sources. Beyond "no crash, no sanitizer report": the two parsers agree

@@ -1,5 +1,5 @@
 /* fuzz_validate.c — libFuzzer target for what parses host-supplied descriptor lists
- * (TESTING.md layer 4; issue 4): the validator (mover/validate.c) on raw records for both
+ * (docs/design.md §7 layer 4): the validator (mover/validate.c) on raw records for both
  * variants' reach, the text form (mover/desc_text.c), and the builder against the validator.
  * Input byte 0 picks the path; the rest is the payload. Properties checked, beyond
  * "no crash, no sanitizer report":

@@ -1,5 +1,5 @@
 /* hal.c — RV32 out-of-line hal: exit, 64-bit counters over the 32-bit LCTL CYCLE/INSTRET, and
- * the cache operations (BOARD.md §4 local control). */
+ * the cache operations (docs/hardware.md §4 local control). */
 #include "hal/hal.h"
 
 void hal_exit(uint64_t word)
@@ -34,7 +34,7 @@ uint64_t hal_instret(void)
     return hal_extend(HAL_LCTL(RV32_LCTL_INSTRET), &last, &high);
 }
 
-/* FLUSH and INVAL stores block until the cache is done (BOARD.md §4), so no poll. One body
+/* FLUSH and INVAL stores block until the cache is done (docs/hardware.md §4), so no poll. One body
  * for both: each entry point is a register offset and a jump. */
 static __attribute__((noinline)) void hal_dcache_op(uint32_t reg)
 {

@@ -1,5 +1,5 @@
 /* hal_shared.h — RV32 shared memory (hal/include/hal/shared.h): DRAM through the cached window
- * 0x8000_0000 + local offset (offsets below 0x7000_0000, BOARD.md §4), no staging, and
+ * 0x8000_0000 + local offset (offsets below 0x7000_0000, docs/hardware.md §4), no staging, and
  * FLUSH/INVAL of the write-back L1 around every shared access. */
 #ifndef KOHAKU_HAL_SHARED_RV_H
 #define KOHAKU_HAL_SHARED_RV_H

@@ -1,4 +1,4 @@
-/* hal_variant.h — RV32 accessors: BOARD.md §4 (local control, MVGO, the agent window in 32-bit
+/* hal_variant.h — RV32 accessors: docs/hardware.md §4 (local control, MVGO, the agent window in 32-bit
  * halves). Register addresses from include/kohaku/cpu_map.h via the board header. */
 #ifndef KOHAKU_HAL_VARIANT_H
 #define KOHAKU_HAL_VARIANT_H
@@ -33,7 +33,7 @@ static inline uint64_t hal_agent_rd(uint32_t off)
     return ((uint64_t)hi << 32) | lo;
 }
 
-/* BOARD.md §4: the low-half store writes [31:0], clears [63:32] and fires the register's side
+/* docs/hardware.md §4: the low-half store writes [31:0], clears [63:32] and fires the register's side
  * effect (PROG_KICK, TX_KICK, RX_POP, SIG_DONE clear). */
 static inline void hal_agent_wr32(uint32_t off, uint32_t v)
 {
@@ -66,7 +66,7 @@ static inline void hal_fence(void)
     __asm__ volatile("fence iorw, iorw" ::: "memory");
 }
 
-/* ---- Mover, descriptor form (BOARD.md §4) ---- */
+/* ---- Mover, descriptor form (docs/hardware.md §4) ---- */
 
 /* Scratchpad word `idx` (the descriptor form addresses the scratchpad in 32-bit words). */
 static inline volatile uint32_t *hal_spad_word(uint32_t idx)

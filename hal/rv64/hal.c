@@ -1,4 +1,4 @@
-/* hal.c — RV64 out-of-line hal: exit, mcycle/minstret, DCACHE register (BOARD.md §5). */
+/* hal.c — RV64 out-of-line hal: exit, mcycle/minstret, DCACHE register (docs/hardware.md §5). */
 #include "hal/hal.h"
 
 void hal_exit(uint64_t word)
@@ -6,7 +6,7 @@ void hal_exit(uint64_t word)
     hal_fence();                         /* console bytes and results leave before the stop */
     HAL_CTL(RV64_CTL_EXIT) = word;
     /* The EXIT store stops the core. Should it not, clear mtvec and EBREAK: a trap with
-     * mtvec unset halts the core (BOARD.md §5) — visible, never a silent spin. */
+     * mtvec unset halts the core (docs/hardware.md §5) — visible, never a silent spin. */
     for (;;)
         __asm__ volatile("csrw mtvec, zero\n\tebreak");
 }

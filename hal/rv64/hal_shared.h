@@ -1,5 +1,5 @@
 /* hal_shared.h — RV64 shared memory (hal/include/hal/shared.h): DRAM through its uncached alias
- * (unit-global | bit 38), staging as it is (bit 39, always uncached) — BOARD.md §5. Nothing is
+ * (unit-global | bit 38), staging as it is (bit 39, always uncached) — docs/hardware.md §5. Nothing is
  * cached on these paths, so only ordering is needed around a shared access. */
 #ifndef KOHAKU_HAL_SHARED_RV_H
 #define KOHAKU_HAL_SHARED_RV_H

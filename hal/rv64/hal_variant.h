@@ -1,4 +1,4 @@
-/* hal_variant.h — RV64 accessors: BOARD.md §5 (control region, the agent window in 64-bit
+/* hal_variant.h — RV64 accessors: docs/hardware.md §5 (control region, the agent window in 64-bit
  * registers, the mover window 0x00-0x38). Addresses from include/kohaku/cpu_map.h. */
 #ifndef KOHAKU_HAL_VARIANT_H
 #define KOHAKU_HAL_VARIANT_H
@@ -55,7 +55,7 @@ static inline void hal_fence(void)
     __asm__ volatile("fence iorw, iorw" ::: "memory");
 }
 
-/* ---- Mover window (BOARD.md §5: control 0x80 + k, k = 0x00..0x38) ---- */
+/* ---- Mover window (docs/hardware.md §5: control 0x80 + k, k = 0x00..0x38) ---- */
 
 /* Writes mover register `off`. Offsets outside the window (IMM 0x40, GATHER 0x50) are not
  * reachable on this variant; the mover layer refuses them with NO_REACH before calling, so

@@ -1,6 +1,6 @@
-/* agent_regs.h — the control agent ("orchestrator") register map, BOARD.md §1.
+/* agent_regs.h — the control agent ("orchestrator") register map, docs/hardware.md §1.
  * Offsets are the host's; the processor reaches the same offsets through its agent window
- * (BOARD.md §4: RV32 at 0xF100_0000, 32-bit halves; §5: RV64 at 0x0100_0000, 64-bit). */
+ * (docs/hardware.md §4: RV32 at 0xF100_0000, 32-bit halves; §5: RV64 at 0x0100_0000, 64-bit). */
 #ifndef KOHAKU_AGENT_REGS_H
 #define KOHAKU_AGENT_REGS_H
 
@@ -70,7 +70,7 @@
 #define KA_NS_COUNT         KH_GENMASK(23, 8)
 #define KA_NS_VALID         KH_BIT(0)
 
-#define KA_FIFO_DEPTH       16u      /* TX and RX FIFOs (BOARD.md §7) */
-#define KA_TX_CAPACITY      17u      /* 16 in the FIFO plus the output stage (BOARD.md §1.1) */
+#define KA_FIFO_DEPTH       16u      /* TX and RX FIFOs (docs/hardware.md §7) */
+#define KA_TX_CAPACITY      17u      /* 16 in the FIFO plus the output stage (docs/hardware.md §1.1) */
 
 #endif

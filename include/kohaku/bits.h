@@ -1,6 +1,6 @@
 /* bits.h — field helpers shared by firmware, model and host tools.
  * Every field is a MASK; GET/PREP derive the shift from that same mask, so a field can
- * never be read with its neighbour's shift (STYLE.md, "Registers"). */
+ * never be read with its neighbour's shift (docs/design.md §6, "Registers"). */
 #ifndef KOHAKU_BITS_H
 #define KOHAKU_BITS_H
 

@@ -1,5 +1,5 @@
 /* bootblock.h — the boot block the host writes at the start of the scratchpad after the
- * image and before it releases the core (SYSTEM.md §4). Ours; docs/host-interface.md
+ * image and before it releases the core (docs/design.md §4). Ours; docs/host-interface.md
  * describes it. Little-endian, fixed layout pinned by _Static_asserts. */
 #ifndef KOHAKU_BOOTBLOCK_H
 #define KOHAKU_BOOTBLOCK_H

@@ -1,4 +1,4 @@
-/* cpu_map.h — the control processor's address maps, BOARD.md §4 (RV32) and §5 (RV64),
+/* cpu_map.h — the control processor's address maps, docs/hardware.md §4 (RV32) and §5 (RV64),
  * plus the registers marked "ours" there. Shared by the board headers, the device model and
  * the tests. */
 #ifndef KOHAKU_CPU_MAP_H
@@ -6,7 +6,7 @@
 
 #include "bits.h"
 
-/* ---- RV32 (BOARD.md §4) ---- */
+/* ---- RV32 (docs/hardware.md §4) ---- */
 #define RV32_IMEM_BASE       0x00000000u
 #define RV32_IMEM_BYTES      0x2000u           /* 8 KB, fetch only */
 #define RV32_SPAD_BASE       0x10000000u
@@ -54,13 +54,13 @@
 #define KX_FW_COPY_OFFSET    0x00404000u
 #define KX_FW_COPY_BYTES     0x0000C000u
 
-/* RV32 halt causes (BOARD.md §4). Cause 0 is the EXIT register. */
+/* RV32 halt causes (docs/hardware.md §4). Cause 0 is the EXIT register. */
 #define RV32_HALT_EXIT       0u
 #define RV32_HALT_ECALL      1u                /* halt word = a0 */
 #define RV32_HALT_EBREAK     2u                /* halt word = a0 */
 #define RV32_HALT_FAULT      3u                /* halt word = the faulting PC */
 
-/* ---- RV64 (BOARD.md §5) ---- */
+/* ---- RV64 (docs/hardware.md §5) ---- */
 #define RV64_IMEM_BASE       0x00000000u
 #define RV64_IMEM_BYTES      0x8000u           /* 32 KB, fetch only */
 #define RV64_SPAD_BASE       0x00010000u

@@ -1,9 +1,9 @@
 /* desc_list.h — the mover descriptor list shared by firmware and host tools: a sequence of
- * {offset, value} mover register writes where every GO ends one move (SYSTEM.md §2.2,
- * BOARD.md §3, §4 descriptor form). docs/mover.md describes the binary and text forms.
+ * {offset, value} mover register writes where every GO ends one move (docs/design.md §2.2,
+ * docs/hardware.md §3, §4 descriptor form). docs/mover.md describes the binary and text forms.
  *
  * Binary form. A record is three little-endian 32-bit words {offset, value[31:0],
- * value[63:32]} — exactly one write of BOARD.md §4's descriptor form — so RV32 replay is a
+ * value[63:32]} — exactly one write of docs/hardware.md §4's descriptor form — so RV32 replay is a
  * plain word copy into the scratchpad. A list is n records, 4-byte aligned; its length
  * travels beside it (the REPLAY command's count) or, as a standalone blob (file, scratchpad),
  * in one leading word: struct kd_blob { n; records } — a one-move blob is byte for byte an RV32

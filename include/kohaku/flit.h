@@ -1,5 +1,5 @@
-/* flit.h — the 288-bit flit as five 64-bit words (BOARD.md §2) and the header, type, signal
- * and payload fields of seeds/flit-format.md §2–§5 at the reference build (FLIT_WIDTH 288,
+/* flit.h — the 288-bit flit as five 64-bit words (docs/hardware.md §2) and the header, type, signal
+ * and payload fields of docs/hardware.md §2.1–§2.5 at the reference build (FLIT_WIDTH 288,
  * POS_WIDTH 4). Shared by firmware, model and host tools; tests/host pins every field with
  * literal bit positions from the seed. */
 #ifndef KOHAKU_FLIT_H
@@ -22,7 +22,7 @@
 #define KF_HDR_LAST         KH_BIT(3)
 #define KF_HDR_RSVD         KH_GENMASK(2, 0)
 
-/* Message types (flit-format.md §3). */
+/* Message types (docs/hardware.md §2.3). */
 #define KF_T_MEM_RD_REQ     0x0u
 #define KF_T_MEM_WR_REQ     0x1u
 #define KF_T_MEM_RD_RESP    0x2u
@@ -35,7 +35,7 @@
 #define KF_T_ERROR          0xFu
 #define KF_T_IS_MEM(t)      ((t) <= 0x4u)
 
-/* CU_SIGNAL codes (flit-format.md §5). */
+/* CU_SIGNAL codes (docs/hardware.md §2.5). */
 #define KF_SIG_INST_COMPLETE   0x00u
 #define KF_SIG_BATCH_COMPLETE  0x01u
 #define KF_SIG_BARRIER_REACHED 0x02u
@@ -56,7 +56,7 @@
 #define KF_CTRL_OP_READ     0x00u
 #define KF_CTRL_OP_WRITE    0x01u
 #define KF_CTRL_OP_REPLY    0x02u
-/* CU_CTRL indices and CU_CAPS / CU_STATUS / CU_COUNTERS fields (BOARD.md §1). */
+/* CU_CTRL indices and CU_CAPS / CU_STATUS / CU_COUNTERS fields (docs/hardware.md §1). */
 #define KF_CTRL_CU_CAPS     0u
 #define KF_CTRL_CU_STATUS   1u
 #define KF_CTRL_CU_COUNTERS 2u
@@ -91,7 +91,7 @@
 /* A unit's opcode by convention: payload [255:252] = word 3 [63:60]. */
 #define KF_W3_OPCODE        KH_GENMASK(63, 60)
 
-/* Unit-global 40-bit address (BOARD.md preamble). */
+/* Unit-global 40-bit address (docs/hardware.md §0). */
 #define KF_UG_APERTURE      KH_BIT(39)
 #define KF_UG_RESERVED      KH_BIT(38)
 #define KF_UG_MESH          KH_GENMASK(37, 36)

@@ -1,5 +1,5 @@
 /* hostport.h — the host port: the wire protocol between a host (kactl, tests) and the
- * kohaku-sysnode machine, standing in for the PCIe/JTAG window of BOARD.md §6. Ours;
+ * kohaku-sysnode machine, standing in for the PCIe/JTAG window of docs/hardware.md §6. Ours;
  * docs/model.md §6 describes it. Little-endian throughout. Version 1. */
 #ifndef KOHAKU_HOSTPORT_H
 #define KOHAKU_HOSTPORT_H
@@ -47,7 +47,7 @@ enum khp_status {
     KHP_E_RUNNING = 6,      /* load path written while the core is not held */
 };
 
-/* Outside address map (BOARD.md §6; "ours" where marked). */
+/* Outside address map (docs/hardware.md §6; "ours" where marked). */
 #define KHP_AGENT_BASE       UINT64_C(0x00000000)   /* agent registers, §1 offsets, width 8 */
 #define KHP_AGENT_END        UINT64_C(0x00010000)
 #define KHP_CPU_BASE         UINT64_C(0x00010000)   /* ours: processor host registers, width 8 */

@@ -1,5 +1,5 @@
-/* mover_regs.h — the memory mover's register map and fault codes, BOARD.md §3
- * (seeds/instruction-encoding.md §4.4). Offsets are the mover's own: the host adds
+/* mover_regs.h — the memory mover's register map and fault codes, docs/hardware.md §3
+ * (docs/hardware.md §3). Offsets are the mover's own: the host adds
  * KA_AUX_CFG_BASE, the RV32 descriptor form names them in [7:0], RV64 adds its window base. */
 #ifndef KOHAKU_MOVER_REGS_H
 #define KOHAKU_MOVER_REGS_H

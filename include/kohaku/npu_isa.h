@@ -1,9 +1,9 @@
-/* npu_isa.h — encoders for the NPU (NP) instruction set of seeds/npu-instruction-encoding.ko.md
- * (MODEL.md §5) and the conventions the model chose where the seed is silent (docs/npu.md).
+/* npu_isa.h — encoders for the NPU (NP) instruction set of docs/hardware.md §9
+ * (docs/hardware.md §9) and the conventions the model chose where the seed is silent (docs/npu.md).
  * Pure static inline functions, freestanding: usable by firmware, host tools, model and tests.
  *
  * An NP instruction is 64 bits: opcode [63:60], body [59:0]. In a CU_INST flit it is payload
- * [255:192] = payload word 3 (BOARD.md §2), so body bit b is word-3 bit b; payload words 0..2
+ * [255:192] = payload word 3 (docs/hardware.md §2), so body bit b is word-3 bit b; payload words 0..2
  * are not read by the NPU and are sent as zero. */
 #ifndef KOHAKU_NPU_ISA_H
 #define KOHAKU_NPU_ISA_H

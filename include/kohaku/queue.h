@@ -1,4 +1,4 @@
-/* queue.h — the command queue the host fills and the firmware serves (SYSTEM.md §4). Ours;
+/* queue.h — the command queue the host fills and the firmware serves (docs/design.md §4). Ours;
  * docs/host-interface.md describes it. Lives in node memory (DRAM; staging too on RV64) at the
  * unit-global address the boot block names. Every index counts "ever" (never wraps; the slot is
  * index % entries) and sits on its own 32-byte line with exactly one writer, so a cached RV32
@@ -75,7 +75,7 @@ struct kq_fw_state {
 #define KQ_BROKEN_CQ_HEAD   2u      /* cq_head ahead of cq_tail, or more than cq_entries behind */
 
 /* Line 6 — written by the firmware: the last RUN SIGNAL value, and the processor's own
- * counters just before READY is written (issue 8 boot_insns). RV32's count from the release;
+ * counters just before READY is written (bench boot_insns). RV32's count from the release;
  * RV64's minstret/mcycle under QEMU also count the time held (docs/host-interface.md §9). */
 struct kq_fw_info {
     uint64_t progress;       /* value of the last RUN SIGNAL step */

@@ -1,5 +1,5 @@
-/* status.h — the firmware status table, one for firmware and host tools (SYSTEM.md §4,
- * STYLE.md "Errors"). Ranges: 0 OK, 0x01-0x3F malformed input, 0x40-0x5F unit/mover fault,
+/* status.h — the firmware status table, one for firmware and host tools (docs/design.md §4,
+ * docs/design.md §6 "Errors"). Ranges: 0 OK, 0x01-0x3F malformed input, 0x40-0x5F unit/mover fault,
  * 0x60-0x6F timeout, 0x70-0x7F resource/other. Owners add codes in their range. */
 #ifndef KOHAKU_STATUS_H
 #define KOHAKU_STATUS_H

@@ -1,4 +1,4 @@
-/* kmodel.h — the KohakuAccel system-node device model (MODEL.md): the public API used by the
+/* kmodel.h — the KohakuAccel system-node device model (docs/hardware.md §10): the public API used by the
  * QEMU glue (qemu/), the native unit tests and the fuzzers. Plain C11, no QEMU headers.
  *
  * Time: the model keeps its own clock in nanoseconds of virtual time. The glue calls
@@ -59,7 +59,7 @@ void km_advance(struct km_model *m, uint64_t now_ns);
 uint64_t km_next_deadline(const struct km_model *m);
 uint64_t km_now(const struct km_model *m);
 
-/* The processor's accesses, by physical address on its bus (BOARD.md §4/§5), for every region
+/* The processor's accesses, by physical address on its bus (docs/hardware.md §4/§5), for every region
  * the glue does not map as plain RAM (the instruction window and scratchpad are RAM, below).
  * Returns 0, or -1 for an access fault (unmapped, wrong width, a store to a read-only region):
  * the glue turns that into a bus error so the hart takes an access fault. */
@@ -72,10 +72,10 @@ uint8_t *km_imem(struct km_model *m, size_t *bytes);
 uint8_t *km_spad(struct km_model *m, size_t *bytes);
 
 /* RV32 halt trampoline: the glue's ROM stores mcause, mepc, mtval and a0 here, then the
- * model stops the hart (BOARD.md §4 halt semantics without firmware CSRs). */
+ * model stops the hart (docs/hardware.md §4 halt semantics without firmware CSRs). */
 void km_cpu_trap(struct km_model *m, uint64_t mcause, uint64_t mepc, uint64_t mtval, uint64_t a0);
 
-/* RV64 STDIN (BOARD.md §5): bytes queued here are what the firmware pops at control-region
+/* RV64 STDIN (docs/hardware.md §5): bytes queued here are what the firmware pops at control-region
  * offset 0x30. The queue holds 256 bytes; the rest are dropped. Returns the bytes queued. */
 size_t km_stdin_push(struct km_model *m, const uint8_t *bytes, size_t n);
 
@@ -90,7 +90,7 @@ size_t km_hp_execute(struct km_model *m, const struct khp_req *req, const uint8_
  * only that many ns after this one, so host-driven work pays a PCIe-like latency. */
 uint64_t km_hp_cost_ns(const struct khp_req *req);
 
-/* Referee counters (MODEL.md §3), also readable at KHP_MODEL_BASE through the host port. */
+/* Referee counters (docs/hardware.md §10.3), also readable at KHP_MODEL_BASE through the host port. */
 struct km_referee {
     uint64_t credit_violations;    /* a unit's instruction FIFO overfilled */
     uint64_t bad_reg_writes;       /* writes to unmapped or read-only registers */

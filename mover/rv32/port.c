@@ -1,4 +1,4 @@
-/* port.c — the RV32 mover port: the descriptor form in the scratchpad and MVGO (BOARD.md §4).
+/* port.c — the RV32 mover port: the descriptor form in the scratchpad and MVGO (docs/hardware.md §4).
  * Two scratchpad buffers of KMV_SPAD_WRITES writes: the next chunk is copied into one while
  * the mover fetches and runs the other. A move longer than a buffer is split; only its last
  * chunk carries the GO, the earlier ones just load registers (busy covers their fetch). */
@@ -47,7 +47,7 @@ uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
 }
 
 /* The hot loop, two records a turn: three loads and three stores a write, one pointer bump
- * each a turn (8.5 instructions a write; issue 8: at most 12 on RV32). The list is validated,
+ * each a turn (8.5 instructions a write; the bench: at most 12 on RV32). The list is validated,
  * so it ends with a GO and the loop needs no end-of-list test; the buffer holds an even
  * number of writes, so the buffer-full test is needed every other write only. Stages into
  * the buffer the mover is not running. */

@@ -1,5 +1,5 @@
 /* port.c — the RV64 mover port: register writes through the control-region window
- * (0x2_0080 + offset, offsets 0x00-0x3F only) and MVSTAT (BOARD.md §5). The writes go
+ * (0x2_0080 + offset, offsets 0x00-0x3F only) and MVSTAT (docs/hardware.md §5). The writes go
  * straight to the mover, so a chunk is a whole move and staging only notes where it starts. */
 #include "hal/hal.h"
 #include "kmv.h"
@@ -57,7 +57,7 @@ static inline int is_go(uintptr_t off, uint64_t v)
 
 /* The hot loop, two records a turn: records are 12 bytes, so every other one has its value
  * 8-byte aligned and is read with one ld; the other takes two loads and a merge. That keeps
- * the average at 7.5 instructions a write (issue 8: at most 8 on RV64). The list ends with a
+ * the average at 7.5 instructions a write (bench: at most 8 on RV64). The list ends with a
  * GO (validated, or checked by kmv_replay_validated), so the loop needs no end test. */
 const struct kd_write *kmv_port_start(void)
 {

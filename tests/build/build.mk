@@ -1,4 +1,4 @@
-# build.mk — the build-check suite (issue 2 item 3): shows the real firmware build failing on
+# build.mk — the build-check suite: shows the real firmware build failing on
 # an image that outgrows a window or holds an instruction its core lacks, and passing on good
 # images. Each tests/build/case_*.c replaces service/ in an otherwise normal firmware build.
 

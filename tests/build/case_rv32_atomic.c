@@ -1,4 +1,4 @@
-/* case_rv32_atomic.c — build check (issue 2 item 3): The RV32 core has no A extension: an AMO fails the build. */
+/* case_rv32_atomic.c — build check: The RV32 core has no A extension: an AMO fails the build. */
 // buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: amoadd
 #include "hal/hal.h"
 

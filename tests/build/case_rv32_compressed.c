@@ -1,4 +1,4 @@
-/* case_rv32_compressed.c — build check (issue 2 item 3): The RV32 core has no C extension: a compressed instruction fails the build. */
+/* case_rv32_compressed.c — build check: The RV32 core has no C extension: a compressed instruction fails the build. */
 // buildcheck: board=qemu-rv32 expect=fail message=compressed instruction
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* case_rv32_data_in_text.c — build check (issue 2 item 3): Data words in the fetch-only window are refused (they would hide an instruction, here a div, from the scan). */
+/* case_rv32_data_in_text.c — build check: Data words in the fetch-only window are refused (they would hide an instruction, here a div, from the scan). */
 // buildcheck: board=qemu-rv32 expect=fail message=data word in executable section
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* case_rv32_div.c — build check (issue 2 item 3): RV32 has no divide: an inline div fails the build. */
+/* case_rv32_div.c — build check: RV32 has no divide: an inline div fails the build. */
 // buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: div$
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* case_rv32_float.c — build check (issue 2 item 3): The RV32 core has no F extension: a float instruction fails the build. */
+/* case_rv32_float.c — build check: The RV32 core has no F extension: a float instruction fails the build. */
 // buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: fmv
 #include "hal/hal.h"
 

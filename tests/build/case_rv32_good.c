@@ -1,4 +1,4 @@
-/* case_rv32_good.c — build check (issue 2 item 3): A plain RV32 image builds and passes every check. */
+/* case_rv32_good.c — build check: A plain RV32 image builds and passes every check. */
 // buildcheck: board=qemu-rv32 expect=pass
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* case_rv32_newlib_printf.c — build check (issue 9): the same snprintf against newlib-nano,
+/* case_rv32_newlib_printf.c — build check: the same snprintf against newlib-nano,
  * which scripts/build-newlib.sh builds -mno-div for RV32, passes every check (division goes to
  * libgcc's shift-subtract routines). */
 // buildcheck: board=qemu-rv32 libc=newlib-nano expect=pass

@@ -1,4 +1,4 @@
-/* case_rv32_noinit_oversize.c — build check (issue 2 item 3): The never-zeroed section counts against the scratchpad too. */
+/* case_rv32_noinit_oversize.c — build check: The never-zeroed section counts against the scratchpad too. */
 // buildcheck: board=qemu-rv32 expect=fail message=overflow
 #include "hal/hal.h"
 

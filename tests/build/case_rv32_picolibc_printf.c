@@ -1,4 +1,4 @@
-/* case_rv32_picolibc_printf.c — build check (issues 2 and 9): picolibc's RV32 snprintf cannot
+/* case_rv32_picolibc_printf.c — build check: picolibc's RV32 snprintf cannot
  * be used on the RV32 core: its default (floating-point) printf is about 16 KB of code, twice the
  * instruction window, and even its integer-only variant contains divide instructions the core
  * lacks (docs/libc.md), so the build refuses the image either way. */

@@ -1,4 +1,4 @@
-/* case_rv32_rdcycle.c — build check (issue 2 item 3): RV32 has no CSRs: the rdcycle pseudo-op fails the build. */
+/* case_rv32_rdcycle.c — build check: RV32 has no CSRs: the rdcycle pseudo-op fails the build. */
 // buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: csrrs$
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* case_rv32_remu.c — build check (issue 2 item 3): RV32 has no remainder: an inline remu fails the build. */
+/* case_rv32_remu.c — build check: RV32 has no remainder: an inline remu fails the build. */
 // buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: remu$
 #include "hal/hal.h"
 

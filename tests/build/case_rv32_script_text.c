@@ -1,4 +1,4 @@
-/* case_rv32_script_text.c — build check (issue 2 item 3): with a linker script whose IMEM
+/* case_rv32_script_text.c — build check: with a linker script whose IMEM
  * region is wrongly 64 KB (and its asserts gone), check-image.sh still refuses more than the
  * 8 KB the window holds: the size check does not trust the script. */
 // buildcheck: board=qemu-rv32 expect=fail message=text is [0-9]+ bytes, the instruction window holds 8192

@@ -1,4 +1,4 @@
-/* case_rv32_spad_fits.c — build check (issue 2 item 3): Just under the RV32 scratchpad limit still builds (8192 - 512 boot block - 3072 stack (board/common/rv32.h) - rodata). */
+/* case_rv32_spad_fits.c — build check: Just under the RV32 scratchpad limit still builds (8192 - 512 boot block - 3072 stack (board/common/rv32.h) - rodata). */
 // buildcheck: board=qemu-rv32 expect=pass
 #include "hal/hal.h"
 

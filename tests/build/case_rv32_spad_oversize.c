@@ -1,4 +1,4 @@
-/* case_rv32_spad_oversize.c — build check (issue 2 item 3): More than 8 KB of data (less the boot block and the stack) does not fit the RV32 scratchpad. */
+/* case_rv32_spad_oversize.c — build check: More than 8 KB of data (less the boot block and the stack) does not fit the RV32 scratchpad. */
 // buildcheck: board=qemu-rv32 expect=fail message=overflow
 #include "hal/hal.h"
 

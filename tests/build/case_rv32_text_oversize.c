@@ -1,4 +1,4 @@
-/* case_rv32_text_oversize.c — build check (issue 2 item 3): More than 8 KB of code does not fit the RV32 instruction window. */
+/* case_rv32_text_oversize.c — build check: More than 8 KB of code does not fit the RV32 instruction window. */
 // buildcheck: board=qemu-rv32 expect=fail message=overflow
 #include "hal/hal.h"
 

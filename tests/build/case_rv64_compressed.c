@@ -1,4 +1,4 @@
-/* case_rv64_compressed.c — build check (issue 2 item 3): The RV64 core has no C extension: a compressed instruction fails the build. */
+/* case_rv64_compressed.c — build check: The RV64 core has no C extension: a compressed instruction fails the build. */
 // buildcheck: board=qemu-rv64 expect=fail message=compressed instruction
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* case_rv64_float.c — build check (issue 2 item 3): The RV64 core has no F/D: a float instruction fails the build. */
+/* case_rv64_float.c — build check: The RV64 core has no F/D: a float instruction fails the build. */
 // buildcheck: board=qemu-rv64 expect=fail message=^    [0-9a-f]+: fmv
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* case_rv64_good_csr.c — build check (issue 2 item 3): RV64 has Zicsr: a CSR read (mcycle) passes its checks. */
+/* case_rv64_good_csr.c — build check: RV64 has Zicsr: a CSR read (mcycle) passes its checks. */
 // buildcheck: board=qemu-rv64 expect=pass
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* case_rv64_script_spad.c — build check (issue 2 item 3): with a linker script whose SPAD
+/* case_rv64_script_spad.c — build check: with a linker script whose SPAD
  * region is wrongly 256 KB (and its asserts gone), check-image.sh still refuses data that,
  * with the boot block and the stack, exceeds the 32 KB scratchpad. */
 // buildcheck: board=qemu-rv64 expect=fail message=scratchpad needs [0-9]+ bytes .*, it holds 32768

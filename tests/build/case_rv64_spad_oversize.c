@@ -1,4 +1,4 @@
-/* case_rv64_spad_oversize.c — build check (issue 2 item 3): More than 32 KB of data does not fit the RV64 scratchpad. */
+/* case_rv64_spad_oversize.c — build check: More than 32 KB of data does not fit the RV64 scratchpad. */
 // buildcheck: board=qemu-rv64 expect=fail message=overflow
 #include "hal/hal.h"
 

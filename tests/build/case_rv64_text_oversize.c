@@ -1,4 +1,4 @@
-/* case_rv64_text_oversize.c — build check (issue 2 item 3): More than 32 KB of code does not fit the RV64 instruction window. */
+/* case_rv64_text_oversize.c — build check: More than 32 KB of code does not fit the RV64 instruction window. */
 // buildcheck: board=qemu-rv64 expect=fail message=overflow
 #include "hal/hal.h"
 

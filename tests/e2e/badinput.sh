@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# badinput.sh — the bad-input matrix of issue 7 item 4 (docs/reliability.md "Bad-input matrix"),
+# badinput.sh — the bad-input matrix (docs/reliability.md "Bad-input matrix"),
 # the rows tests/e2e/e2e.sh does not already cover: one test per row, each asserting the exact
 # status, detail and value, that nothing was written (a guard region in DRAM that the refused
 # input's valid part would have written, and the referee counters), and that the node still

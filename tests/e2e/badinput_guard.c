@@ -1,4 +1,4 @@
-/* badinput_guard.c — the bad-input matrix's boot-time rows (issue 7 item 4; docs/reliability.md
+/* badinput_guard.c — the bad-input matrix's boot-time rows (docs/reliability.md
  * "Bad-input matrix"): boots an image with one field of the boot block (include/kohaku/
  * bootblock.h, docs/host-interface.md §2) or of the queue header's setup line or index lines
  * (include/kohaku/queue.h, §3.2) set to a bad value, exactly as `kactl boot` would otherwise

@@ -129,7 +129,7 @@ want_out "^00001a0000: de ad be ef 00 11 22 33$"
 end
 
 begin write_read_agent_register
-k write --agent 0x20 0x5                # IRQ_EN: stored and read back, nothing uses it (BOARD.md §1)
+k write --agent 0x20 0x5                # IRQ_EN: stored and read back, nothing uses it (docs/hardware.md §1)
 want_rc 0 write
 k read --agent 0x20
 want_out "^agent\[0x0020\] = 0x0000000000000005$"
@@ -187,7 +187,7 @@ end
 
 # A mover fault likewise: an AXI error injected on the mover's first access (fault 3) at the
 # demo copy's first GO, write index 10. A COPY from staging aperture 1 (which the memory agent
-# drops, BOARD.md §8) no longer reaches the mover: the validator refuses the address
+# drops, docs/hardware.md §8) no longer reaches the mover: the validator refuses the address
 # (MV_ADDR, detail 5 << 8 | 0: an aperture other than 0, the source walk), nothing sent.
 begin mover_fault_fails_only_its_command
 k replay tests/e2e/axi-fault.txt

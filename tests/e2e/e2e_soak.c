@@ -1,11 +1,11 @@
-/* e2e_soak.c — end-to-end soak through libkohaku (issue 6 Tests: "1,000 mixed commands with no
+/* e2e_soak.c — end-to-end soak through libkohaku (the soak: "1,000 mixed commands with no
  * completion lost or duplicated"): against a node booted by `kactl boot`, submits N commands
  * drawn from a fixed mix — valid NOP, UNITS, REPLAY, DISPATCH, RUN and malformed ones — in
  * batches as the rings allow, and checks that every submission completes exactly once, in
  * order, with the status (and detail/value) status.h and the command say it must.
  * Usage: e2e_soak SOCKET VARIANT N DEMO_DIR     (VARIANT 32 or 64; DEMO_DIR = host/demo)
  *        e2e_soak SOCKET VARIANT hostdrive DEMO_DIR: the demo program to NP 1,1 host-driven
- *        (kh_hd_dispatch, issue 8 item 6), with the firmware stopped; P cleared first
+ *        (kh_hd_dispatch, the bench's host-driven path), with the firmware stopped; P cleared first
  *        e2e_soak SOCKET VARIANT abort PROG: PROG (a long TU DELAY) dispatched to TU 2,2; once the
  *        firmware has taken it, the core is restarted: the restart must complete it exactly
  *        once as KS_ABORTED (host-interface.md §8) and then serve a NOP

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# faults.sh — the firmware's answer to every injected fault, end to end through kactl (issue 7
-# items 1-3; docs/reliability.md "Fault matrix"). Each fault is armed either by the faults=
+# faults.sh — the firmware's answer to every injected fault, end to end through kactl
+# (docs/reliability.md "Fault matrix"). Each fault is armed either by the faults=
 # machine property (docs/model.md "Fault injection"; a comma inside it is written ",,") or at
 # run time through the host port (`kactl inject`). Each test asserts the exact status, detail
 # and value of the command that met the fault, that the agent and the mover were left quiet
@@ -308,7 +308,7 @@ if [ $variant = 32 ]; then
     hp_stop
   fi
   end
-  # An RV32 halt inside a command. No traps on RV32 (BOARD.md §4): the firmware cannot mark its
+  # An RV32 halt inside a command. No traps on RV32 (docs/hardware.md §4): the firmware cannot mark its
   # queue, so the host's wait must end with the core's stop in words, not a timeout, and status
   # must show the halt and the command taken but never completed. The image's replay loads from
   # the fetch-only instruction window at kq_test_halt_pc (tests/e2e/rv32_halt_stubs.c).

@@ -1,4 +1,4 @@
-# tests/e2e/reliability.mk — issue 7 (docs/reliability.md): the fault suites through kactl
+# tests/e2e/reliability.mk — (docs/reliability.md): the fault suites through kactl
 # (e2e-faults-qemu-rv32/-rv64), the bad-input matrix (e2e-badinput-qemu-rv32/-rv64), the soak
 # (`make soak`, and soak-qemu-rv32/-rv64 short inside `make test`), and `make fuzz` over every
 # libFuzzer target of the tree, each for FUZZ_SECONDS, with a smoke suite of the targets the

@@ -2,7 +2,7 @@
  * rv32_halt_in_command_explained): the real service, whose mover replays (kmv_replay, and
  * kmv_replay_validated that a RUN's REPLAY step uses) are replaced by a load from the fetch-only
  * instruction window, so a REPLAY command halts the core in the middle of a command. RV32 has no
- * traps (BOARD.md §4): the core halts with cause 3 and the faulting PC, the firmware cannot mark
+ * traps (docs/hardware.md §4): the core halts with cause 3 and the faulting PC, the firmware cannot mark
  * its queue, and the host must explain the stop from the core's state. The RV32 analogue of
  * tests/service/trap_stubs.c. */
 #include "kmv.h"

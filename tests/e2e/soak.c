@@ -1,4 +1,4 @@
-/* soak.c — the soak of issue 7 item 6 (docs/reliability.md "Soak"): against a node booted by
+/* soak.c — the soak (docs/reliability.md "Soak"): against a node booted by
  * `kactl boot` (default unit map, enumerated), submits N mixed commands through libkohaku —
  * NOPs, UNITS, descriptor-list replays, dispatches of TU writes (each its own seed and place) to
  * one or two TUs, NPU programs rotating over the NPs in use, step lists, malformed submissions —

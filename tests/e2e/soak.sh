@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# soak.sh — one soak run (tests/e2e/soak.c; issue 7 item 6, docs/reliability.md "Soak") on one
+# soak.sh — one soak run (tests/e2e/soak.c; docs/reliability.md "Soak") on one
 # QEMU board: boots the firmware through kactl, runs N mixed commands with faults injected
 # through the host port, then checks the node still serves and the referee counters are zero.
 # Usage: tests/e2e/soak.sh BOARD OUTDIR [N]    -> figures, then PASS:/FAIL: lines on stdout

@@ -1,7 +1,7 @@
 /* fuzz_agent.c — libFuzzer target for the host-supplied inputs of the mesh side of the model
- * (TESTING.md §4): the unit map string and any sequence of control-agent register accesses,
+ * (docs/design.md §7 layer 4): the unit map string and any sequence of control-agent register accesses,
  * byte-enabled stores and time steps, run over the test-only fakes. Checks the invariants
- * BOARD.md §1 states for every register state, and ASan/UBSan/LSan check the rest.
+ * docs/hardware.md §1 states for every register state, and ASan/UBSan/LSan check the rest.
  * Input: a unit map up to the first NUL (empty = the default map), then 12-byte operations. */
 #include <stdlib.h>
 #include <string.h>

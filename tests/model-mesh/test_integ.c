@@ -1,7 +1,7 @@
 /* test_integ.c — the mesh side inside the whole device model (km_new: real memory agent,
  * real NP, real event queue): programs dispatched through the agent's host-side registers
  * into a TU and an NP, checked in NODE_STATUS, SIG_DONE, RX and DRAM. Expectations are
- * literals from BOARD.md §1, MODEL.md §5 and the TU encoding of docs/model-mesh.md. */
+ * literals from docs/hardware.md §1, §9 and the TU encoding of docs/model-mesh.md. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,7 +84,7 @@ static void integ_tu_write_read_dram(void)
 static void integ_np_reserved_opcode_faults(void)
 {
     setup();
-    /* MODEL.md §5: a reserved NP opcode retires as a fault. NP at (1,1), opcode 0xF. */
+    /* docs/hardware.md §9: a reserved NP opcode retires as a fault. NP at (1,1), opcode 0xF. */
     stage(0, 0, 0xFull << 60, inst_hdr(0x70, 1));
     kick(0, 1, 0x11, 1);
     run(5000);

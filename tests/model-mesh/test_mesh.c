@@ -1,5 +1,5 @@
 /* test_mesh.c — native tests of the mesh side of the device model (agent.c, mesh.c, cu.c,
- * tu.c) against BOARD.md §1/§1.1/§2/§7 and seeds/flit-format.md. Every expected value is a
+ * tu.c) against docs/hardware.md §1/§1.1/§2/§7. Every expected value is a
  * literal worked out by hand from those pages (or from docs/model-mesh.md for the TU encoding and
  * the unit map), never computed by the code under test. Prints one PASS:/FAIL: line per test. */
 #include <stdarg.h>
@@ -51,7 +51,7 @@ static void run(uint64_t ns) { fake_run_for(M, ns); }
 
 static void stage(unsigned slot, uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3, uint64_t hdr)
 {
-    uint32_t base = 0x2000u + 40u * slot;     /* BOARD.md §1: 40-byte slots from 0x2000 */
+    uint32_t base = 0x2000u + 40u * slot;     /* docs/hardware.md §1: 40-byte slots from 0x2000 */
     wr(base + 0x00, w0);
     wr(base + 0x08, w1);
     wr(base + 0x10, w2);
@@ -75,7 +75,7 @@ static void kick(unsigned base, unsigned len, unsigned dst_yx, unsigned cred)
     wr(0x0050, 1);      /* PROG_KICK */
 }
 
-/* Mailbox: five words then TX_KICK (BOARD.md §1: TX_FLIT 0x100.., TX_KICK 0x140). */
+/* Mailbox: five words then TX_KICK (docs/hardware.md §1: TX_FLIT 0x100.., TX_KICK 0x140). */
 static void mailbox(uint64_t w3, uint64_t w2, uint64_t hdr)
 {
     wr(0x0100, 0);
@@ -117,7 +117,7 @@ static void teardown(void)
 
 static void t_flit_layout(void)
 {
-    /* flit-format.md §2 at the defaults, header = flit [287:256] = word 4 [31:0]. */
+    /* docs/hardware.md §2.1 at the defaults, header = flit [287:256] = word 4 [31:0]. */
     CHECK_EQ(kf_hdr(0xA, 0xB, 0xC, 0xD, 0x6, 0x5A, 1), 0xABCD65A8u);
     CHECK_EQ(KF_HDR_DST_X, 0xF0000000u);
     CHECK_EQ(KF_HDR_TYPE, 0x0000F000u);
@@ -133,7 +133,7 @@ static void t_flit_layout(void)
     CHECK_EQ(KF_SIG_INST_COMPLETE, 0x00);
     CHECK_EQ(KF_SIG_BATCH_COMPLETE, 0x01);
     CHECK_EQ(KF_SIG_FAULT, 0x04);
-    /* BOARD.md §1 NODE_STATUS: code [63:56], arg [55:24], count [23:8], valid [0]. */
+    /* docs/hardware.md §1 NODE_STATUS: code [63:56], arg [55:24], count [23:8], valid [0]. */
     CHECK_EQ(KA_NS_CODE, 0xFF00000000000000ull);
     CHECK_EQ(KA_NS_ARG, 0x00FFFFFFFF000000ull);
     CHECK_EQ(KA_NS_COUNT, 0x0000000000FFFF00ull);
@@ -229,7 +229,7 @@ static void t_dispatch_basic(void)
     CHECK_EQ(rd(0x1000 + 0x21 * 8), want);
     CHECK_EQ(rd(0x1800 + 0x21 * 8), want);         /* decodes [10:3]: mirrored at 0x1800 */
     CHECK_EQ(rd(0x0008), 0x4);
-    /* The raw completions (BOARD.md §1.1): dst = the agent (0,1) (the instruction's src after
+    /* The raw completions (docs/hardware.md §1.1): dst = the agent (0,1) (the instruction's src after
      * the rewrite), src = the unit (1,2), type 6, txn 0x42, last 1, payload [215:0] zero. */
     CHECK_EQ(n_seen, 3);
     CHECK_EQ(seen[0].w[4], 0x01126428u);
@@ -703,7 +703,7 @@ static void t_byte_enables(void)
 static void t_busy_output_stage(void)
 {
     setup(NULL);
-    /* BOARD.md §1.1: STATUS.busy (TX not empty or run) can read 0 while the last flit still
+    /* docs/hardware.md §1.1: STATUS.busy (TX not empty or run) can read 0 while the last flit still
      * sits in the output stage. */
     mailbox(0, 0, 0x01017008u);
     CHECK_EQ(rd(0x0008), 0x4);
@@ -743,7 +743,7 @@ static void t_signal_edges(void)
 static void t_reply_after_completions(void)
 {
     setup(NULL);
-    /* BOARD.md §1.1: the CU_CTRL reply leaves after every completion already queued. Deliver
+    /* docs/hardware.md §1.1: the CU_CTRL reply leaves after every completion already queued. Deliver
      * a NOP straight to the TU at (1,2); it retires one cycle later and its completion waits a
      * cycle in the output queue; a CU_CTRL taken in that cycle queues behind it. */
     struct km_endpoint *ep = km_cu_endpoint(km_mesh_unit_at(M->mesh, 1, 2));
@@ -764,7 +764,7 @@ static void t_reply_after_completions(void)
 static void t_ctrl_ping_pong(void)
 {
     setup(NULL);
-    /* BOARD.md §1.1: a CU_CTRL whose src is another unit makes the two answer each other
+    /* docs/hardware.md §1.1: a CU_CTRL whose src is another unit makes the two answer each other
      * forever (op is ignored, so a reply is taken as a request). TU (1,2) asked "from"
      * TU (2,2): dst (1,2), src (2,2), type 7, last. */
     mailbox(0, 0, 0x12227008u);

@@ -1,6 +1,6 @@
-/* test_mover.c — native tests of the mover model (model/mover.c) against BOARD.md §3/§3.1/§4
- * and seeds/instruction-encoding.md §4.3-§4.4. Register values are built here from the bit
- * positions BOARD.md §3 prints (not from mover_regs.h), expected data comes from literals or
+/* test_mover.c — native tests of the mover model (model/mover.c) against docs/hardware.md §3/§3.1/§4
+ * and docs/hardware.md §3, §3.2. Register values are built here from the bit
+ * positions docs/hardware.md §3 prints (not from mover_regs.h), expected data comes from literals or
  * from the independent reference walker and Philox below, never from the model's code. */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -33,7 +33,7 @@ static void failf(const char *file, int line, const char *fmt, ...)
 #define EXPECT_EQ(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
     EXPECT(a_ == b_, "%s == 0x%llx, expected %s == 0x%llx", #a, a_, #b, b_); } while (0)
 
-/* ------------------------------------------------------------------ registers, BOARD.md §3 */
+/* ------------------------------------------------------------------ registers, docs/hardware.md §3 */
 
 #define R_CTRL   0x00u
 #define R_HDR    0x10u
@@ -85,7 +85,7 @@ static uint64_t v_gather(uint32_t pitch, unsigned words)
     return (uint64_t)pitch | (uint64_t)words << 32;
 }
 
-/* AUX_STAT, BOARD.md §1: [63:40] moves, [39:24] reads, [23:8] writes, [7:4] fault, [0] busy. */
+/* AUX_STAT, docs/hardware.md §1: [63:40] moves, [39:24] reads, [23:8] writes, [7:4] fault, [0] busy. */
 #define ST_MOVES(s)  ((unsigned)((s) >> 40))
 #define ST_READS(s)  ((unsigned)(((s) >> 24) & 0xFFFF))
 #define ST_WRITES(s) ((unsigned)(((s) >> 8) & 0xFFFF))
@@ -305,7 +305,7 @@ static void ref_philox(const uint32_t ctr[4], const uint32_t key[2], uint32_t ou
     memcpy(out, x, sizeof x);
 }
 
-/* BOARD.md §3.1: c0 = word address [31:0], c1 = (word address [34:32] << 1) | half. */
+/* docs/hardware.md §3.1: c0 = word address [31:0], c1 = (word address [34:32] << 1) | half. */
 static void ref_gen_word(uint64_t seed, uint64_t addr, uint8_t out[32])
 {
     uint64_t wa = (addr & 0xFFFFFFFFFFull) >> 5;

@@ -1,5 +1,5 @@
 /* fake_cu.c — test-only framework and memory agent for tests/model-np (see fake_cu.h). Memory
- * requests are served by the seeds/flit-format.md §4.1–§4.4 rules: plain reads answered beat by
+ * requests are served by the docs/hardware.md §2.4.1–§2.4.2 rules: plain reads answered beat by
  * beat with txn echoed and the beat in rsvd[1:0], writes matched by source and acknowledged. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* fake_cu.h — a test-only stand-in for the compute-unit framework (model/unit.h) and the memory
- * agent (seeds/flit-format.md §4.1–§4.4), so the NPU can be tested alone. Not the real model:
+ * agent (docs/hardware.md §2.4.1–§2.4.2), so the NPU can be tested alone. Not the real model:
  * it only has what np.c calls, plus checks on every flit the unit sends. */
 #ifndef FAKE_CU_H
 #define FAKE_CU_H

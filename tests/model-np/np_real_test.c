@@ -1,6 +1,6 @@
 /* np_real_test.c — the NPU inside the whole device model (km_new: the real framework cu.c,
  * mesh, control agent and memory agent): the example program of docs/npu.md §8 dispatched
- * through the agent's host-side registers (BOARD.md §1) to the NP at (1,1) of the default map,
+ * through the agent's host-side registers (docs/hardware.md §1) to the NP at (1,1) of the default map,
  * its result checked in DRAM against an independent double-precision reference. */
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 
 static struct kt_plat plat;
 
-/* One CU_INST into staging slot `slot` (BOARD.md §2: word 3 = payload [255:192], word 4 the
+/* One CU_INST into staging slot `slot` (docs/hardware.md §2: word 3 = payload [255:192], word 4 the
  * header with type 5 at [15:12], txn [11:4], last [3]; dst/src are rewritten by dispatch). */
 static void stage(unsigned slot, uint64_t w3, unsigned txn, unsigned last)
 {
@@ -75,7 +75,7 @@ static void np_real_example_program(void)
     km_free(M);
 }
 
-/* An unserved aperture is dropped by the real memory agent (BOARD.md §8); the NP times out
+/* An unserved aperture is dropped by the real memory agent (docs/hardware.md §8); the NP times out
  * after 100,000 cycles and faults with 0x4E500209 (docs/npu.md §6). */
 static void np_real_memcpy_timeout(void)
 {

@@ -1,6 +1,6 @@
 /* np_test.c — the NPU unit (model/np.c, docs/npu.md) against an independent host reference:
  * double-precision math rounded once to FP16 by the compiler's _Float16, encodings pinned with
- * bit positions from seeds/npu-instruction-encoding.ko.md, timing against docs/npu.md §5 figures
+ * bit positions from docs/hardware.md §9, timing against docs/npu.md §5 figures
  * worked by hand. Driven through tests/model-np/fake_cu.c. Prints one PASS/FAIL line per test. */
 #include <math.h>
 #include <stdio.h>
@@ -610,7 +610,7 @@ static void t_faults(void)
     CHECK(fake_stats.proto_errors == 0, "protocol: %s", fake_stats.last_error);
 }
 
-/* An unserved aperture never answers (BOARD.md §8): the unit times out instead of hanging. */
+/* An unserved aperture never answers (docs/hardware.md §8): the unit times out instead of hanging. */
 static void t_memcpy_timeout(void)
 {
     ok(np_memset_host_base(UINT64_C(1) << 39 | UINT64_C(5) << 32));

@@ -1,6 +1,6 @@
-/* core_cpu.c — native tests of the processor side of the model (cpu.c, model.c): BOARD.md §4
+/* core_cpu.c — native tests of the processor side of the model (cpu.c, model.c): docs/hardware.md §4
  * and §5 addresses, halt/exit/console, counters, caches, and the QEMU run contract's halt
- * mapping. Every address and expected value is a literal from BOARD.md or the contract. */
+ * mapping. Every address and expected value is a literal from docs/hardware.md or the contract. */
 #include "kmtest.h"
 #include "km_internal.h"
 
@@ -8,7 +8,7 @@
 
 static struct kt_plat P;
 
-/* ---- RV32 local control (BOARD.md §4) ---- */
+/* ---- RV32 local control (docs/hardware.md §4) ---- */
 
 static void rv32_console_bytes_reach_the_platform(void)
 {
@@ -97,7 +97,7 @@ static void rv32_windows_are_8k_and_spad_is_on_the_bus(void)
     km_free(m);
 }
 
-/* ---- halt mapping (QEMU run contract, BOARD.md §4/§5) ---- */
+/* ---- halt mapping (QEMU run contract, docs/hardware.md §4/§5) ---- */
 
 static void rv32_trap_mapping(void)
 {
@@ -244,7 +244,7 @@ static void rv64_staging_is_uncached(void)
     km_free(m);
 }
 
-/* ---- RV64 control region (BOARD.md §5) ---- */
+/* ---- RV64 control region (docs/hardware.md §5) ---- */
 
 static void rv64_exit_console_and_stdin(void)
 {

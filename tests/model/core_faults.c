@@ -1,7 +1,7 @@
-/* core_faults.c — the model's fault injection (MODEL.md §1.8; docs/model.md "Fault injection"):
+/* core_faults.c — the model's fault injection (docs/hardware.md §10.1 item 8; docs/model.md "Fault injection"):
  * the faults= property's items and refusals, and the host port's injection registers
  * (include/kohaku/hostport.h), each item observed at the agent as the firmware would see it:
- * NODE_STATUS, SIG_DONE, RX. Expected values are literals from BOARD.md §1 (NODE_STATUS =
+ * NODE_STATUS, SIG_DONE, RX. Expected values are literals from docs/hardware.md §1 (NODE_STATUS =
  * code [63:56], arg [55:24], count [23:8], valid [0]) and docs/model-mesh.md §5 (TU opcodes). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* core_hostport.c — native tests of the host port (hostport.c; include/kohaku/hostport.h;
- * BOARD.md §6): framing, every region, every error status, and a stream of random bytes that
+ * docs/hardware.md §6): framing, every region, every error status, and a stream of random bytes that
  * must never crash the model. Wire bytes are built by hand, little-endian, per the header's
  * documented layout (16-byte request and reply headers). */
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* core_integ.c — the processor side inside the whole model: a program staged and kicked by
- * the processor itself through its agent window (BOARD.md §4 32-bit half rules on RV32, §5
+ * the processor itself through its agent window (docs/hardware.md §4 32-bit half rules on RV32, §5
  * 64-bit on RV64) into the default map's TU at (1,2), which writes DRAM through real memory
  * flits; the processor then sees the data only after an invalidate (RV32 L1) or at once
  * through the uncached alias (RV64). The TU encoding is docs/model-mesh.md §5's (WRITE: opcode
  * 0x2 at word 3 [63:60], len [47:40], addr [39:0]; word 2 the seed; 64-bit lane j of beat b =
- * seed + 4b + j), NODE_STATUS per BOARD.md §1. */
+ * seed + 4b + j), NODE_STATUS per docs/hardware.md §1. */
 #include "kmtest.h"
 #include "km_internal.h"
 
@@ -72,7 +72,7 @@ static void rv32_program_through_the_window(void)
 static void rv32_stage_is_byte_enabled(void)
 {
     struct km_model *m = kt_model(&P, KM_VARIANT_RV32, false);
-    /* STAGE reads 0 (BOARD.md §1), so byte-enabled stores are checked through what they
+    /* STAGE reads 0 (docs/hardware.md §1), so byte-enabled stores are checked through what they
      * dispatch: a TU WRITE whose seed was assembled by byte stores. */
     const uint8_t seed[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x08 };
     for (unsigned i = 0; i < 8; i++)
@@ -114,7 +114,7 @@ static void rv64_program_through_the_window(void)
     km_free(m);
 }
 
-/* Mover register writes per BOARD.md §3. */
+/* Mover register writes per docs/hardware.md §3. */
 #define MV_CTRL(mode, width, go) ((uint64_t)(mode) | (uint64_t)(width) << 3 | (uint64_t)(go) << 16)
 #define MV_HDR(walker, base, ndim) ((uint64_t)(walker) | (uint64_t)(base) << 4 | (uint64_t)(ndim) << 44)
 #define MV_DIM(walker, d, count, stride) \
@@ -130,7 +130,7 @@ static void rv32_mvgo_replays_a_descriptor(void)
 {
     struct km_model *m = kt_model(&P, KM_VARIANT_RV32, false);
     uint8_t *spad = km_spad(m, NULL);
-    /* BOARD.md §4 descriptor at word 16: n, then {offset, lo, hi} per write; a FILL of two
+    /* docs/hardware.md §4 descriptor at word 16: n, then {offset, lo, hi} per write; a FILL of two
      * 32-byte words at DRAM 0x9000 with IMM 0xA5A5A5A5. */
     const struct { unsigned off; uint64_t v; } w[] = {
         { 0x40, 0xA5A5A5A5u },

@@ -1,6 +1,6 @@
 /* core_memory.c — native tests of memory.c: the unit-global decode and its outcomes
- * (BOARD.md preamble, §7, §8), sparse DRAM, staging, and the memory agent's flit service
- * (seeds/flit-format.md §2–§4). Flits are built and checked with the seed's literal bit
+ * (docs/hardware.md §0, §7, §8), sparse DRAM, staging, and the memory agent's flit service
+ * (docs/hardware.md §2.1–§2.4). Flits are built and checked with the seed's literal bit
  * positions, not with the shared header's helpers. */
 #include <stdlib.h>
 
@@ -9,7 +9,7 @@
 
 static struct kt_plat P;
 
-/* Header [31:0] per BOARD.md §2: [31:28] dst_x, [27:24] dst_y, [23:20] src_x, [19:16] src_y,
+/* Header [31:0] per docs/hardware.md §2: [31:28] dst_x, [27:24] dst_y, [23:20] src_x, [19:16] src_y,
  * [15:12] type, [11:4] txn, [3] last, [2:0] rsvd. */
 static uint64_t hdr(unsigned dx, unsigned dy, unsigned sx, unsigned sy, unsigned type, unsigned txn, unsigned last)
 {
@@ -25,7 +25,7 @@ static uint64_t hdr(unsigned dx, unsigned dy, unsigned sx, unsigned sy, unsigned
 #define H_LAST(h) (((h) >> 3) & 1)
 #define H_RSVD(h) ((h) & 7)
 
-/* MEM_RD_REQ / MEM_WR_REQ descriptor (flit-format §4.1): addr [255:216] = word 3 [63:24],
+/* MEM_RD_REQ / MEM_WR_REQ descriptor (docs/hardware.md §2.4.1): addr [255:216] = word 3 [63:24],
  * len [215:208] = w3 [23:16], flags [207:200] = w3 [15:8], count [199:192] = w3 [7:0],
  * peer [191:168] = w2 [63:40], n_peer [167:166] = w2 [39:38], entry_words [165:158] = w2 [37:30]. */
 static struct kf_flit mem_req(unsigned type, unsigned sx, unsigned sy, unsigned txn, uint64_t addr,

@@ -1,4 +1,4 @@
-/* core_time.c — native tests of the model's virtual time (model.c, MODEL.md §2): events run in
+/* core_time.c — native tests of the model's virtual time (model.c, docs/hardware.md §10.2): events run in
  * time order, ties in scheduling order, never in the past, and reset drops them. */
 #include "kmtest.h"
 #include "km_internal.h"

@@ -1,7 +1,7 @@
 /* fuzz_hostport.c — libFuzzer target for the host port (model/hostport.c): whatever bytes a
  * host sends, km_hp_parse frames them and km_hp_execute answers each request with a reply
  * header and an error status at worst — never a crash, a leak or undefined behaviour.
- * TESTING.md layer 4; run by `make fuzz` (bounded) and smoke-run by the model-core suite. */
+ * docs/design.md §7 layer 4; run by `make fuzz` (bounded) and smoke-run by the model-core suite. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* rv32-divide.S — the core has only the multiply half of M: a divide is illegal and halts with cause 3, word = pc = 0x100 (BOARD.md §4). */
+/* rv32-divide.S — the core has only the multiply half of M: a divide is illegal and halts with cause 3, word = pc = 0x100 (docs/hardware.md §4). */
 #include "smoke.h"
     .section .text.start
     .globl _start

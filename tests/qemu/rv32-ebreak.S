@@ -1,4 +1,4 @@
-/* rv32-ebreak.S — EBREAK halts with cause 2 and word = a0 (BOARD.md §4). */
+/* rv32-ebreak.S — EBREAK halts with cause 2 and word = a0 (docs/hardware.md §4). */
 #include "smoke.h"
     .section .text.start
     .globl _start

@@ -1,4 +1,4 @@
-/* rv32-ecall.S — ECALL halts with cause 1 and word = a0 (BOARD.md §4). */
+/* rv32-ecall.S — ECALL halts with cause 1 and word = a0 (docs/hardware.md §4). */
 #include "smoke.h"
     .section .text.start
     .globl _start

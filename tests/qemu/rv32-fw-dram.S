@@ -1,5 +1,5 @@
 /* rv32-fw-dram.S — an RV32 image may carry a segment in the firmware-owned DRAM range (local
- * offset 0x40_0000, 64 KB; the core sees it cached at 0x8040_0000, BOARD.md §4): the loader
+ * offset 0x40_0000, 64 KB; the core sees it cached at 0x8040_0000, docs/hardware.md §4): the loader
  * writes it to DRAM before the core runs, and the image reads its first and last words through
  * the cached window and prints them. The whole 64 KB is one segment (the range's full size). */
 #include "smoke.h"

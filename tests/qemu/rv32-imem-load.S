@@ -1,4 +1,4 @@
-/* rv32-imem-load.S — the instruction window is fetch only: a load from it halts with cause 3, word = pc = 0x100 (BOARD.md §4). */
+/* rv32-imem-load.S — the instruction window is fetch only: a load from it halts with cause 3, word = pc = 0x100 (docs/hardware.md §4). */
 #include "smoke.h"
     .section .text.start
     .globl _start

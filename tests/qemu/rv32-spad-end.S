@@ -1,4 +1,4 @@
-/* rv32-spad-end.S — the scratchpad ends at 8 KB: a load at 0x1000_2000 is unassigned and halts with cause 3, word = pc = 0x100 (BOARD.md §4). */
+/* rv32-spad-end.S — the scratchpad ends at 8 KB: a load at 0x1000_2000 is unassigned and halts with cause 3, word = pc = 0x100 (docs/hardware.md §4). */
 #include "smoke.h"
     .section .text.start
     .globl _start

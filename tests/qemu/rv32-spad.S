@@ -1,4 +1,4 @@
-/* rv32-spad.S — the scratchpad at 0x1000_0000 is 8 KB of read/write RAM (BOARD.md §4): words,
+/* rv32-spad.S — the scratchpad at 0x1000_0000 is 8 KB of read/write RAM (docs/hardware.md §4): words,
  * halves and bytes at its first and last word read back what was written. EXIT 0 on success,
  * EXIT 0xE000000n naming the first check that failed. */
 #include "smoke.h"

@@ -1,4 +1,4 @@
-/* rv64-ecall.S — ECALL with mtvec unset halts: cause 11, word = mtval = 0, pc = 0x100 (BOARD.md §5). */
+/* rv64-ecall.S — ECALL with mtvec unset halts: cause 11, word = mtval = 0, pc = 0x100 (docs/hardware.md §5). */
 #include "smoke.h"
     .section .text.start
     .globl _start

@@ -1,4 +1,4 @@
-/* rv64-exit-word.S — the EXIT word is 64 bits wide (BOARD.md §5): reported verbatim with pc = 0x100 (the store), QEMU exits 1. */
+/* rv64-exit-word.S — the EXIT word is 64 bits wide (docs/hardware.md §5): reported verbatim with pc = 0x100 (the store), QEMU exits 1. */
 #include "smoke.h"
     .section .text.start
     .globl _start

@@ -1,4 +1,4 @@
-/* rv64-imem-load.S — the instruction window is fetch only; with mtvec unset the load's access fault halts: cause 5, word = mtval = 0x40, pc = 0x100 (BOARD.md §5). */
+/* rv64-imem-load.S — the instruction window is fetch only; with mtvec unset the load's access fault halts: cause 5, word = mtval = 0x40, pc = 0x100 (docs/hardware.md §5). */
 #include "smoke.h"
     .section .text.start
     .globl _start

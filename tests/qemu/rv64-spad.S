@@ -1,4 +1,4 @@
-/* rv64-spad.S — the scratchpad at 0x1_0000 is 32 KB of read/write RAM (BOARD.md §5): doublewords
+/* rv64-spad.S — the scratchpad at 0x1_0000 is 32 KB of read/write RAM (docs/hardware.md §5): doublewords
  * and bytes at its first and last doubleword read back. EXIT 0, or 0xE000000n for check n. */
 #include "smoke.h"
     .section .text.start

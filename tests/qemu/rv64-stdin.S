@@ -1,4 +1,4 @@
-/* rv64-stdin.S — STDIN (control region 0x30, BOARD.md §5): {valid[8], byte}; a store pops.
+/* rv64-stdin.S — STDIN (control region 0x30, docs/hardware.md §5): {valid[8], byte}; a store pops.
  * Echoes every byte to CONSOLE until a newline, then exits 0. The runner feeds "ping\n" through
  * the stdin= machine property. */
 #include "smoke.h"

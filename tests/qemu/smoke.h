@@ -1,4 +1,4 @@
-/* smoke.h — addresses and helpers for the QEMU smoke-test images, literals from BOARD.md §4 (RV32)
+/* smoke.h — addresses and helpers for the QEMU smoke-test images, literals from docs/hardware.md §4 (RV32)
  * and §5 (RV64). Written out here rather than taken from include/kohaku/cpu_map.h so that a wrong
  * value in the shared header cannot be wrong in the test too. Assembly only. */
 #ifndef SMOKE_H

@@ -2,7 +2,7 @@
 """smoke.py — the kohaku-sysnode machine's smoke tests (docs/qemu.md): runs the hand-written images
 of tests/qemu/ on both emulators and checks the run contract's stop line, exit status and console
 output, -icount determinism, the boot-block property and the host port (HELLO over a real Unix
-socket, the core held until released). Expected values are literals from BOARD.md §4/§5 and the
+socket, the core held until released). Expected values are literals from docs/hardware.md §4/§5 and the
 run contract, written out below, never taken from the code under test.
 
 Writes one line per test to --log: PASS: name / FAIL: name why / HANG: name."""
@@ -248,7 +248,7 @@ def t_hostport_latency(args):
 
 def imem_segments(path):
     """(paddr, bytes) of the PT_LOAD segments of a 32-bit RISC-V ELF that lie in the RV32
-    instruction window (0x0000-0x1FFF, BOARD.md §4)."""
+    instruction window (0x0000-0x1FFF, docs/hardware.md §4)."""
     with open(path, "rb") as f:
         img = f.read()
     phoff, = struct.unpack_from("<I", img, 28)
@@ -352,7 +352,7 @@ def t_bad_config(args):
 def tests():
     E, H = "exited", "halted"
     t = [
-        # RV32 (BOARD.md §4)
+        # RV32 (docs/hardware.md §4)
         ("rv32-console-exit", lambda a: expect_stop(a, 32, "rv32-console-exit.elf", E, 0, 0, stdout="kohaku\n")),
         ("rv32-exit-word", lambda a: expect_stop(a, 32, "rv32-exit-word.elf", E, 0, 0xC0FFEE01, 0x100)),
         ("rv32-spad", lambda a: expect_stop(a, 32, "rv32-spad.elf", E, 0, 0)),
@@ -376,7 +376,7 @@ def tests():
         ("rv64-fw-dram-refused", lambda a: expect_refused_image(a, 64, "rv64-fw-dram.elf",
             "segment at 0x80400000 (+0x4) is not inside the instruction window or the scratchpad")),
         ("hostport-fw-dram-in-dram-and-kept", t_fw_dram_hostport),
-        # RV64 (BOARD.md §5): a trap with mtvec unset halts with cause=mcause word=mtval pc=mepc
+        # RV64 (docs/hardware.md §5): a trap with mtvec unset halts with cause=mcause word=mtval pc=mepc
         ("rv64-console-exit", lambda a: expect_stop(a, 64, "rv64-console-exit.elf", E, 0, 0, stdout="kohaku\n")),
         ("rv64-exit-word", lambda a: expect_stop(a, 64, "rv64-exit-word.elf", E, 0, 0x1122334455667788, 0x100)),
         ("rv64-spad", lambda a: expect_stop(a, 64, "rv64-spad.elf", E, 0, 0)),
@@ -388,7 +388,7 @@ def tests():
         ("rv64-fetch-spad", lambda a: expect_stop(a, 64, "rv64-fetch-spad.elf", H, 1, 0x10000, 0x10000)),
         ("rv64-mtvec", lambda a: expect_stop(a, 64, "rv64-mtvec.elf", E, 0, 0)),
         ("rv64-stdin", t_stdin),
-        # Host port (BOARD.md §6, hostport.h)
+        # Host port (docs/hardware.md §6, hostport.h)
         ("hostport-hello-hold-release", t_hostport),
         ("hostport-latency", t_hostport_latency),
         ("hostport-reflash", t_hostport_reflash),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""smoke.py — on-target smoke test of the command queue (issue 6, firmware side): boots the real
+"""smoke.py — on-target smoke test of the command queue (firmware side): boots the real
 firmware image in our QEMU machine with a host port, writes a boot block and a queue the way
 docs/host-interface.md says, and drives it with raw host-port requests (include/kohaku/hostport.h).
 A minimal stand-in for the C host library, for this test only. Expected values are literals from
@@ -111,7 +111,7 @@ def w(off, v):
 
 
 def generate_list(dst, words, seed):
-    # BOARD.md §3: GENERATE (mode 3) of `words` words at dst, one dimension, bounds disabled.
+    # docs/hardware.md §3: GENERATE (mode 3) of `words` words at dst, one dimension, bounds disabled.
     return (w(0x10, 1 | (dst << 4) | (1 << 44)) +           # HDR: destination, base, 1 dim
             w(0x18, 1 | (words << 4) | (32 << 20)) +          # DIM: walker 1, dim 0, count, stride 32
             w(0x20, 0) +                                      # AXIS: commit, no bound axis

@@ -2,7 +2,7 @@
 # `make size-rv32-queue`, docs/service.md "Size"): every input section of the .text output
 # section, grouped by the folder its object came from (obj/<folder>/...; a libfw.a member by
 # the source of that name in `srcs`; libgcc.a and libc.a by library), then the output section's
-# size against the window and the issue 8 budget. Exit status 1 when it exceeds the budget.
+# size against the window and the bench budget. Exit status 1 when it exceeds the budget.
 # Link-time optimisation (docs/firmware.md "Size") compiles the RV32 native code into
 # /tmp/...ltrans*.o objects that name no source, and inlines across folders (the product image's
 # main and kq_serve end up inside boot/'s kx_cstart). So with -v lines=FILE (`objdump -d -l` of
@@ -101,7 +101,7 @@ END {
         sum += bytes[order[i]]
     }
     printf "  %-10s %6d\n", "alignment", total - sum
-    printf "text %d bytes: window %d (%s by %d), issue 8 budget %d (%s by %d)\n", total,
+    printf "text %d bytes: window %d (%s by %d), bench budget %d (%s by %d)\n", total,
         window, total <= window ? "fits" : "over", total <= window ? window - total : total - window,
         budget, total <= budget ? "fits" : "over", total <= budget ? budget - total : total - budget
     exit total > budget

@@ -1,4 +1,4 @@
-/* harness.h — on-target test harness (TESTING.md "On-target tests", STYLE.md "Tests"):
+/* harness.h — on-target test harness (docs/design.md §6 "Tests"):
  * EXPECT_* records a failure and continues, ASSERT_* records it and stops the image.
  * Console: "PASS: <check>" / "FAIL: <check> <file>:<line> got=.. want=.." per check, then one
  * summary line "kohaku-test: <image> passed=<n> failed=<n>"; the exit word is

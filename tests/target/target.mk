@@ -1,4 +1,4 @@
-# target.mk — on-target test images and their suites (TESTING.md layer 2, issue 2 item 6).
+# target.mk — on-target test images and their suites (docs/design.md §7 layer 2).
 # Every tests/target/<group>/test_<name>.c becomes image <group>_<name> for each QEMU board
 # (unless its "// kohaku-test: boards=" directive names other boards), linked like the
 # firmware (same crt0, libfw.a, libraries, checks) plus tests/target/harness.c, and run by

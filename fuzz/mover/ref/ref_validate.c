@@ -18,7 +18,7 @@ const struct kmv_caps kmv_caps_rv64 = {
 };
 
 /* Registers by offset >> 3: 0x00 CTRL, 0x10 HDR, 0x18 DIM, 0x20 AXIS, 0x28 BOUND, 0x30 INDEX,
- * 0x38 SEED, 0x40 IMM, 0x50 GATHER. 0x08, 0x48 and 0x58-0x78 are free (BOARD.md §3). */
+ * 0x38 SEED, 0x40 IMM, 0x50 GATHER. 0x08, 0x48 and 0x58-0x78 are free (docs/hardware.md §3). */
 #define KNOWN_REGS  ((1u << 0) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6) | \
                      (1u << 7) | (1u << 8) | (1u << 10))
 
@@ -146,7 +146,7 @@ unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct k
     return fail(res, KS_OK, 0, n);
 }
 
-/* Shift-and-subtract division: the RV32 core has no divide (BOARD.md §4). Constant shifts
+/* Shift-and-subtract division: the RV32 core has no divide (docs/hardware.md §4). Constant shifts
  * only, which RV32 does inline. */
 static uint64_t udiv(uint64_t a, uint32_t b, uint64_t *rem)
 {
@@ -288,7 +288,7 @@ static unsigned check_move(const struct vstate *s, uint32_t ctrl, const struct k
         }
         return KS_OK;
 
-    default: /* KM_MODE_XFORM: every hang case of BOARD.md §3.1 */
+    default: /* KM_MODE_XFORM: every hang case of docs/hardware.md §3.1 */
         if ((st = check_walk(&s->wk[KM_WALK_SRC], 0, 1, &sn, detail)) != KS_OK)
             return st;
         if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)

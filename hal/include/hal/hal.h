@@ -1,4 +1,4 @@
-/* hal.h — the hardware abstraction the layers above use (firmware tree contract; BOARD.md §1,
+/* hal.h — the hardware abstraction the layers above use (firmware tree contract; docs/hardware.md §1,
  * §4, §5). The variant's accessors come from hal_variant.h, found by include path
  * (hal/rv32/ or hal/rv64/), so drivers never #ifdef on the variant. */
 #ifndef KOHAKU_HAL_H

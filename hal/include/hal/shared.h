@@ -1,6 +1,6 @@
 /* shared.h — memory shared with the host (the command queue and command data): how this
  * variant reaches a unit-global address, and the cache maintenance around each shared access
- * (BOARD.md §4 cached DRAM window, §5 uncached alias and staging; SYSTEM.md §4). The variant
+ * (docs/hardware.md §4 cached DRAM window, §5 uncached alias and staging; docs/design.md §4). The variant
  * part is hal_shared.h in hal/rv32/ or hal/rv64/, found by include path.
  *
  *   HAL_UG_DRAM_END        first DRAM local offset this processor cannot reach

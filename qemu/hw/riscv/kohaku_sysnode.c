@@ -1,7 +1,7 @@
 /*
  * kohaku_sysnode.c — the kohaku-sysnode machine: the control processor of a KohakuAccel system
- * node (BOARD.md §4 RV32 / §5 RV64) wrapped around the device model library (model/, MODEL.md),
- * with the host port of BOARD.md §6. One source for both emulators; the variant follows the
+ * node (docs/hardware.md §4 RV32 / §5 RV64) wrapped around the device model library (model/, docs/hardware.md §10),
+ * with the host port of docs/hardware.md §6. One source for both emulators; the variant follows the
  * target's word size. docs/qemu.md describes the choices made here.
  *
  * Layout of this file: constants and state; the platform callbacks the model calls; time
@@ -42,7 +42,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(KohakuSysnodeState, KOHAKU_SYSNODE_MACHINE)
 #endif
 
 /*
- * The machine's private page pair, outside every region of BOARD.md §4/§5 (below the RV64
+ * The machine's private page pair, outside every region of docs/hardware.md §4/§5 (below the RV64
  * unit-global space at 0x1000_0000, above the RV64 agent window, unassigned on RV32):
  * the halt ROM (fetch only) and, one page up, the trap register it reports to.
  */
@@ -168,7 +168,7 @@ static void ks_model_timer_cb(void *opaque)
 
 /*
  * After every CPU reset: the trap vector points at the halt ROM and three locked PMP entries
- * give the fetch-only instruction window (QEMU.md §8). Locked entries bind machine mode too;
+ * give the fetch-only instruction window (docs/design.md §8.8). Locked entries bind machine mode too;
  * the lowest matching entry wins:
  *   0: the instruction window, X only — loads and stores there take access faults;
  *   1: the halt ROM page, X only;
@@ -752,7 +752,7 @@ static void ks_reset(void *opaque)
     }
 }
 
-/* Make the CPU the node's core whatever -cpu said (BOARD.md §4/§5): no C/F/D, machine mode only,
+/* Make the CPU the node's core whatever -cpu said (docs/hardware.md §4/§5): no C/F/D, machine mode only,
  * and on RV32 multiply without divide, no atomics, and misaligned accesses that fault. */
 static void ks_force_cpu_props(const char *cpu_type)
 {
@@ -832,7 +832,7 @@ static void ks_machine_init(MachineState *ms)
     memory_region_init_io(&s->trap, OBJECT(s), &ks_trap_ops, s, "kohaku.trapreg", KS_TRAP_BYTES);
     memory_region_add_subregion(sys, KS_TRAP_BASE, &s->trap);
 
-    /* Every other region of BOARD.md §4/§5 is decoded by the model; the rest is unassigned. */
+    /* Every other region of docs/hardware.md §4/§5 is decoded by the model; the rest is unassigned. */
     if (KS_IS32) {
         ks_add_region(s, "kohaku.lctl", RV32_LCTL_BASE, 0x10000000u);
         ks_add_region(s, "kohaku.dram", RV32_DRAM_BASE, RV32_DRAM_LIMIT - RV32_DRAM_BASE);
@@ -857,7 +857,7 @@ static void ks_machine_init(MachineState *ms)
     }
     if (s->stdin_id) {
         if (KS_IS32) {
-            error_report("kohaku-sysnode: stdin= needs the RV64 control region (BOARD.md §5)");
+            error_report("kohaku-sysnode: stdin= needs the RV64 control region (docs/hardware.md §5)");
             exit(1);
         }
         ks_stdin_init(s);

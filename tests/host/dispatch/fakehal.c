@@ -1,6 +1,6 @@
 /* fakehal.c — the hal stand-in for native dispatch tests (fakehal/hal/hal.h): one device model
  * instance (default unit map unless fh_start is given one) reached through km_cpu_read /
- * km_cpu_write at the RV64 agent window (BOARD.md §5), time advanced 1 ns per access. */
+ * km_cpu_write at the RV64 agent window (docs/hardware.md §5), time advanced 1 ns per access. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

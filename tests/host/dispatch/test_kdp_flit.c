@@ -1,6 +1,6 @@
 /* test_kdp_flit.c — native tests of the dispatch layer's pure logic (dispatch/kdp_flit.c):
- * header and flit encoding against literal bit positions of seeds/flit-format.md §2, §4.6,
- * §4.8 and BOARD.md §1-§2, CU_CAPS and NODE_STATUS decode, the modulo-2^16 count, unit table
+ * header and flit encoding against literal bit positions of docs/hardware.md §2.1, §2.4.4,
+ * §4.8 and docs/hardware.md §1-§2, CU_CAPS and NODE_STATUS decode, the modulo-2^16 count, unit table
  * checks, kick and chunk plans. Every expected value is a literal worked out by hand from the
  * documents, never computed by the code under test. One "PASS: name" / "FAIL: name why" line
  * per test (the suite log format of the top Makefile). */
@@ -30,7 +30,7 @@ static void run(const char *name, void (*fn)(void))
 }
 
 /* Header [31:0] = flit [287:256]: dst_x [31:28], dst_y [27:24], src_x [23:20], src_y [19:16],
- * type [15:12], txn [11:4], last [3], rsvd [2:0] (flit-format.md §2 at the defaults). */
+ * type [15:12], txn [11:4], last [3], rsvd [2:0] (docs/hardware.md §2.1 at the defaults). */
 static void hdr_example(void)
 {
     struct kdp_hdr h = { .dst_x = 3, .dst_y = 2, .src_x = 0, .src_y = 1, .type = 5, .txn = 0x5A,
@@ -76,7 +76,7 @@ static void inst_hdr(void)
     CHECK_EQ(kf_hdr(3, 2, 0, 1, 5, 0x5A, 1), 0x320155A8u);
 }
 
-/* Five-word form (BOARD.md §2): words 0..3 payload [63:0]..[255:192], word 4 the header. */
+/* Five-word form (docs/hardware.md §2): words 0..3 payload [63:0]..[255:192], word 4 the header. */
 static void inst_flit(void)
 {
     const uint64_t pay[4] = { 0x0706050403020100u, 0x0F0E0D0C0B0A0908u,
@@ -95,7 +95,7 @@ static void inst_flit(void)
     CHECK_EQ(b[32], 0x70); CHECK_EQ(b[33], 0x50); CHECK_EQ(b[0], 0x00); CHECK_EQ(b[31], 0x40);
 }
 
-/* CU_CTRL read (flit-format.md §4.8): op [255:248] = w3 [63:56], index [247:240] = w3 [55:48]. */
+/* CU_CTRL read (docs/hardware.md §2.4.6): op [255:248] = w3 [63:56], index [247:240] = w3 [55:48]. */
 static void ctrl_request(void)
 {
     struct kf_flit f;
@@ -131,7 +131,7 @@ static void ctrl_reply(void)
     CHECK(!kdp_ctrl_reply_match(&q, KDP_YX(2, 1), 0, 0x11, &v));
 }
 
-/* CU_CAPS (BOARD.md §1): [63:48] type, [47:40] version, [39:36] buffers, [35:20] inst_depth. */
+/* CU_CAPS (docs/hardware.md §1): [63:48] type, [47:40] version, [39:36] buffers, [35:20] inst_depth. */
 static void caps_decode(void)
 {
     struct kx_unit_entry u;
@@ -146,7 +146,7 @@ static void caps_decode(void)
     CHECK_EQ(u.buffers, 0xF); CHECK_EQ(u.inst_depth, 0);
 }
 
-/* NODE_STATUS (BOARD.md §1): [63:56] code, [55:24] arg, [23:8] count, [0] valid. */
+/* NODE_STATUS (docs/hardware.md §1): [63:56] code, [55:24] arg, [23:8] count, [0] valid. */
 static void node_status(void)
 {
     struct kdp_ns ns;
@@ -156,7 +156,7 @@ static void node_status(void)
     CHECK_EQ(ns.code, 1); CHECK_EQ(ns.arg, 7); CHECK_EQ(ns.count, 0xFFFF); CHECK(!ns.valid);
 }
 
-/* Completions as differences modulo 2^16 from a snapshot (BOARD.md §1.1). */
+/* Completions as differences modulo 2^16 from a snapshot (docs/hardware.md §1.1). */
 static void count_mod16(void)
 {
     CHECK_EQ(kdp_count_since(0x0002, 0xFFFE), 4);

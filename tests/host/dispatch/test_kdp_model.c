@@ -4,7 +4,7 @@
  * to one NP, one program to four units staged once, interleaved programs, a TU fault with its
  * exec_result, a TU hang as TIMEOUT with the node dispatching afterwards, and the model's
  * credit-violation counter: zero throughout, and caught when a test over-seeds on purpose.
- * Expected values are literals from BOARD.md, the TU encoding (model/tu.h) and the map. */
+ * Expected values are literals from docs/hardware.md, the TU encoding (model/tu.h) and the map. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -310,7 +310,7 @@ static void overseed_caught(void)
     CHECK(ref.credit_violations > 0);
 }
 
-/* Bad input gets its status and changes nothing: no kick, no staging (issue 5, SYSTEM.md §4). */
+/* Bad input gets its status and changes nothing: no kick, no staging (docs/design.md §4). */
 static void bad_input(void)
 {
     setup();

@@ -1,5 +1,5 @@
 /* fuzz_host.c — libFuzzer target over the host library's parsers of user-supplied files
- * (TESTING.md layer 4): the ELF loader's parser, the program and step-list text forms, hex byte
+ * (docs/design.md §7 layer 4): the ELF loader's parser, the program and step-list text forms, hex byte
  * strings and coordinates. Invariants checked beyond "no crash, no sanitizer report": an
  * accepted ELF's segments lie inside the file and inside one window of its class; a parsed
  * program or step list never reports more entries than asked for. The first input byte picks

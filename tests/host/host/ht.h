@@ -1,4 +1,4 @@
-/* ht.h — the native test runner of the host-side suites (TESTING.md layer 1): one line per
+/* ht.h — the native test runner of the host-side suites (docs/design.md §7 layer 1): one line per
  * test, "PASS: <suite>/<test>" or "FAIL: <suite>/<test> <file>:<line> <why>", the first failed
  * check of a test only. The includer defines HT_SUITE ("host-lib", "host-mover", ...) first. */
 #ifndef KOHAKU_TEST_HT_H

@@ -1,8 +1,8 @@
-/* test_host.c — host unit tests of libkohaku (suite host-lib, TESTING.md layer 1): the ELF
+/* test_host.c — host unit tests of libkohaku (suite host-lib, docs/design.md §7 layer 1): the ELF
  * loader, the boot block and queue layout, ring arithmetic, submit/reap against a stand-in
  * firmware, the text forms, the status table's agreement with include/kohaku/status.h, and
  * the words kactl prints. The node is the real device model in-process (model_transport.c).
- * Expected values are literals from the specs (BOARD.md, queue.h, bootblock.h, docs/npu.md). */
+ * Expected values are literals from the specs (docs/hardware.md, queue.h, bootblock.h, docs/npu.md). */
 #define _POSIX_C_SOURCE 200809L     /* mkstemp, unlink */
 #include <errno.h>
 #include <inttypes.h>
@@ -93,7 +93,7 @@ static uint8_t img[1 << 17];
 
 static void elf_parse_rv32(void)
 {
-    /* BOARD.md §4: instruction window 0x0, 8 KB; scratchpad 0x1000_0000, 8 KB. */
+    /* docs/hardware.md §4: instruction window 0x0, 8 KB; scratchpad 0x1000_0000, 8 KB. */
     struct seg s[] = {
         { 0x70000003, 0, 0x2a, 0, 0 },                  /* RISCV_ATTRIBUTES: not loaded */
         { 1, 0x0, 0x4c0, 0x4c0, 0x10 },
@@ -116,7 +116,7 @@ static void elf_parse_rv32(void)
 
 static void elf_parse_rv64(void)
 {
-    /* BOARD.md §5: instruction window 0x0, 32 KB; scratchpad 0x1_0000, 32 KB. */
+    /* docs/hardware.md §5: instruction window 0x0, 32 KB; scratchpad 0x1_0000, 32 KB. */
     struct seg s[] = { { 1, 0x0, 0x3ec, 0x3ec, 1 }, { 1, 0x10200, 0xad, 0x12c0, 2 } };
     size_t len = mk_elf(img, 1, 243, 0, s, 2);
     struct kh_elf e;
@@ -589,7 +589,7 @@ static void transport_closed(void)
     CHECK_EQ(kh_reg_read(&n, KHP_CPU_BASE + KHP_CPU_STATE, &v), KH_E_IO);
     CHECK_HAS(kh_error(&n), "QEMU gone");
     t->closed = 0;
-    /* A dropped address (staging aperture 1, BOARD.md §8) is refused by the port, by name. */
+    /* A dropped address (staging aperture 1, docs/hardware.md §8) is refused by the port, by name. */
     uint8_t b[32];
     CHECK_EQ(kh_mem_read(&n, (UINT64_C(1) << 39) | (UINT64_C(1) << 32), b, 32), KH_E_PORT);
     CHECK_HAS(kh_error(&n), "E_ADDR");

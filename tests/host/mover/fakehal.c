@@ -1,5 +1,5 @@
 /* fakehal.c — the hal stand-in for the native replay tests (fakehal/hal/hal.h): the model's
- * mover (model/mover.c, BOARD.md §3, §4 descriptor form) over a 1 MB memory image, a clock
+ * mover (model/mover.c, docs/hardware.md §3, §4 descriptor form) over a 1 MB memory image, a clock
  * advanced 1 ns per hal call, and a log of the calls replay made. */
 #include <stdlib.h>
 #include <string.h>

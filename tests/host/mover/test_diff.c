@@ -2,7 +2,7 @@
  * (fuzz/mover/ref/ref_validate.c, as of commit d81d2a4) on generated descriptor lists, both
  * reaches: the same status, detail, index and move count on every list, so the size rework
  * keeps every refusal (docs/mover.md "Size and cost"). Lists are built from moves whose
- * registers take values at and around every limit BOARD.md §3/§3.1 and the validator name
+ * registers take values at and around every limit docs/hardware.md §3/§3.1 and the validator name
  * (alignment, 40-bit base, int32 offsets, 2^48 elements, 2048 indices, dimension 5/6, modes
  * and widths, the XFORM cases), so most of them reach the GO checks; a fixed seed keeps runs
  * reproducible. */

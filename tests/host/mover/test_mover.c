@@ -1,6 +1,6 @@
 /* test_mover.c — native tests of the mover layer's pure half: the descriptor list layout
  * (include/kohaku/desc_list.h), the builder, the validator and the text form (mover/). Every
- * expected register value is a literal worked out by hand from the bit positions of BOARD.md
+ * expected register value is a literal worked out by hand from the bit positions of docs/hardware.md
  * §3 (the working is in the comment next to it), never computed by the code under test. */
 #include <stddef.h>
 #include <string.h>
@@ -26,7 +26,7 @@ static unsigned v64(const struct kd_write *w, uint32_t n, struct kmv_result *r)
 
 static void layout_matches_descriptor_form(void)
 {
-    /* BOARD.md §4: {offset [7:0]}, value[31:0], value[63:32]; word 0 = n. */
+    /* docs/hardware.md §4: {offset [7:0]}, value[31:0], value[63:32]; word 0 = n. */
     CHECK_EQ(sizeof(struct kd_write), 12);
     CHECK_EQ(offsetof(struct kd_write, off), 0);
     CHECK_EQ(offsetof(struct kd_write, lo), 4);

@@ -2,8 +2,8 @@
  * against the model's mover through the hal stand-in (fakehal.c), under ASan/UBSan: data,
  * chunking of long moves into MVGOs, one MVGO per move, cache maintenance around the list,
  * every fault code decoded, the occupant fault, both timeouts, no GO into a busy mover, the
- * FILL/GENERATE margin (BOARD.md §3.1 last row), and nothing at all done for a list that fails
- * validation. Register values are literals from BOARD.md §3 bit positions (the working in
+ * FILL/GENERATE margin (docs/hardware.md §3.1 last row), and nothing at all done for a list that fails
+ * validation. Register values are literals from docs/hardware.md §3 bit positions (the working in
  * test_mover.c and docs/mover.md). */
 #include <string.h>
 
@@ -218,7 +218,7 @@ static void replay_timeouts(void)
     CHECK(fh_now() - t0 < 500 + 200);
 }
 
-/* BOARD.md §3.1 last row: after a FILL or GENERATE, the next MVGO waits the margin after busy
+/* docs/hardware.md §3.1 last row: after a FILL or GENERATE, the next MVGO waits the margin after busy
  * fell; after a COPY it need not. */
 static void replay_fill_margin(void)
 {

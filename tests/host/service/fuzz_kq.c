@@ -1,5 +1,5 @@
 /* fuzz_kq.c — libFuzzer target over the command queue's parsers of host-supplied data
- * (issue 7 item 5: the command decoder and the step-list interpreter; service/kq_check.c):
+ * (the command decoder and the step-list interpreter; service/kq_check.c):
  * a queue header, a submission and the memory it points at, checked as the firmware checks
  * them. Invariants beyond "no crash, no sanitizer report": every status is OK or an input
  * code, accepted data stays out of the reserved firmware DRAM, and an accepted RUN list keeps

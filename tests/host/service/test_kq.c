@@ -1,6 +1,6 @@
-/* test_kq.c — native tests of the command queue's pure checks (service/kq_check.c, issue 6
- * firmware side; TESTING.md layer 1): ring arithmetic, address ranges per variant reach, the
- * setup line, submissions, RUN step lists. Expected values are literals from BOARD.md §4/§5/§7,
+/* test_kq.c — native tests of the command queue's pure checks (service/kq_check.c
+ * firmware side; docs/design.md §7 layer 1): ring arithmetic, address ranges per variant reach, the
+ * setup line, submissions, RUN step lists. Expected values are literals from docs/hardware.md §4/§5/§7,
  * include/kohaku/queue.h and status.h, never computed by the code under test. */
 #include <stdio.h>
 #include <stdint.h>
@@ -29,7 +29,7 @@ static const char *cur;
             printf("PASS: host-service/%s\n", #fn);                                        \
     } while (0)
 
-/* BOARD.md §4: RV32 reaches DRAM offsets 0..0x6FFF_FFFF, no staging; of that, 0x40_0000 +
+/* docs/hardware.md §4: RV32 reaches DRAM offsets 0..0x6FFF_FFFF, no staging; of that, 0x40_0000 +
  * 64 KB is the firmware's own DRAM code (docs/host-interface.md §2.1). §5/§7: RV64 reaches the
  * 4 GB of DRAM (uncached alias) and the 2 MB staging store, and reserves nothing. */
 static const struct kq_reach rv32 = { { 0x70000000ull, 0 }, { 0x400000u, 0x410000u } };
@@ -443,14 +443,14 @@ static void run_steps_replay(void)
 {
     struct kq_env v32 = env(&rv32, &kmv_caps_rv32), v64 = env(&rv64, &kmv_caps_rv64);
     struct kq_err e;
-    /* IMM (0x40) is beyond RV64's window 0x00-0x3F (BOARD.md §3): NO_REACH, naming it. */
+    /* IMM (0x40) is beyond RV64's window 0x00-0x3F (docs/hardware.md §3): NO_REACH, naming it. */
     record(0, 0x40, 7);
     step(0, 4, 0, 0, 0);
     step(1, 2, 0, 1, 0x100);
     CHECK_EQ(kq_steps_check(steps, 2, &v64, &e), KS_NO_REACH);
     CHECK_EQ(e.detail, 0x40);
     CHECK_EQ(e.value >> 48, 1);
-    /* 0x08 is a free offset (BOARD.md §3): no register there. */
+    /* 0x08 is a free offset (docs/hardware.md §3): no register there. */
     record(0, 0x08, 0);
     CHECK_EQ(kq_steps_check(steps, 2, &v32, &e), KS_BAD_OFFSET);
     /* A list without GO moves nothing. */

@@ -1,4 +1,4 @@
-/* test_assert.c — the fatal path (STYLE.md "Errors"): a failed KX_ASSERT prints, calls the
+/* test_assert.c — the fatal path (docs/design.md §6 "Errors"): a failed KX_ASSERT prints, calls the
  * fatal hook once with the exit word, and stops with KX_EXIT_ASSERT_BASE | site
  * (0xDEAD0000 | 0xF0, exitword.h / boot.h). */
 // kohaku-test: expect-stop=exited cause=0 word=0xdead00f0

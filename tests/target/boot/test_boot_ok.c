@@ -1,6 +1,6 @@
-/* test_boot_ok.c — boot reaches main with a good boot block (SYSTEM.md §2.1): the block the
+/* test_boot_ok.c — boot reaches main with a good boot block (docs/design.md §2.1): the block the
  * runner wrote is the one boot accepted, .data/.rodata were loaded at their scratchpad
- * addresses (BOARD.md §4/§5: the instruction window is not readable as data), console works.
+ * addresses (docs/hardware.md §4/§5: the instruction window is not readable as data), console works.
  * Values below are the literals of the bootblock directive, not read from the code. */
 // kohaku-test: bootblock=--wait 123456 --units 3 --depth 12
 // kohaku-test: expect-console=kt-boot: hello from main

@@ -1,5 +1,5 @@
 /* test_bootblock_bad_magic.c — a boot block with a wrong magic stops the core with
- * KX_EXIT_BOOT(KX_BOOT_BAD_MAGIC) = 0xB0070001 before main (SYSTEM.md §4, exitword.h). */
+ * KX_EXIT_BOOT(KX_BOOT_BAD_MAGIC) = 0xB0070001 before main (docs/design.md §4, exitword.h). */
 // kohaku-test: bootblock=--magic 0x12345678
 // kohaku-test: expect-stop=exited cause=0 word=0xb0070001
 // kohaku-test: expect-console=boot block refused, reason=0x1

@@ -1,5 +1,5 @@
-/* test_hal.c — hal accessors against the machine (BOARD.md §1, §4, §5): counters advance,
- * the agent window reads CAPS/STATUS as BOARD.md states them, and a stored register (IRQ_EN,
+/* test_hal.c — hal accessors against the machine (docs/hardware.md §1, §4, §5): counters advance,
+ * the agent window reads CAPS/STATUS as docs/hardware.md states them, and a stored register (IRQ_EN,
  * "stored and read back") shows the 64-bit and 32-bit write rules. */
 #include "harness.h"
 #include "hal/hal.h"
@@ -14,7 +14,7 @@ int main(void)
     EXPECT_TRUE(c1 > c0);
     EXPECT_TRUE(i1 - i0 >= 100);          /* at least one instruction per iteration */
 
-    /* CAPS: FLIT_WIDTH 288 in [15:0], POS_WIDTH 4 in [23:16] (BOARD.md §1, §7). */
+    /* CAPS: FLIT_WIDTH 288 in [15:0], POS_WIDTH 4 in [23:16] (docs/hardware.md §1, §7). */
     uint64_t caps = hal_agent_rd(KA_CAPS);
     EXPECT_EQ(caps & 0xFFFFu, 288);
     EXPECT_EQ((caps >> 16) & 0xFFu, 4);
@@ -31,7 +31,7 @@ int main(void)
     EXPECT_EQ(hal_agent_rd(KA_IRQ_EN), UINT64_C(0xCAFEF00D00000000));
     hal_agent_wr(KA_IRQ_EN, 0);
     EXPECT_EQ(hal_agent_rd(KA_IRQ_EN), 0);
-    /* Unlisted offsets read 0 (BOARD.md §1). */
+    /* Unlisted offsets read 0 (docs/hardware.md §1). */
     EXPECT_EQ(hal_agent_rd(0x0030u), 0);
     kt_finish();
 }

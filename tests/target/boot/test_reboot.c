@@ -1,4 +1,4 @@
-/* test_reboot.c — crt0 zeroes .bss and never touches .noinit (SYSTEM.md §2.1; linker/): the
+/* test_reboot.c — crt0 zeroes .bss and never touches .noinit (docs/design.md §2.1; linker/): the
  * first pass dirties both and re-enters the reset entry; the second pass checks. QEMU's RAM
  * starts zeroed, so only a second pass through crt0 can show .bss being cleared. */
 #include "harness.h"

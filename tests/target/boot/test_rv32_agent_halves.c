@@ -1,6 +1,6 @@
-/* test_rv32_agent_halves.c — RV32 agent-window half rules (BOARD.md §4): a low-half store
+/* test_rv32_agent_halves.c — RV32 agent-window half rules (docs/hardware.md §4): a low-half store
  * writes [31:0] and clears [63:32]; a high-half store writes [63:32] and keeps [31:0]; a
- * read returns the addressed half. Checked on CTRL ("stored, no effect", BOARD.md §1). */
+ * read returns the addressed half. Checked on CTRL ("stored, no effect", docs/hardware.md §1). */
 // kohaku-test: boards=qemu-rv32
 #include "harness.h"
 #include "hal/hal.h"

@@ -1,4 +1,4 @@
-/* test_rv32_ecall.c — RV32 halt semantics (BOARD.md §4): ECALL halts the core with cause 1,
+/* test_rv32_ecall.c — RV32 halt semantics (docs/hardware.md §4): ECALL halts the core with cause 1,
  * halt word = a0, pc = the ECALL's address (from the label). */
 // kohaku-test: boards=qemu-rv32
 // kohaku-test: expect-stop=halted cause=1 word=0x5eca11ed pc=@kt_ecall_insn

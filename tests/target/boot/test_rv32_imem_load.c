@@ -1,4 +1,4 @@
-/* test_rv32_imem_load.c — the instruction window is fetch-only (BOARD.md §4): a load from it
+/* test_rv32_imem_load.c — the instruction window is fetch-only (docs/hardware.md §4): a load from it
  * halts the core with cause 3, halt word = pc = the load's address (from the label). */
 // kohaku-test: boards=qemu-rv32
 // kohaku-test: expect-stop=halted cause=3 word=@kt_fault_insn pc=@kt_fault_insn

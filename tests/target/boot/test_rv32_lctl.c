@@ -1,4 +1,4 @@
-/* test_rv32_lctl.c — RV32 local control and mover doorbell through the hal (BOARD.md §4):
+/* test_rv32_lctl.c — RV32 local control and mover doorbell through the hal (docs/hardware.md §4):
  * FLUSH/INVAL stores complete (STATUS [0] flush busy reads 0 after), MVGO reads idle with no
  * fault, scratchpad word indices map to 0x1000_0000 + 4 * index. */
 // kohaku-test: boards=qemu-rv32

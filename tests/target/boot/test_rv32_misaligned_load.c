@@ -1,4 +1,4 @@
-/* test_rv32_misaligned_load.c — a misaligned access faults (BOARD.md §4: "illegal or
+/* test_rv32_misaligned_load.c — a misaligned access faults (docs/hardware.md §4: "illegal or
  * misaligned or unmapped" halt with cause 3): word = pc = the load (from its label). */
 // kohaku-test: boards=qemu-rv32
 // kohaku-test: expect-stop=halted cause=3 word=@kt_fault_insn pc=@kt_fault_insn

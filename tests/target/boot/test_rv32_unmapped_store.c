@@ -1,4 +1,4 @@
-/* test_rv32_unmapped_store.c — an access to an unmapped address faults (BOARD.md §4; nothing
+/* test_rv32_unmapped_store.c — an access to an unmapped address faults (docs/hardware.md §4; nothing
  * is mapped between the local control block and DRAM): cause 3, word = pc = the store. */
 // kohaku-test: boards=qemu-rv32
 // kohaku-test: expect-stop=halted cause=3 word=@kt_fault_insn pc=@kt_fault_insn

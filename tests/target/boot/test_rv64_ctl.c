@@ -1,4 +1,4 @@
-/* test_rv64_ctl.c — RV64 control region through the hal (BOARD.md §5): DCACHE flush and
+/* test_rv64_ctl.c — RV64 control region through the hal (docs/hardware.md §5): DCACHE flush and
  * invalidate complete (bounded poll returns), MVSTAT reads idle with no fault. */
 // kohaku-test: boards=qemu-rv64
 #include "harness.h"

@@ -1,4 +1,4 @@
-/* test_rv64_mover_reach.c — the RV64 mover window ends at 0x38 (BOARD.md §5): reaching
+/* test_rv64_mover_reach.c — the RV64 mover window ends at 0x38 (docs/hardware.md §5): reaching
  * hal_mover_wr with IMM (0x40) is a firmware bug the hal stops on, with assertion site 0x03:
  * exit word 0xDEAD0003, before anything is written. */
 // kohaku-test: boards=qemu-rv64

@@ -1,4 +1,4 @@
-/* test_rv64_trap_illegal.c — RV64 fatal trap path (BOARD.md §5): writing the read-only
+/* test_rv64_trap_illegal.c — RV64 fatal trap path (docs/hardware.md §5): writing the read-only
  * mhartid CSR is an illegal instruction (mcause 2); the handler reports its PC (from the
  * label) and exits with KX_EXIT_TRAP(2) = 0x54524150_00000002. */
 // kohaku-test: boards=qemu-rv64

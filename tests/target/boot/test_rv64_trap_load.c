@@ -1,4 +1,4 @@
-/* test_rv64_trap_load.c — RV64 fatal trap path (BOARD.md §5): a load from the fetch-only
+/* test_rv64_trap_load.c — RV64 fatal trap path (docs/hardware.md §5): a load from the fetch-only
  * instruction window traps (mcause 5, load access fault); the handler prints cause, PC (the
  * load, from its label) and the faulting address (mtval), calls the fatal hook, and exits
  * with KX_EXIT_TRAP(5) = 0x54524150_00000005. */

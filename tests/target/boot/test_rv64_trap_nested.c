@@ -1,6 +1,6 @@
 /* test_rv64_trap_nested.c — a trap while the fatal path reports a trap (here the fatal hook
  * faults) stops the core with the FIRST trap's word, KX_EXIT_TRAP(2) = 0x54524150_00000002,
- * after the first report: the root cause wins and the handler never loops (STYLE.md "Errors"). */
+ * after the first report: the root cause wins and the handler never loops (docs/design.md §6 "Errors"). */
 // kohaku-test: boards=qemu-rv64
 // kohaku-test: expect-stop=exited cause=0 word=0x5452415000000002
 // kohaku-test: expect-console=kohaku-fw: fatal trap cause=0x2 pc=@kt_fault_insn

@@ -19,7 +19,7 @@
 #define KDT_WAIT    1000000u            /* the boot block's default wait_cycles */
 
 /* Programs live in DRAM (a 1,000-instruction program is 32 KB; the RV32 scratchpad is 8 KB):
- * 1 MB into the mesh's DRAM, cached on both variants (BOARD.md §4, §5). */
+ * 1 MB into the mesh's DRAM, cached on both variants (docs/hardware.md §4, §5). */
 static inline uint64_t (*kdt_dram(unsigned k))[4]
 {
     uintptr_t base = sizeof(void *) == 4 ? (uintptr_t)RV32_DRAM_BASE : (uintptr_t)RV64_UG_BASE;
@@ -56,7 +56,7 @@ static inline struct kdp_job *kdt_job(struct kdp_job *j, const struct kdp_prog *
     return j;
 }
 
-/* The feed workload (test_feed.c, bench_feed.c; issue 8 unit_feed_pct) for NP unit u (0..3, at
+/* The feed workload (test_feed.c, bench_feed.c; the bench unit_feed_pct) for NP unit u (0..3, at
  * KDT_NP(u + 1)), written into pay: MEMSET the shape (M, N, K) = (1, 256, 256), MEMSET the
  * weights at line 1024, then `gemvs` decode-step GEMVs (L2 line 100 -> 200); txn 0x40 + u. */
 static inline void kdt_feed_job(uint64_t (*pay)[4], unsigned u, unsigned gemvs,
@@ -73,7 +73,7 @@ static inline void kdt_feed_job(uint64_t (*pay)[4], unsigned u, unsigned gemvs,
     kdt_job(j, p, KDT_NP(u + 1));
 }
 
-/* No program running and RX empty (issue 5: the agent is left quiet). */
+/* No program running and RX empty (the agent is left quiet). */
 static inline int kdt_quiet(void)
 {
     return !(hal_agent_rd32(KA_PROG_STAT) & KA_PROG_STAT_RUN) &&

@@ -1,4 +1,4 @@
-/* test_enum.c — enumeration of the default map through the mailbox (issue 5 Tests; BOARD.md
+/* test_enum.c — enumeration of the default map through the mailbox (docs/hardware.md
  * §1 "Enumeration"): exactly the six units, in scan order, with their CU_CAPS; the edge
  * coordinates a clamped request reaches (answered by a real unit with its own src) are not
  * counted twice; RX empty after. Dispatch from an enumerated table: test_one and the others

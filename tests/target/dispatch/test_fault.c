@@ -1,5 +1,5 @@
-/* test_fault.c — a TU fault reported with its exact exec_result (issue 5 Tests; seed
- * instruction-encoding.md §6, BOARD.md §1.1: a faulting last instruction reports FAULT): the
+/* test_fault.c — a TU fault reported with its exact exec_result (seed
+ * docs/hardware.md §2.5, §1.1: a faulting last instruction reports FAULT): the
  * status KS_UNIT_FAULT, detail the unit's {y,x}, value the exec_result; a fault in the middle
  * of a program ends it after what was in flight retired; the node dispatches afterwards. */
 // kohaku-test: expect-referee=credit_violations=0

@@ -1,4 +1,4 @@
-/* test_feed.c — four NP units fed at once (issue 5 "interleaved programs"; the shape of issue 8's
+/* test_feed.c — four NP units fed at once (the shape of the bench's
  * unit_feed_pct): each runs its own program of 2 MEMSETs and 100 decode-step GEMVs (K = N = 256,
  * 2,096 unit cycles each, docs/npu.md §5), dispatched by one kdp_run. Every program completes
  * with its txn and nothing overfills a unit; the share of each program's time its unit was busy

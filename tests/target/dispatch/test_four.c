@@ -1,4 +1,4 @@
-/* test_four.c — one program to four NP units (issue 5 Tests; seed instruction-encoding.md §3:
+/* test_four.c — one program to four NP units (docs/hardware.md §2.4.3:
  * staged dst/src are don't-care, so one staged copy serves every target): each unit completes
  * all 24 instructions with BATCH_COMPLETE and the txn, and the program was staged once. */
 // kohaku-test: expect-referee=credit_violations=0

@@ -1,5 +1,5 @@
-/* test_hang.c — a TU that never retires ends in KS_TIMEOUT naming what was awaited (issue 5
- * Tests; docs/dispatch.md detail codes), the agent is left quiet and the node still dispatches;
+/* test_hang.c — a TU that never retires ends in KS_TIMEOUT naming what was awaited (
+ * docs/dispatch.md detail codes), the agent is left quiet and the node still dispatches;
  * a later program to the hung unit never overfills it (its two stuck instructions counted). */
 // kohaku-test: expect-referee=credit_violations=0
 // kohaku-test: expect-referee=kick_while_running=0

@@ -1,4 +1,4 @@
-/* test_interleave.c — interleaved programs to five targets in one run (issue 5 Tests): the
+/* test_interleave.c — interleaved programs to five targets in one run: the
  * next region staged while a kick runs (PROG_BASE double buffering), kicks topped up per
  * target within inst_depth; every program completes with its own txn; one program shared by
  * two targets. */

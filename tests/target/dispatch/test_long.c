@@ -1,5 +1,5 @@
-/* test_long.c — 1,000 instructions to one NP, longer than the 128-slot staging RAM (issue 5
- * Tests; BOARD.md §1.1: chunks never run past the last slot): every instruction dispatched
+/* test_long.c — 1,000 instructions to one NP, longer than the 128-slot staging RAM (
+ * docs/hardware.md §1.1: chunks never run past the last slot): every instruction dispatched
  * and completed, each staged exactly once, BATCH_COMPLETE with the txn at the end; then a TU
  * stream of 1,000 with delays through the same context. */
 // kohaku-test: expect-referee=credit_violations=0

@@ -1,4 +1,4 @@
-/* test_npu.c — an NPU program end to end (issue 5 Tests; docs/npu.md §8): MEMSETs of the host
+/* test_npu.c — an NPU program end to end (docs/npu.md §8): MEMSETs of the host
  * base, shapes, weights and e_max, MEMCPY of X (4x32) and W (32x16) in from DRAM, GEMM with
  * findemax, CVO EXP with sub_emax, per-row REDUCE_SUM and SCALE (÷ S), MEMCPY of the
  * probabilities out: 20 instructions dispatched to NP (1,1). The DRAM result is checked against

@@ -1,6 +1,6 @@
-/* test_one.c — a 1-instruction program to a TU (issue 5 Tests; BOARD.md §1 "Dispatch"): one
+/* test_one.c — a 1-instruction program to a TU (docs/hardware.md §1 "Dispatch"): one
  * flit dispatched, one completion, BATCH_COMPLETE with arg {24'd0, txn}, the agent quiet after.
- * kohaku-test directives below check the model's referee (MODEL.md §3). */
+ * kohaku-test directives below check the model's referee (docs/hardware.md §10.3). */
 // kohaku-test: expect-referee=credit_violations=0
 // kohaku-test: expect-referee=stage_overrun=0
 // kohaku-test: expect-referee=kick_while_running=0
@@ -21,7 +21,7 @@ int main(void)
     uint64_t t_back = hal_cycles();
     EXPECT_EQ(r->dispatched, 1);
     EXPECT_EQ(r->completions, 1);
-    EXPECT_EQ(r->last_code, 0x01);       /* BATCH_COMPLETE (flit-format.md §5) */
+    EXPECT_EQ(r->last_code, 0x01);       /* BATCH_COMPLETE (docs/hardware.md §2.5) */
     EXPECT_EQ(r->last_arg, 0x42);        /* {24'd0, txn} */
     EXPECT_TRUE(r->t_done > t_call && r->t_done < t_back);     /* seen complete within the call */
     EXPECT_TRUE(kdt_quiet());

@@ -1,4 +1,4 @@
-/* test_overseed.c — the credit rule's referee works (issue 5 Tests): a program kicked by hand
+/* test_overseed.c — the credit rule's referee works: a program kicked by hand
  * with credit 40 to a TU of inst_depth 16 (what the dispatch layer never does) overfills its
  * FIFO, and the model's credit-violation counter, checked by the runner, catches it. */
 // kohaku-test: expect-referee=credit_violations>0

@@ -1,4 +1,4 @@
-/* test_format.c — formatted output and number parsing from the selected libc (issue 9,
+/* test_format.c — formatted output and number parsing from the selected libc (
  * docs/libc.md): snprintf's conversions, flags, widths and truncation, strtol/strtoul, with
  * literal results, against picolibc and newlib-nano. RV64 only here: picolibc's RV32 printf
  * and strtol use the divide instruction the RV32 core lacks (the build's instruction check

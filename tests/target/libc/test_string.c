@@ -1,8 +1,8 @@
-/* test_string.c — the C library is linked and used (issue 9): string and memory functions
+/* test_string.c — the C library is linked and used: string and memory functions
  * from the selected libc (picolibc or newlib-nano, docs/libc.md) on both QEMU boards, with
  * literal results, and the headers are the library the build says it links. Runs in all four
  * target suites. Copies at every offset against alignment also check that the library never
- * makes a misaligned access (the RV32 core halts on one, BOARD.md §4). No strstr: picolibc's
+ * makes a misaligned access (the RV32 core halts on one, docs/hardware.md §4). No strstr: picolibc's
  * (two-way search, 1.7 KB of code) would overflow RV32's 8 KB window next to the harness. */
 #include <string.h>
 #include "harness.h"

@@ -1,8 +1,8 @@
-/* mvt.h — shared pieces of the mover's on-target tests (issue 4 "Tests"; BOARD.md §3, §3.1):
- * test regions in DRAM, patterns, and a reference walker written here from BOARD.md §3/§3.1
+/* mvt.h — shared pieces of the mover's on-target tests (docs/hardware.md §3, §3.1):
+ * test regions in DRAM, patterns, and a reference walker written here from docs/hardware.md §3/§3.1
  * (the model's walker and the firmware's builder are not used to compute expectations).
  * Regions are unit-global DRAM offsets; the CPU reaches them through its cached DRAM window
- * (RV32 0x8000_0000 + offset, BOARD.md §4; RV64 the unit-global address itself, §5). */
+ * (RV32 0x8000_0000 + offset, docs/hardware.md §4; RV64 the unit-global address itself, §5). */
 #ifndef KOHAKU_TEST_MVT_H
 #define KOHAKU_TEST_MVT_H
 
@@ -83,7 +83,7 @@ static __attribute__((noinline, unused)) uint32_t mvt_compare(const char *what)
     return bad;
 }
 
-/* ---- register values from BOARD.md §3 bit positions, as compile-time constants, so the
+/* ---- register values from docs/hardware.md §3 bit positions, as compile-time constants, so the
  * literal lists below cost no code (the RV32 window is 8 KB) and do not come from the
  * builder under test. ---- */
 #define MV_W(off, v)  { (off), (uint32_t)(uint64_t)(v), (uint32_t)((uint64_t)(v) >> 32) }
@@ -108,7 +108,7 @@ static __attribute__((noinline, unused)) uint32_t mvt_compare(const char *what)
     MV_W(0x28, MV_BOUND(w, 0, 0, 0)), MV_W(0x28, MV_BOUND(w, 1, 0, 0))
 #define MV_N(list)  ((uint32_t)(sizeof(list) / sizeof((list)[0])))
 
-/* ---- reference walker (BOARD.md §3, §3.1, written from the text) ---- */
+/* ---- reference walker (docs/hardware.md §3, §3.1, written from the text) ---- */
 
 struct mvt_odo {
     const struct kmv_walk *w;

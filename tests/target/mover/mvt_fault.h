@@ -1,5 +1,5 @@
-/* mvt_fault.h — the mover fault tests' runner (tests/target/mover/test_faults_*.c; issue 4
- * "Tests"; BOARD.md §3 fault codes). Each case: the checked replay refuses the list with its
+/* mvt_fault.h — the mover fault tests' runner (tests/target/mover/test_faults_*.c
+ * "Tests"; docs/hardware.md §3 fault codes). Each case: the checked replay refuses the list with its
  * named status and writes nothing — or, for codes 2 and 3, which no static check can foresee,
  * runs into the fault; replaying it without validation (kmv_replay_validated) reports
  * KS_MOVER_FAULT with exactly that code at the GO's index and leaves the destination as the fault left it; then a

@@ -1,5 +1,5 @@
-/* test_build_bounds.c — builder-made COPY lists through the mover layer (issue 4 "Tests";
- * BOARD.md §3, §3.1): destination bounds, source padding (RV32; RV64 refuses it with NO_REACH
+/* test_build_bounds.c — builder-made COPY lists through the mover layer (
+ * docs/hardware.md §3, §3.1): destination bounds, source padding (RV32; RV64 refuses it with NO_REACH
  * naming IMM and writes nothing), a move longer than the RV32 scratchpad buffer, and several
  * moves in one list, each checked word by word against mvt.h's reference walker. */
 // kohaku-test: boards=qemu-rv64

@@ -1,5 +1,5 @@
-/* test_build_copy.c — builder-made COPY lists replayed through the mover layer (issue 4
- * "Tests"; BOARD.md §3 modes, §3.1): data checked word by word against the reference walker
+/* test_build_copy.c — builder-made COPY lists replayed through the mover layer (
+ * docs/hardware.md §3 modes, §3.1): data checked word by word against the reference walker
  * of mvt.h with guard words around; a linear copy, 6-dimensional walks with negative strides,
  * broadcast (source stride 0). */
 // kohaku-test: boards=qemu-rv64
@@ -62,7 +62,7 @@ static void copy_broadcast(void)
     mvt_setup();
     kmv_walk_linear(&d, MVT_DST + 32, 12);
     kmv_walk_linear(&s, MVT_SRC + 96, 12);
-    s.stride[0] = 0;                            /* BOARD.md §3: stride 0 broadcasts */
+    s.stride[0] = 0;                            /* docs/hardware.md §3: stride 0 broadcasts */
     kmv_build_init(&b, list, 96);
     kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0);
     EXPECT_EQ(mvt_replay(&b, &r), KS_OK);

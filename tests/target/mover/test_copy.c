@@ -1,5 +1,5 @@
-/* test_copy.c — COPY (mode 0) replayed through the mover layer on both boards (issue 4 "Tests";
- * BOARD.md §3, §3.1): literal register lists, data checked word by word against mvt.h's
+/* test_copy.c — COPY (mode 0) replayed through the mover layer on both boards (
+ * docs/hardware.md §3, §3.1): literal register lists, data checked word by word against mvt.h's
  * reference walker with guard words around: a linear copy, a 6-dimensional walk with negative
  * source strides, a broadcast (source stride 0), a destination bound. */
 // kohaku-test: expect-referee=busy_go=0

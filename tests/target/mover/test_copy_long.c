@@ -1,5 +1,5 @@
-/* test_copy_long.c — a move longer than the RV32 scratchpad buffer, on both boards (issue 4
- * "Tests"; BOARD.md §4 descriptor form): 40 SEED writes and a copy in one move, which RV32
+/* test_copy_long.c — a move longer than the RV32 scratchpad buffer, on both boards (
+ * docs/hardware.md §4 descriptor form): 40 SEED writes and a copy in one move, which RV32
  * sends as two MVGOs with only the last carrying the GO; checked word by word against mvt.h's
  * reference walker. */
 // kohaku-test: expect-referee=busy_go=0

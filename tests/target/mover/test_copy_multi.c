@@ -1,5 +1,5 @@
-/* test_copy_multi.c — several moves in one list on both boards (issue 4 "Tests";
- * BOARD.md §3.1 "Every setting persists across moves"): three copies in one list, the second
+/* test_copy_multi.c — several moves in one list on both boards (
+ * docs/hardware.md §3.1 "Every setting persists across moves"): three copies in one list, the second
  * and third rewriting only the two headers, checked word by word against mvt.h's reference
  * walker; the same list through kmv_replay_validated and its O(1) guards. */
 // kohaku-test: expect-referee=busy_go=0

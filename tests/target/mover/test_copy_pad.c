@@ -1,4 +1,4 @@
-/* test_copy_pad.c — COPY with source padding on both boards (issue 4 "Tests"; BOARD.md §3,
+/* test_copy_pad.c — COPY with source padding on both boards (docs/hardware.md §3,
  * §3.1 "Padding does not shift the source", §3 reach): three moves in one list pad with IMM at
  * widths 8, 16 and 32 (settings persist from move to move). RV32 runs them, checked word by
  * word against mvt.h's reference walker; RV64 refuses the list with NO_REACH naming IMM and

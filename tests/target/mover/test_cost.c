@@ -1,4 +1,4 @@
-/* test_cost.c — what validation and replay cost per mover write on both boards (issue 8
+/* test_cost.c — what validation and replay cost per mover write on both boards (the bench
  * "replay_insns_per_write": RV64 ≤ 8, RV32 ≤ 12; docs/mover.md "Size and cost"), measured with
  * the processor's instret counter as the difference between a list padded with PAD extra
  * writes and the same list without them, so call overheads and the move itself cancel.
@@ -111,7 +111,7 @@ int main(void)
             kt_note(name[what][kind], c[what][kind]);
         }
     EXPECT_EQ(bad, 0);
-    /* Issue 8: the replay loop of a list validated earlier. */
+    /* The bench: the replay loop of a list validated earlier. */
     EXPECT_TRUE(c[REPLAY_VALIDATED][0] <= (mvt_rv32() ? 1200u : 800u));
     EXPECT_TRUE(c[REPLAY_VALIDATED][1] <= (mvt_rv32() ? 1200u : 800u));
     kt_finish();

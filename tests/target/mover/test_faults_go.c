@@ -1,4 +1,4 @@
-/* test_faults_go.c — mover fault codes 1, 2, 4, 5 and 7 (raised at GO, nothing written) on both boards (issue 4 "Tests"; BOARD.md §3 fault codes,
+/* test_faults_go.c — mover fault codes 1, 2, 4, 5 and 7 (raised at GO, nothing written) on both boards (docs/hardware.md §3 fault codes,
  * §3.1 fault rows; docs/mover-model.md §5 for code 2, which only the model raises), through mvt_fault.h's runner: the checked replay's refusal with nothing
  * written, the unvalidated replay's exact code and partial destination, the mover working after. */
 // kohaku-test: expect-referee=busy_go=0

@@ -1,4 +1,4 @@
-/* test_faults_walk.c — mover fault codes 3 and 6 (raised during the walk, destination partly written) on both boards (issue 4 "Tests"; BOARD.md §3 fault codes,
+/* test_faults_walk.c — mover fault codes 3 and 6 (raised during the walk, destination partly written) on both boards (docs/hardware.md §3 fault codes,
  * §3.1 fault rows), through mvt_fault.h's runner: the checked replay's refusal with nothing
  * written, the unvalidated replay's exact code and partial destination, the mover working after. */
 // kohaku-test: expect-referee=busy_go=0

@@ -1,5 +1,5 @@
-/* test_fill_gen.c — FILL (mode 4) and GENERATE (mode 3) on both boards (issue 4 "Tests";
- * BOARD.md §3, §3.1 GENERATE row, §3 reach). FILL at widths 8/16/32 in one list: RV32 runs
+/* test_fill_gen.c — FILL (mode 4) and GENERATE (mode 3) on both boards (
+ * docs/hardware.md §3, §3.1 GENERATE row, §3 reach). FILL at widths 8/16/32 in one list: RV32 runs
  * it; RV64 cannot write IMM and refuses it with NO_REACH, writing nothing. GENERATE (reachable
  * from both) against a Philox-4x32-10 written here from §3.1's description, once as one move
  * and once as two moves over the halves, which must give the same bytes. */

@@ -1,4 +1,4 @@
-/* test_gather.c — GATHER (mode 2) on both boards (issue 4 "Tests"; BOARD.md §3, §3.1 GATHER
+/* test_gather.c — GATHER (mode 2) on both boards (docs/hardware.md §3, §3.1 GATHER
  * row, §3 reach): four 32-bit indices read first, rows of two words at source base + index x
  * pitch, the destination walk setting the count. RV32 runs it, checked word by word; RV64
  * cannot write GATHER (0x50) and refuses with NO_REACH naming it, writing nothing — also when

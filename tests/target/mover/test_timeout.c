@@ -1,5 +1,5 @@
-/* test_timeout.c — bounded waits of the mover layer on both boards (issue 4 item 3; STYLE.md
- * "Every poll loop is bounded"; BOARD.md §4 "a second MVGO while busy is an error"). A 2 MB
+/* test_timeout.c — bounded waits of the mover layer on both boards (docs/design.md §6
+ * "Every poll loop is bounded"; docs/hardware.md §4 "a second MVGO while busy is an error"). A 2 MB
  * GENERATE given 100 cycles times out with KS_TIMEOUT naming the move (KS_AWAIT_MOVER); a
  * list replayed while it still runs is refused with KS_TIMEOUT naming the idle wait
  * (KS_AWAIT_MOVER_IDLE) without writing a register; given time, the same list then waits for

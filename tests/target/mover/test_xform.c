@@ -1,5 +1,5 @@
-/* test_xform.c — XFORM (mode 5) through the reference occupant at id 1 on both boards (issue 4
- * "Tests"; BOARD.md §3, §3.1 XFORM row; docs/mover-model.md §4: FP16 -> FP8 E5M2, 8 source
+/* test_xform.c — XFORM (mode 5) through the reference occupant at id 1 on both boards (
+ * docs/hardware.md §3, §3.1 XFORM row; docs/mover-model.md §4: FP16 -> FP8 E5M2, 8 source
  * words in, 4 words out per entry). The expected bytes come from a conversion written here
  * from that description. Occupant mode 0 (overflow -> infinity) and 1 (saturating) in one
  * list; mode 2 is an occupant fault: RV32 reports it (MVGO [11:8]) as KS_XFORM_FAULT, RV64 has

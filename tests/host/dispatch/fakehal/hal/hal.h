@@ -1,6 +1,6 @@
 /* hal.h (native stand-in) — the hal API of the firmware tree contract, implemented by
  * tests/host/dispatch/fakehal.c on top of the device model library (model/include/kmodel.h) as
- * an RV64 processor would see it (BOARD.md §5 agent window), so dispatch/ runs natively under
+ * an RV64 processor would see it (docs/hardware.md §5 agent window), so dispatch/ runs natively under
  * ASan/UBSan against the real model. Every access costs 1 ns of model time. */
 #ifndef KOHAKU_HAL_H
 #define KOHAKU_HAL_H

@@ -12,7 +12,7 @@ uint32_t hal_cycles32(void);
 void hal_fence(void);
 void hal_dcache_flush(void);
 void hal_dcache_inval(void);
-/* RV32 descriptor form (BOARD.md §4). */
+/* RV32 descriptor form (docs/hardware.md §4). */
 uint32_t hal_spad_word_index(const volatile void *p);
 void hal_mvgo(uint32_t spad_word_index);
 uint32_t hal_mvgo_status(void);

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# run.sh — suite "tree": nothing in the tree points outside it, docs cite no out-of-tree
+# issue, and includes point down (docs/design.md §3). Each checker is first shown failing on a
+# small fixture tree built here (and passing on a clean one), then run on the real tree.
+# Output: one PASS:/FAIL: line per check (scripts/test-summary.sh counts them).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+refs=$top/scripts/check-refs.sh
+incs=$top/scripts/check-includes.py
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS: tree/$1"; }
+fail() { echo "FAIL: tree/$1: $2"; }
+# expect NAME RC WANT-IN-OUTPUT -- CMD...: CMD exits RC and its output contains WANT (if any).
+expect() {
+  local name=$1 rc=$2 want=$3; shift 4
+  local out got
+  out=$("$@" 2>&1); got=$?
+  if [ "$got" -ne "$rc" ]; then fail "$name" "exit $got, expected $rc: $(printf '%s' "$out" | head -c 400 | tr '\n' '|')"
+  elif [ -n "$want" ] && ! printf '%s' "$out" | grep -qF -- "$want"; then fail "$name" "output lacks '$want': $(printf '%s' "$out" | head -c 400 | tr '\n' '|')"
+  else pass "$name"; fi
+}
+
+# ---- check-refs.sh on fixtures (the forbidden names are assembled so this file has none) ----
+sh=shared; bd=BOA; md=RD.md
+mk() { mkdir -p "$(dirname "$1")"; printf '%s\n' "$2" > "$1"; }
+f=$tmp/refs-clean; mk $f/docs/a.md "See hardware.md §1."; mk $f/fuzz/mover/seeds/x "fuzz/mover/seeds"
+expect refs-self/clean-tree-passes 0 "" -- "$refs" --docs "$f"
+f=$tmp/refs-shared; mk $f/docs/a.md "See ../$sh/design/x."
+expect refs-self/shared-path-fails 1 "docs/a.md:1" -- "$refs" "$f"
+f=$tmp/refs-board; mk $f/hal/x.c "/* the agent window ($bd$md §4) */"
+expect refs-self/board-citation-fails 1 "hal/x.c:1" -- "$refs" "$f"
+f=$tmp/refs-seed; mk $f/model/x.c "/* flit-for""mat.md §2 */"
+expect refs-self/seed-citation-fails 1 "model/x.c:1" -- "$refs" "$f"
+f=$tmp/refs-issue; mk $f/docs/a.md "As issue 12 asked."
+expect refs-self/docs-issue-fails 1 "docs/a.md:1" -- "$refs" --docs "$f"
+expect refs-self/issue-only-with-docs 0 "" -- "$refs" "$f"
+
+# ---- check-includes.py on fixtures ----
+good=$tmp/inc-good
+mk $good/boot/boot.h '#include "board.h"'
+mk $good/board/qemu-rv32/board.h '#include "kohaku/x.h"'
+mk $good/include/kohaku/x.h '/* x */'
+mk $good/hal/include/hal/hal.h '#include "boot.h"'
+mk $good/dispatch/d.h '#include "hal/hal.h"'
+mk $good/dispatch/pure.h '#include "kohaku/x.h"'
+mk $good/service/s.c '#include "d.h"'
+mk $good/host/h.c '#include "pure.h"'
+mk $good/model/m.c '#include "kohaku/x.h"'
+expect includes-self/clean-layers-pass 0 "" -- python3 "$incs" "$good"
+b=$tmp/inc-up; cp -r $good $b; mk $b/boot/start.c '#include "hal/hal.h"'
+expect includes-self/up-fails 1 "boot/start.c:1 includes hal/include/hal/hal.h (boot -> hal: up)" -- python3 "$incs" "$b"
+b=$tmp/inc-cycle; cp -r $good $b; printf '%s\n' '#include "board.h"' '#include "hal/hal.h"' > $b/boot/boot.h
+expect includes-self/cycle-fails 1 "VIOLATION: include cycle boot/boot.h -> hal/include/hal/hal.h" -- python3 "$incs" "$b"
+b=$tmp/inc-side; cp -r $good $b; mk $b/mover/m.c '#include "d.h"'
+expect includes-self/sideways-fails 1 "(mover -> dispatch: sideways)" -- python3 "$incs" "$b"
+b=$tmp/inc-board; cp -r $good $b; mk $b/service/t.c '#include "board.h"'
+expect includes-self/board-above-hal-fails 1 "board headers are for hal and boot" -- python3 "$incs" "$b"
+b=$tmp/inc-model; cp -r $good $b; mk $b/model/n.c '#include "h.h"'; mk $b/host/h.h '/* h */'
+expect includes-self/model-host-fails 1 "VIOLATION: model/n.c:1" -- python3 "$incs" "$b"
+b=$tmp/inc-impure; cp -r $good $b; mk $b/host/i.c '#include "d.h"'
+expect includes-self/host-impure-fails 1 "not pure logic" -- python3 "$incs" "$b"
+printf '%s\n' "boot/boot.h -> hal/include/hal/hal.h" > $tmp/known-edge
+expect includes-self/known-edge-still-fails-its-cycle 1 "VIOLATION: include cycle" -- python3 "$incs" --known $tmp/known-edge "$tmp/inc-cycle"
+b=$tmp/inc-known; cp -r $good $b; mk $b/boot/start.c '#include "hal/hal.h"'
+printf '%s\n' "boot/start.c -> hal/include/hal/hal.h" > $tmp/known-one
+expect includes-self/known-passes 0 "KNOWN: boot/start.c:1" -- python3 "$incs" --known $tmp/known-one "$b"
+printf '%s\n' "boot/start.c -> hal/include/hal/hal.h" > $tmp/known-stale
+expect includes-self/stale-known-fails 1 "STALE: boot/start.c" -- python3 "$incs" --known $tmp/known-stale "$good"
+
+# ---- the real tree ----
+expect refs/nothing-points-outside 0 "" -- "$refs" --docs "$top"
+expect includes/point-down 0 "" -- python3 "$incs" --known "$top/tests/tree/include-known.txt" "$top"
