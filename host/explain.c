@@ -148,6 +148,7 @@ const char *kh_boot_reason_name(unsigned r)
     case KX_BOOT_BAD_QUEUE: return "queue address or setup refused";
     case KX_BOOT_BAD_TIMEOUT: return "wait_cycles is 0";
     case KX_BOOT_BAD_UNITS: return "unit table refused";
+    case KX_BOOT_BAD_RECORDS: return "record limits refused (rec_handles, rec_bytes)";
     default: return "unknown reason";
     }
 }

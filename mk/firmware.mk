@@ -108,6 +108,7 @@ FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text
                 dispatch/units.c:kdp_units_check \
                 dispatch/recover.c:kdp_abort,kdp_fail,kdp_fault,kdp_owed_start,kdp_refuse,kdp_settle,kdp_timeout \
                 service/kq_cold.c:kq_cold service/kq_check_cold.c:kq_check_cold \
+                service/record.c:kq_rec_cold \
                 $(FW_COLD_EXTRA_rv32)
 # FW_COLD_EXTRA_rv32: more words of the same form from the command line (tests/build cases).
 fw_comma := ,

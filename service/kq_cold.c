@@ -45,6 +45,7 @@ static void cold_aborted(struct kq_err *e)
     e->tag = kq_hdr->sq_head.tag;
     e->status = KS_ABORTED;
     e->detail = 0;
+    e->mover_cycles = 0;
     e->value = 0;
     e->cycles = 0;
 }
@@ -108,7 +109,13 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
     kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
     kq_owned[KQ_OWN_LIST].lo = list;
     kq_owned[KQ_OWN_LIST].hi = list == cmd ? list : list + (uint64_t)n * KD_RECORD_BYTES;
-    unsigned st = kmv_replay((const struct kd_write *)(uintptr_t)d, n, kq.dp.wait_cycles, r);
+    /* kmv_replay's two halves: the image then holds one replay loop, the one by-handle
+     * replays (queue.c) run natively. The validator through its native entry (kq_env.validate):
+     * on RV32 it gets an interpreted stack of its own (docs/kvm.md "Stack"). */
+    r->value = 0;
+    unsigned st = kq_env.validate((const struct kd_write *)(uintptr_t)d, n, kmv_caps_use, r);
+    if (st == KS_OK)
+        st = kmv_replay_validated((const struct kd_write *)(uintptr_t)d, n, kq.dp.wait_cycles, r);
     for (unsigned k = KQ_OWN_CMD; k < KQ_OWN_N; k++)
         kq_owned[k].lo = kq_owned[k].hi = 0;
     return st;
@@ -116,7 +123,9 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
 
 static void cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
-    if (s->op == KQ_OP_REPLAY) {
+    if (s->op >= KQ_OP_RECORD) {
+        kq_rec_cold(KQ_REC_EXEC, e, s);             /* RECORD, FORGET, RECORDS: record.c */
+    } else if (s->op == KQ_OP_REPLAY) {
         /* a REPLAY command's list was not read at acceptance: copied, validated, run */
         struct kmv_result r;
         unsigned st = cold_replay_copy(s->addr, (uint64_t)s->count * KD_RECORD_BYTES, s->addr,
@@ -203,6 +212,7 @@ static void cold_owned(const struct kx_bootblock *bb)
     kq_owned[KQ_OWN_CQ].lo = q->cq_addr;
     kq_owned[KQ_OWN_CQ].hi = q->cq_addr + (uint64_t)q->cq_entries * KQ_CPL_BYTES;
     kmv_caps_use = &kq_caps;
+    kq_rec_cold(KQ_REC_BOOT, bb);                   /* the record area joins the owned range */
 }
 
 static void cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)

@@ -41,6 +41,8 @@ extern volatile struct kq_header *kq_hdr;
 extern struct kq_env kq_env;
 extern struct kmv_span kq_owned[KQ_OWN_N];
 extern struct kmv_caps kq_caps;
+/* The records (queue.c, in .noinit: record.c's boot path sets it). */
+extern struct kq_recs kq_recs;
 
 /* ---- For kq_cold.c ---- */
 /* `first` of kq_cold_group_failed (and a replay result's step, kq_cold.c) for a command (not
@@ -148,5 +150,19 @@ static inline void kq_cold_changed(struct kq_err *e, const struct kq_err *ce, ui
 {
     kq_cold(KQ_COLD_CHANGED, e, ce, i);
 }
+
+/* ---- Records (record.c: cold code on RV32, its own entry) ----
+ * KQ_REC_BOOT (const struct kx_bootblock *): the limits, the area owned, every slot free
+ *   (called from kq_cold_owned);
+ * KQ_REC_EXEC (struct kq_err *, const struct kq_sub *): RECORD, FORGET, RECORDS;
+ * KQ_REC_REFUSE (struct kq_err *, const struct kq_sub *): a REPLAY / RUN by handle whose
+ *   handle queue.c's lookup did not find: the named status (KS_REC_*);
+ * KQ_REC_RESULT (struct kq_err *, unsigned st, const struct kmv_result *, uint32_t step): a
+ *   recorded list's replay ended st != KS_OK: e as REPLAY reports it (under step in a RUN;
+ *   KQ_NO_STEP: a command); returns KS_OK where a RUN goes on (RV64 KS_XFORM_UNCHECKED).
+ * An unrecorded RUN's REPLAY_H step becomes, in its at-use copy, the REPLAY of its record's
+ * list (kq_check_cold.c), and runs as REPLAY steps do. */
+enum kq_rec_what { KQ_REC_BOOT, KQ_REC_EXEC, KQ_REC_REFUSE, KQ_REC_RESULT };
+uint32_t kq_rec_cold(unsigned what, ...);
 
 #endif

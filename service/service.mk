@@ -27,7 +27,7 @@ test-suite-host-service: $(KQ_TEST_BIN)
 # instruction (tests/service/trap_stubs.c), for the fatal path's FATAL/KQ_FATAL_TRAP state line.
 KQ_T64_OBJS := $(O)/qemu-rv64/obj/boot/rv64/crt0.S.o $(O)/qemu-rv64/obj/service/queue.c.o \
                $(O)/qemu-rv64/obj/service/kq_check.c.o $(O)/qemu-rv64/obj/service/kq_cold.c.o \
-               $(O)/qemu-rv64/obj/service/kq_check_cold.c.o \
+               $(O)/qemu-rv64/obj/service/kq_check_cold.c.o $(O)/qemu-rv64/obj/service/record.c.o \
                $(O)/qemu-rv64/tests/service_trap_stubs.o
 $(O)/qemu-rv64/tests/service_trap_stubs.o: tests/service/trap_stubs.c service/kq.h
 	@mkdir -p $(@D)
@@ -76,7 +76,7 @@ KQ_SIZE_IMG := $(FW_O)/qemu-rv32/fw.elf
 size-rv32-queue: $(KQ_SIZE_IMG)
 	$(Q)$(NM) -l --defined-only $< > $(basename $<).syms
 	$(Q)$(OBJDUMP) -d -l -j .text $< > $(basename $<).lines
-	$(Q)awk -v window=8192 -v budget=7168 -v syms=$(basename $<).syms -v lines=$(basename $<).lines \
+	$(Q)awk -v window=8192 -v budget=7680 -v syms=$(basename $<).syms -v lines=$(basename $<).lines \
 	    -v srcs="$(FW_SERVICE) $(FW_LIB_COMMON) $(FW_LIB_rv32) kvm/kvm.c $(patsubst %,kvm/%.stub,$(FW_COLD_ENTRIES_rv32))" \
 	    -f tests/service/text_by_module.awk $(basename $<).map; rc=$$?; \
 	eval $$($(NM) $< | awk '$$3 ~ /^__kx_(cold_start|cold_end|noinit_end|spad_base|stack_bytes)$$/ { print substr($$3, 6) "=$$((0x" $$1 "))" }'); \

@@ -228,7 +228,7 @@ static const struct kx_unit_entry units[] = {
 
 static struct kq_env env(const struct kq_reach *r, const struct kmv_caps *caps)
 {
-    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0 };
+    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0, 0 };
     return e;
 }
 
@@ -251,9 +251,9 @@ static void sub_simple(void)
     CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
     s = sub(4, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);        /* UNITS */
     s = sub(5, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);        /* STOP */
-    s = sub(6, 0, 0);
+    s = sub(9, 0, 0);                                      /* past RECORDS (8) */
     CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_OP);
-    CHECK_EQ(e.detail, 6);
+    CHECK_EQ(e.detail, 9);
     s = sub(0xFFFF, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_OP);
     s = sub(0, 0, 0); s.flags = 0x80;
     CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
@@ -401,9 +401,9 @@ static void run_steps_bad(void)
     struct kq_env v = env(&rv32, &kmv_caps_rv32);
     struct kq_err e;
     step(0, 1, 0x11, 8, 0x2000);
-    step(1, 6, 0, 0, 0);                                   /* unknown step */
+    step(1, 7, 0, 0, 0);                                   /* unknown step (past REPLAY_H, 6) */
     CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_STEP);
-    CHECK_EQ(e.detail, 6);
+    CHECK_EQ(e.detail, 7);
     CHECK_EQ(e.value, 0x0001000000000000ull);             /* step 1 in [63:48] */
     step(1, 0, 0, 0, 0);
     CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_STEP);
