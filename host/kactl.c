@@ -212,6 +212,7 @@ static int want_help(int argc, char **argv, const char *help)
 
 static const char help_boot[] =
     "usage: kactl boot FW.elf [--units FILE | --enumerate] [--timeout-cycles N] [--entries N] [--resume]\n"
+    "                  [--rec-handles N] [--rec-bytes N]\n"
     "Holds the core, loads the ELF's segments through the instruction-window and scratchpad\n"
     "load paths, writes the boot block (queue at --queue or 0x800000 in DRAM, per-wait timeout\n"
     "--timeout-cycles, default 1000000) and a fresh command queue (--entries per ring, default\n"
@@ -220,7 +221,9 @@ static const char help_boot[] =
     "                 [VERSION [BUFFERS]]`, TYPE = NP, TU or a number; # comments\n"
     "  --enumerate    the firmware finds the units (the default)\n"
     "  --resume       keep the queue and its indices (firmware restart): the host's next\n"
-    "                 submission continues where the last one stopped\n";
+    "                 submission continues where the last one stopped\n"
+    "  --rec-handles N, --rec-bytes N   the records' limits in the boot block (0: the firmware's\n"
+    "                 defaults, 16 records and 256 KB; at most 16 and 1 MB, bytes a multiple of 32)\n";
 
 static unsigned parse_units(const char *path, struct kx_unit_entry *u)
 {
@@ -283,8 +286,13 @@ static int cmd_boot(int argc, char **argv)
     const char *elf = NULL, *units = NULL;
     uint32_t wait = KH_DEF_WAIT_CYCLES, entries = KH_DEF_ENTRIES;
     int resume = 0;
+    uint32_t rec_handles = 0, rec_bytes = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--units"))
+        if (!strcmp(argv[i], "--rec-handles"))
+            rec_handles = (uint32_t)num_arg("--rec-handles", argv[++i], 65535);
+        else if (!strcmp(argv[i], "--rec-bytes"))
+            rec_bytes = (uint32_t)num_arg("--rec-bytes", argv[++i], UINT32_MAX);
+        else if (!strcmp(argv[i], "--units"))
             units = argv[++i] ? argv[i] : (die(EX_USAGE, "--units needs a file"), NULL);
         else if (!strcmp(argv[i], "--enumerate"))
             units = NULL;
@@ -326,6 +334,9 @@ static int cmd_boot(int argc, char **argv)
     fflush(stdout);     /* before any failure message on stderr: scripts read the last line */
     struct kx_bootblock bb;
     kh_bootblock_make(&bb, qaddr, wait, nu ? ut : NULL, nu);
+    /* sent as given: the firmware refuses limits out of range (KX_BOOT_BAD_RECORDS) */
+    bb.rec_handles = (uint16_t)rec_handles;
+    bb.rec_bytes = rec_bytes;
     if (kh_bootblock_write(&node, &bb))
         node_die("boot block");
     if (resume) {

@@ -193,7 +193,10 @@ static void cold_owned(const struct kx_bootblock *bb)
 {
     const struct kq_setup *q = &kq.m.setup;
     uint64_t qa = bb->queue_addr;
-    const struct kmv_caps *self = kmv_caps_use;     /* still this variant's own */
+    /* This variant's own caps, not kmv_caps_use: after a restart in place (kactl restart: no
+     * reload) kmv_caps_use still points at kq_caps, which crt0 has zeroed (.bss), and the
+     * copy below would give every list KS_NO_REACH. */
+    const struct kmv_caps *self = kmv_caps_self();
     /* field by field: a struct copy would pull libc's memcpy into the window */
     kq_caps.reach_end = self->reach_end;
     kq_caps.xf_ids = self->xf_ids;
