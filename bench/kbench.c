@@ -10,7 +10,8 @@
  *   records (issue 15)  a 1,001-write list of 91 one-word COPY moves, RECORDed, replayed by
  *                       handle: its completion's cycles and mover_cycles (the processor's waits
  *                       for the mover, excluded as move_cycles is); a recorded RUN of 8 REPLAY
- *                       steps of that list: its cycles, against 8 by-handle replays' work
+ *                       steps of that list: its cycles beyond 8 x 91 moves, a move's cost being
+ *                       what 90 more moves add to a by-handle replay (91 moves against 1)
  * Usage: kbench SOCKET FW.elf
  * The machine must be fresh (core held, nothing loaded: QEMU started with hostport= and no
  * -kernel). Everything the firmware measures is deterministic under -icount; the host-driven
@@ -167,10 +168,23 @@ static void records(struct kh_queue *q, uint64_t nop_cycles)
     }
     printf("raw rec_run_cycles %llu\nraw rec_run_mover_cycles %u\n", (unsigned long long)c.cycles,
            c.mover_cycles);
-    /* beyond its moves: the RUN's cycles less 8 by-handle replays' own work (each one's cycles
-     * less a command's fixed cost, a NOP's) */
-    int64_t over = (int64_t)c.cycles - (int64_t)REC_STEPS * (int64_t)(replay_cycles - nop_cycles);
-    printf("fig record_run_overhead_insns %lld\n", (long long)over);
+    /* Beyond its moves: a move's cost r (staging, GO, the wait, the bookkeeping) is what 90
+     * more moves add to a by-handle replay: the 91-move list against its first move alone
+     * (the same 11 writes each); the RUN replays 8 x 91 of them. */
+    struct kq_sub r1 = { .op = KQ_OP_RECORD, .addr = list_ug, .count = 11 };
+    uint32_t h1 = (uint32_t)ok_cmd(q, &r1, "RECORD of one move").value;
+    struct kq_cpl c1;
+    for (unsigned i = 0; i < 2; i++) {
+        struct kq_sub r = { .op = KQ_OP_REPLAY, .flags = KQ_SUB_F_HANDLE, .addr = h1 };
+        c1 = ok_cmd(q, &r, "REPLAY by handle of one move");
+    }
+    printf("raw rec_replay1_cycles %llu\n", (unsigned long long)c1.cycles);
+    double move = (double)(replay_cycles - c1.cycles) / (REC_MOVES - 1u);
+    printf("raw rec_move_cycles %.1f\n", move);
+    printf("fig record_run_overhead_insns %.0f\n", (double)c.cycles - REC_STEPS * REC_MOVES * move);
+    (void)nop_cycles;
+    struct kq_sub f1 = { .op = KQ_OP_FORGET, .addr = h1 };
+    ok_cmd(q, &f1, "FORGET of one move");
     struct kq_sub f = { .op = KQ_OP_FORGET, .addr = hr };
     ok_cmd(q, &f, "FORGET of the RUN");
     f.addr = hl;

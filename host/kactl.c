@@ -223,7 +223,7 @@ static const char help_boot[] =
     "  --resume       keep the queue and its indices (firmware restart): the host's next\n"
     "                 submission continues where the last one stopped\n"
     "  --rec-handles N, --rec-bytes N   the records' limits in the boot block (0: the firmware's\n"
-    "                 defaults, 16 records and 256 KB; at most 16 and 1 MB, bytes a multiple of 32)\n";
+    "                 defaults, 8 records and 256 KB; at most 8 and 1 MB, bytes a multiple of 32)\n";
 
 static unsigned parse_units(const char *path, struct kx_unit_entry *u)
 {

@@ -56,10 +56,11 @@ enum kq_own {
 };
 
 /* The records the firmware holds (service/record.c; docs/host-interface.md "Records"): one
- * slot per handle the boot block allows. A free slot holds a handle no lookup can match (its
- * slot bits name another slot). Generations (handle [31:8]) issued this run lie in
+ * slot per handle the boot block allows. Zeroed at every boot (.bss: a restart forgets every
+ * record); a zero key matches no lookup but slot 0's (handle 8 or 0x18), so boot marks slot 0
+ * free with KQ_REC_FREE(0). Generations (handle [31:8]) issued this run lie in
  * [gen_lo, gen_hi) modulo 2^24. */
-#define KQ_REC_SLOTS  16u
+#define KQ_REC_SLOTS  8u
 struct kq_rec {
     /* the handle ^ (the op that runs it << 3): REPLAY (1) for a descriptor list, RUN (3) for a
      * step list, so one compare checks handle and kind (queue.c); a free slot: KQ_REC_FREE */
@@ -69,14 +70,17 @@ struct kq_rec {
     uint32_t bytes;         /* record-area bytes held (multiple of 32); 0: free */
 };
 #define KQ_REC_KEY(h)   ((h) ^ (((h) & KQ_H_STEPS ? KQ_OP_RUN : KQ_OP_REPLAY) << 3))
-/* slot bits of another slot (and of no key: a key's slot bits are its slot's ^ 8) */
+/* A free slot's key: slot bits of another slot, so no lookup of this slot matches it (a
+ * lookup's h ^ op << 3 has the slot's own bits [2:0]). */
 #define KQ_REC_FREE(slot)  ((uint32_t)(slot) ^ 1u)
 struct kq_recs {
     struct kq_rec r[KQ_REC_SLOTS];
-    uint32_t n_slots;       /* the boot block's rec_handles (or the default) */
-    uint32_t lo, hi;        /* the record area [lo, hi): unit-global */
-    uint32_t gen_lo, gen_hi;
+    /* [23:0] gen_lo, [31:24] the slots in use: the boot block's rec_handles (or the
+     * default); one word, so the table leaves the RV32 service state within gp's reach */
+    uint32_t lo_slots;
+    uint32_t gen_hi;
 };
+#define KQ_RECS_SLOTS(t)  ((t)->lo_slots >> 24)
 _Static_assert(KQ_REC_SLOTS - 1u <= KQ_H_SLOT && KQ_REC_SLOTS <= KQ_REC_MAX_HANDLES, "slot bits");
 
 /* What a submission check needs: the reach, the unit table, the mover caps, and how to read
@@ -132,7 +136,9 @@ static inline uint32_t kq_slot(uint64_t index, uint32_t entries)
  * and the copy buffer KX_FW_COPY_*), refused as command data (kq_reach.rsv) and as a mover
  * walk (KQ_OWN_FW). */
 #define KQ_FW_OWN_LO  KX_FW_DRAM_OFFSET
-#define KQ_FW_OWN_HI  (KX_FW_DRAM_OFFSET + KX_FW_DRAM_BYTES)
+/* ... and the record area at its largest (KQ_REC_MAX_BYTES after it, whatever the boot
+ * block's rec_bytes): no queue or command data can ever lie where a record may go. */
+#define KQ_FW_OWN_HI  (KX_FW_REC_OFFSET + KQ_REC_MAX_BYTES)
 
 /* Checks [ug, ug + bytes) for the processor: aligned to `align` (a power of two, at most 32),
  * bits [63:40], 38 and the mesh field [37:36] zero, DRAM below r->end[0] or staging (bit 39,
@@ -213,7 +219,7 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
 /* Handles (queue.h: [3:0] slot, [4] kind, [7:5] 0, [31:8] generation). A handle issued this
  * run has its generation in [gen_lo, gen_hi) (modulo 2^24): it is live when its slot still
  * holds it, else forgotten or its slot reused. One from before this run (a generation below
- * gen_lo, less than 2^23 back) was lost at a restart; anything else was never issued. */
+ * gen_lo, less than 2^23 back, not 0) was lost at a restart; anything else was never issued. */
 static inline unsigned kq_rec_check(const struct kq_env *env, uint32_t h, uint32_t steps, struct kq_err *e,
                       const struct kq_rec **rec)
 {
@@ -221,15 +227,16 @@ static inline unsigned kq_rec_check(const struct kq_env *env, uint32_t h, uint32
     uint32_t slot = h & KQ_H_SLOT, g = h >> KQ_H_GEN_SHIFT;
     uint32_t st = KS_REC_UNKNOWN, v = 0;
     *rec = 0;
-    if (t && slot < t->n_slots && !(h & 0xE0u) && g) {
-        uint32_t since = (g - t->gen_lo) & 0xFFFFFFu, issued = (t->gen_hi - t->gen_lo) & 0xFFFFFFu;
+    if (t && slot < KQ_RECS_SLOTS(t) && !(h & KQ_H_RSVD)) {
+        /* modulo 2^24: lo_slots's top byte drops out */
+        uint32_t since = (g - t->lo_slots) & 0xFFFFFFu, issued = (t->gen_hi - t->lo_slots) & 0xFFFFFFu;
         if (since < issued) {
             st = KS_REC_STALE, v = 1;
             if (t->r[slot].key == KQ_REC_KEY(h)) {
                 st = (h & KQ_H_STEPS) == steps ? KS_OK : KS_REC_KIND, v = 0;
                 *rec = &t->r[slot];
             }
-        } else if (((t->gen_lo - g) & 0xFFFFFFu) - 1u < 0x800000u) {
+        } else if (g && ((t->lo_slots - g) & 0xFFFFFFu) - 1u < 0x800000u) {
             st = KS_REC_STALE, v = 2;
         }
     }

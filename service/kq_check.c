@@ -112,6 +112,7 @@ struct kq_rule {
 #define KQ_LISTS_REPLAY          (KQ_LISTS_STEP + KQ_STEP_REPLAY_H + 1u)   /* ... by flags */
 #define KQ_LISTS_RUN             (KQ_LISTS_REPLAY + KQ_SUB_F_ALL + 1u)
 #define KQ_LISTS_RECORD          (KQ_LISTS_RUN + KQ_SUB_F_ALL + 1u)
+#define KQ_LISTS_FORGET          (KQ_LISTS_RECORD + KQ_SUB_F_ALL + 1u)
 
 /* Setup line (docs/host-interface.md §3.2): the status is the KQ_SETUP_* rule. */
 static const struct kq_rule kq_rules_setup[] = {
@@ -161,12 +162,6 @@ static const struct kq_rule kq_rules_run[] = {
     KQ_DATA(struct kq_sub, addr, count, 0, KQ_STEP_BYTES, 8),
     KQ_END
 };
-static const struct kq_rule kq_rules_forget[] = {
-    KQ_NO_FLAGS,
-    KQ_ZERO_AT(offsetof(struct kq_sub, addr) + 4, 4),
-    KQ_ZERO(struct kq_sub, count),
-    KQ_END
-};
 static const struct kq_rule kq_rules_records[] = {
     KQ_NO_FLAGS,
     KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KQ_REC_MAX_HANDLES),
@@ -178,6 +173,7 @@ static const struct kq_rule kq_rules_records[] = {
 static const struct kq_rule kq_rules_replay_f[] = KQ_BY_FLAGS(KQ_LISTS_REPLAY);
 static const struct kq_rule kq_rules_run_f[] = KQ_BY_FLAGS(KQ_LISTS_RUN);
 static const struct kq_rule kq_rules_record_f[] = KQ_BY_FLAGS(KQ_LISTS_RECORD);
+static const struct kq_rule kq_rules_forget_f[] = KQ_BY_FLAGS(KQ_LISTS_FORGET);
 
 /* RUN steps (§6): op, rsvd, then per op (the DISPATCH and REPLAY rows as the commands'). */
 static const struct kq_rule kq_rules_step[] = {
@@ -226,7 +222,7 @@ static const struct kq_rule *const kq_lists[] = {
     [KQ_LISTS_SUB + KQ_OP_UNITS] = kq_rules_noflags,
     [KQ_LISTS_SUB + KQ_OP_STOP] = kq_rules_noflags,
     [KQ_LISTS_SUB + KQ_OP_RECORD] = kq_rules_record_f,
-    [KQ_LISTS_SUB + KQ_OP_FORGET] = kq_rules_forget,
+    [KQ_LISTS_SUB + KQ_OP_FORGET] = kq_rules_forget_f,
     [KQ_LISTS_SUB + KQ_OP_RECORDS] = kq_rules_records,
     [KQ_LISTS_STEP] = kq_rules_none,                /* no step 0: refused by the op row */
     [KQ_LISTS_STEP + KQ_STEP_DISPATCH] = kq_rules_step_dispatch,
@@ -249,8 +245,12 @@ static const struct kq_rule *const kq_lists[] = {
     [KQ_LISTS_RECORD + KQ_SUB_F_HANDLE] = kq_rules_noflags,
     [KQ_LISTS_RECORD + KQ_SUB_F_STEPS] = kq_rules_run,
     [KQ_LISTS_RECORD + KQ_SUB_F_ALL] = kq_rules_noflags,
+    [KQ_LISTS_FORGET + 0] = kq_rules_handle,        /* FORGET: flags 0, a handle */
+    [KQ_LISTS_FORGET + KQ_SUB_F_HANDLE] = kq_rules_noflags,
+    [KQ_LISTS_FORGET + KQ_SUB_F_STEPS] = kq_rules_noflags,
+    [KQ_LISTS_FORGET + KQ_SUB_F_ALL] = kq_rules_noflags,
 };
-_Static_assert(sizeof kq_lists / sizeof kq_lists[0] == KQ_LISTS_RECORD + KQ_SUB_F_ALL + 1u,
+_Static_assert(sizeof kq_lists / sizeof kq_lists[0] == KQ_LISTS_FORGET + KQ_SUB_F_ALL + 1u,
                "every list entry filled");
 
 /* Fields are read at their natural alignment: every record is aligned (the setup line to 32,

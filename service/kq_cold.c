@@ -215,7 +215,7 @@ static void cold_owned(const struct kx_bootblock *bb)
     kq_owned[KQ_OWN_CQ].lo = q->cq_addr;
     kq_owned[KQ_OWN_CQ].hi = q->cq_addr + (uint64_t)q->cq_entries * KQ_CPL_BYTES;
     kmv_caps_use = &kq_caps;
-    kq_rec_cold(KQ_REC_BOOT, bb);                   /* the record area joins the owned range */
+    kq_rec_boot(bb);                                /* records: limits, slot 0, generations */
 }
 
 static void cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)

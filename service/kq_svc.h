@@ -41,7 +41,7 @@ extern volatile struct kq_header *kq_hdr;
 extern struct kq_env kq_env;
 extern struct kmv_span kq_owned[KQ_OWN_N];
 extern struct kmv_caps kq_caps;
-/* The records (queue.c, in .noinit: record.c's boot path sets it). */
+/* The records (queue.c, in .bss: zeroed at every boot; kq_rec_boot finishes it). */
 extern struct kq_recs kq_recs;
 
 /* ---- For kq_cold.c ---- */
@@ -152,8 +152,24 @@ static inline void kq_cold_changed(struct kq_err *e, const struct kq_err *ce, ui
 }
 
 /* ---- Records (record.c: cold code on RV32, its own entry) ----
- * KQ_REC_BOOT (const struct kx_bootblock *): the limits, the area owned, every slot free
- *   (called from kq_cold_owned);
+ * Boot (kq_cold.c cold_owned, cold code too: inline here so boot pays no second cold entry):
+ * the limits checked (else the core stops, KX_BOOT_BAD_RECORDS), slot 0 marked free (the
+ * table is zero), this run's generations starting at the next submission. The record area
+ * is owned whatever its size (KQ_FW_OWN_HI). */
+static inline void kq_rec_boot(const struct kx_bootblock *bb)
+{
+    uint32_t nh = bb->rec_handles, nb = bb->rec_bytes;
+    if (nh > KQ_REC_MAX_HANDLES || nb > KQ_REC_MAX_BYTES || (nb & 31u)) {
+        hal_puts("kohaku-fw " BOARD_NAME ": boot block record limits refused\n");
+        hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_RECORDS));
+    }
+    uint32_t g = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
+    kq_recs.r[0].key = KQ_REC_FREE(0);
+    kq_recs.lo_slots = g | (nh ? nh : KQ_REC_DEF_HANDLES) << 24;
+    kq_recs.gen_hi = g;
+}
+
+/* The cold entry:
  * KQ_REC_EXEC (struct kq_err *, const struct kq_sub *): RECORD, FORGET, RECORDS;
  * KQ_REC_REFUSE (struct kq_err *, const struct kq_sub *): a REPLAY / RUN by handle whose
  *   handle queue.c's lookup did not find: the named status (KS_REC_*);
@@ -162,7 +178,7 @@ static inline void kq_cold_changed(struct kq_err *e, const struct kq_err *ce, ui
  *   KQ_NO_STEP: a command); returns KS_OK where a RUN goes on (RV64 KS_XFORM_UNCHECKED).
  * An unrecorded RUN's REPLAY_H step becomes, in its at-use copy, the REPLAY of its record's
  * list (kq_check_cold.c), and runs as REPLAY steps do. */
-enum kq_rec_what { KQ_REC_BOOT, KQ_REC_EXEC, KQ_REC_REFUSE, KQ_REC_RESULT };
+enum kq_rec_what { KQ_REC_EXEC = 1, KQ_REC_REFUSE, KQ_REC_RESULT };
 uint32_t kq_rec_cold(unsigned what, ...);
 
 #endif

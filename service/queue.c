@@ -35,6 +35,11 @@ static const void *kq_map(uint64_t ug)
     return (const void *)(uintptr_t)hal_ug_ptr(ug);
 }
 
+/* The records: in .bss, so every boot (a restart too) starts with none, zeroed by crt0
+ * natively; kq_rec_boot (cold) finishes it. In the scratchpad on RV32, which neither the
+ * host, nor a unit, nor the mover writes while the core runs. */
+struct kq_recs kq_recs;
+
 /* The ranges no mover walk may reach (kq.h enum kq_own) and the caps that carry them; the cold
  * boot path (kq_cold_owned) fills both. */
 struct kmv_span kq_owned[KQ_OWN_N];
@@ -49,6 +54,7 @@ struct kq_env kq_env = {
     .map = kq_map,
     .validate = kmv_validate,
     .owned = kq_owned,
+    .recs = &kq_recs,
 };
 
 /* n words from s to d, in order, each one load and one store (shared lines both ways). */

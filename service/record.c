@@ -10,11 +10,6 @@
 #include <stdarg.h>
 #include "kq_svc.h"
 
-/* The records (kq_svc.h), set here at boot: on RV32 in the scratchpad, which neither the
- * host, nor a unit, nor the mover writes while the core runs. Defined here, after the service's
- * own state in the image, so the hot state stays within gp's reach (RV32). */
-struct kq_recs kq_recs __attribute__((section(".noinit.kqrec")));
-
 #define REC_FREE(slot)  KQ_REC_FREE(slot)
 /* A descriptor list's record: one REPLAY step, a step of op 0 (it ends queue.c's loop, whose
  * count, the record's n, is then the list's moves: the value REPLAY ends with), the list. */
@@ -25,30 +20,14 @@ static uint32_t round32(uint32_t b)
     return (b + 31u) & ~31u;
 }
 
-/* Boot (kq_cold_owned, after the owned ranges are set): the limits from the boot block, the
- * area made owned, every slot free, this run's generations starting at the next submission. */
-static void rec_boot(const struct kx_bootblock *bb)
+/* The record area: from KX_FW_REC_OFFSET, the boot block's rec_bytes (checked at boot,
+ * kq_rec_boot); the boot block is in the scratchpad, which the host cannot write while the
+ * core runs. */
+extern const struct kx_bootblock __kx_bootblock;   /* the linker's (boot/start.c): no call */
+static uint32_t rec_hi(void)
 {
-    uint32_t nh = bb->rec_handles ? bb->rec_handles : KQ_REC_DEF_HANDLES;
-    uint32_t nb = bb->rec_bytes ? bb->rec_bytes : KQ_REC_DEF_BYTES;
-    if (nh > KQ_REC_MAX_HANDLES || nb > KQ_REC_MAX_BYTES || (nb & 31u)) {
-        hal_puts("kohaku-fw " BOARD_NAME ": boot block record limits refused\n");
-        hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_RECORDS));
-    }
-    struct kq_recs *t = &kq_recs;
-    t->n_slots = nh;
-    t->lo = KX_FW_REC_OFFSET;
-    t->hi = KX_FW_REC_OFFSET + nb;
-    t->gen_lo = t->gen_hi = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
-    for (uint32_t i = 0; i < KQ_REC_SLOTS; i++) {
-        t->r[i].key = REC_FREE(i);
-        t->r[i].bytes = 0;
-    }
-    /* The record area joins the firmware's own range: refused as command data and as any
-     * walk's reach, for every command from now on. */
-    kq_env.reach.rsv[1] = t->hi;
-    kq_owned[KQ_OWN_FW].hi = t->hi;
-    kq_env.recs = t;
+    uint32_t nb = __kx_bootblock.rec_bytes;
+    return KX_FW_REC_OFFSET + (nb ? nb : KQ_REC_DEF_BYTES);
 }
 
 /* First fit: the lowest start in the area where `need` bytes touch no record. Returns the
@@ -57,10 +36,10 @@ static void rec_boot(const struct kx_bootblock *bb)
 static uint32_t rec_alloc(uint32_t need, uint32_t *room)
 {
     const struct kq_recs *t = &kq_recs;
-    uint32_t at = t->lo;
+    uint32_t at = KX_FW_REC_OFFSET, hi = rec_hi();
     for (;;) {
-        uint32_t end = t->hi, moved = 0;
-        for (uint32_t i = 0; i < t->n_slots; i++) {
+        uint32_t end = hi, moved = 0;
+        for (uint32_t i = 0; i < KQ_RECS_SLOTS(t); i++) {
             const struct kq_rec *r = &t->r[i];
             if (!r->bytes)
                 continue;
@@ -71,7 +50,7 @@ static uint32_t rec_alloc(uint32_t need, uint32_t *room)
                 end = r->ug;
             }
         }
-        if (at + need > t->hi)
+        if (at + need > hi)
             return 0;
         if (!moved) {
             *room = end - at;
@@ -84,9 +63,9 @@ static uint32_t rec_free_bytes(void)
 {
     const struct kq_recs *t = &kq_recs;
     uint32_t used = 0;
-    for (uint32_t i = 0; i < t->n_slots; i++)
+    for (uint32_t i = 0; i < KQ_RECS_SLOTS(t); i++)
         used += t->r[i].bytes;
-    return t->hi - t->lo - used;
+    return rec_hi() - KX_FW_REC_OFFSET - used;
 }
 
 static void fill(struct kq_err *e, unsigned st, uint32_t detail, uint64_t value)
@@ -134,9 +113,9 @@ static unsigned rec_validate(uint32_t ug, uint32_t n, uint64_t cmd, uint64_t cmd
 static uint32_t rec_slot(void)
 {
     uint32_t i = 0;
-    while (i < kq_recs.n_slots && kq_recs.r[i].bytes)
+    while (i < KQ_RECS_SLOTS(&kq_recs) && kq_recs.r[i].bytes)
         i++;
-    return i < kq_recs.n_slots ? i : KQ_REC_SLOTS;
+    return i < KQ_RECS_SLOTS(&kq_recs) ? i : KQ_REC_SLOTS;
 }
 
 /* writes (a descriptor list: its REPLAY step's n) or steps */
@@ -270,7 +249,7 @@ static void rec_exec(const struct kq_sub *s, struct kq_err *e)
     } else {                                        /* KQ_OP_RECORDS */
         volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(s->addr);
         uint32_t live = 0;
-        for (uint32_t i = 0; i < kq_recs.n_slots; i++) {
+        for (uint32_t i = 0; i < KQ_RECS_SLOTS(&kq_recs); i++) {
             const struct kq_rec *r = &kq_recs.r[i];
             if (!r->bytes)
                 continue;
@@ -296,9 +275,7 @@ uint32_t kq_rec_cold(unsigned what, ...)
     va_list ap;
     va_start(ap, what);
     uint32_t ret = KS_OK;
-    if (what == KQ_REC_BOOT) {
-        rec_boot(va_arg(ap, const struct kx_bootblock *));
-    } else {
+    {
         struct kq_err *e = va_arg(ap, struct kq_err *);
         if (what == KQ_REC_EXEC) {
             rec_exec(va_arg(ap, const struct kq_sub *), e);

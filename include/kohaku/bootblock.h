@@ -34,7 +34,7 @@ struct kx_bootblock {
     uint16_t unit_count;    /* entries in units[] when KX_BOOT_F_UNITS */
     /* Records (docs/host-interface.md "Records"). Reserved and 0 before they existed, so 0
      * means the default: an older host's block still boots, and older firmware ignores them. */
-    uint16_t rec_handles;   /* records at most: 0 = KQ_REC_DEF_HANDLES; 1..KQ_REC_MAX_HANDLES */
+    uint16_t rec_handles;   /* records at most: 0 = KQ_REC_DEF_HANDLES (8); 1..KQ_REC_MAX_HANDLES (8) */
     uint32_t rec_bytes;     /* record area bytes: 0 = KQ_REC_DEF_BYTES; a multiple of 32, at most
                              * KQ_REC_MAX_BYTES (larger is refused: KX_BOOT_BAD_RECORDS) */
     struct kx_unit_entry units[KX_BOOT_MAX_UNITS];

@@ -144,15 +144,16 @@ enum kq_op {
 #define KQ_SUB_F_STEPS      0x2u    /* RECORD: the data is a RUN step list */
 #define KQ_SUB_F_ALL        (KQ_SUB_F_HANDLE | KQ_SUB_F_STEPS)
 
-/* A handle (a 32-bit value, never 0): [3:0] the record's slot, [4] 1 for a RUN step list,
+/* A handle (a 32-bit value): [2:0] the record's slot, [3] 0, [4] 1 for a RUN step list,
  * [7:5] 0, [31:8] the low 24 bits of the RECORD submission's index plus one (submissions
- * taken before it, ever, plus one: never 0), so no handle is issued twice within 2^24
- * submissions, across restarts too (the queue's indices carry on). */
-#define KQ_H_SLOT           0x0Fu
+ * taken before it, ever, plus one), so no handle is issued twice within 2^24 submissions,
+ * across restarts too (the queue's indices carry on). */
+#define KQ_H_SLOT           0x07u
 #define KQ_H_STEPS          0x10u
+#define KQ_H_RSVD           0xE8u   /* 0 in every handle issued */
 #define KQ_H_GEN_SHIFT      8u
-#define KQ_REC_MAX_HANDLES  16u     /* records at most (the slot field) */
-#define KQ_REC_DEF_HANDLES  16u     /* boot block rec_handles 0 */
+#define KQ_REC_MAX_HANDLES  8u      /* records at most (the slot field) */
+#define KQ_REC_DEF_HANDLES  8u      /* boot block rec_handles 0 */
 #define KQ_REC_DEF_BYTES    0x40000u    /* boot block rec_bytes 0: 256 KB */
 #define KQ_REC_MAX_BYTES    0x100000u   /* 1 MB: the record area's most */
 
