@@ -464,6 +464,114 @@ static void run_steps_replay(void)
     CHECK_EQ(kq_steps_check(steps, 2, &v32, &e), KS_BAD_ALIGN);
 }
 
+/* ---- Records (docs/host-interface.md §12): the submission rows by flags, the REPLAY_H step
+ * rows and the handle statuses; expected values from queue.h's handle layout and status.h. */
+static void sub_records(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_err e;
+    struct kq_sub s = sub(1, 0x200, 0);                    /* REPLAY by handle 0x200 */
+    s.flags = 1;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s.op = 3; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);   /* RUN by handle */
+    s.count = 1;                                           /* count must be 0 by handle */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 16);
+    s = sub(1, 0x100000200ull, 0); s.flags = 1;            /* addr[63:32] must be 0 */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 12);
+    s = sub(2, 0x2000, 1); s.flags = 1;                    /* DISPATCH takes no flag */
+    s.ntargets = 1; s.targets[0] = 0x11;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(e.detail, 1);
+    s = sub(0, 0, 0); s.flags = 2;                         /* NOP neither */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    s = sub(1, 0x100, 2); s.flags = 2;                     /* STEPS is RECORD's only */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    s = sub(1, 0x100, 2); s.flags = 4;                     /* undefined bit */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(e.detail, 4);
+    s = sub(6, 0x100, 2); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);         /* RECORD a list */
+    s = sub(6, 0x100, 4097); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = sub(6, 0x1000, 4); s.flags = 2; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);   /* steps */
+    s = sub(6, 0x1004, 4); s.flags = 2; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    s = sub(6, 0x100, 2); s.flags = 1; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    /* the firmware's reach with the record area owned (host-interface.md §12: 0x40_0000 up
+     * to 0x51_0000) */
+    static const struct kq_reach rv32rec = { { 0x70000000ull, 0 }, { 0x400000u, 0x510000u } };
+    v = env(&rv32rec, &kmv_caps_rv32);
+    s = sub(6, 0x410000, 1);                               /* data in the record area */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(e.value, 0x410000);
+    s = sub(6, 0x50FFF4, 1); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);  /* its last 12 */
+    s = sub(6, 0x510000, 1); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);       /* past it */
+    s = sub(7, 0x200, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);          /* FORGET */
+    s.count = 1; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    s = sub(7, 0x200, 0); s.flags = 1; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    s = sub(8, 0x1000, 8); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);         /* RECORDS */
+    s = sub(8, 0x1000, 9); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = sub(8, 0x1010, 1); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+}
+
+static void handles(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_recs t;
+    memset(&t, 0, sizeof t);
+    for (unsigned i = 0; i < KQ_REC_SLOTS; i++)
+        t.r[i].key = KQ_REC_FREE(i);
+    /* this run's generations 0x10..0x12; 4 slots; slot 1 holds list 0x1101 (generation 0x11),
+     * slot 2 the step list 0x1012 */
+    t.lo_slots = 0x10u | 4u << 24;
+    t.gen_hi = 0x13;
+    t.r[1].key = KQ_REC_KEY(0x1101u);
+    t.r[2].key = KQ_REC_KEY(0x1012u);
+    v.recs = &t;
+    struct kq_err e;
+    const struct kq_rec *r;
+    CHECK_EQ(kq_rec_check(&v, 0x1101, 0, &e, &r), KS_OK);
+    CHECK_EQ(r == &t.r[1], 1);
+    CHECK_EQ(kq_rec_check(&v, 0x1012, KQ_H_STEPS, &e, &r), KS_OK);
+    CHECK_EQ(kq_rec_check(&v, 0x1101, KQ_H_STEPS, &e, &r), KS_REC_KIND);
+    CHECK_EQ(e.detail, 0x1101);
+    CHECK_EQ(kq_rec_check(&v, 0x1012, 0, &e, &r), KS_REC_KIND);
+    CHECK_EQ(kq_rec_check(&v, 0x1201, 0, &e, &r), KS_REC_STALE);  /* issued this run, not held */
+    CHECK_EQ(e.value, 1);
+    CHECK_EQ(kq_rec_check(&v, 0x0F01, 0, &e, &r), KS_REC_STALE);  /* before this run */
+    CHECK_EQ(e.value, 2);
+    CHECK_EQ(kq_rec_check(&v, 0x1301, 0, &e, &r), KS_REC_UNKNOWN); /* not issued yet */
+    CHECK_EQ(e.detail, 0x1301);
+    CHECK_EQ(kq_rec_check(&v, 0x1104, 0, &e, &r), KS_REC_UNKNOWN); /* slot 4 of 4 */
+    CHECK_EQ(kq_rec_check(&v, 0x1109, 0, &e, &r), KS_REC_UNKNOWN); /* bit 3 */
+    CHECK_EQ(kq_rec_check(&v, 0x0001, 0, &e, &r), KS_REC_UNKNOWN); /* generation 0 */
+    /* the by-handle lookup's compare (queue.c): key == h ^ op << 3, op REPLAY 1 or RUN 3 */
+    CHECK_EQ(t.r[1].key, 0x1101u ^ (1u << 3));
+    CHECK_EQ(t.r[2].key, 0x1012u ^ (3u << 3));
+    for (unsigned i = 0; i < KQ_REC_SLOTS; i++)          /* a free slot never matches */
+        for (uint32_t h = i; h < 0x400; h += KQ_REC_SLOTS)
+            if (i != 1 && i != 2) {
+                CHECK_EQ(KQ_REC_FREE(i) == (h ^ (1u << 3)), 0);
+                CHECK_EQ(KQ_REC_FREE(i) == (h ^ (3u << 3)), 0);
+            }
+    /* REPLAY_H steps: n and addr[63:32] 0, the handle live and a list */
+    step(0, 6, 0, 0, 0x1101);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
+    step(0, 6, 0, 0, 0x1012);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_KIND);
+    CHECK_EQ(e.value, 0);                                  /* step 0 | 0 */
+    step(0, 6, 0, 1, 0x1101);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 8);
+    step(0, 2, 0, 0, 0); step(1, 6, 0, 0, 0x100001101ull);
+    step(0, 4, 0, 0, 0);                                   /* BARRIER, then the bad one */
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 20);
+    CHECK_EQ(e.value, 0x0001000000000000ull);
+    v.recs = 0;                                            /* no table: nothing is held */
+    step(0, 6, 0, 0, 0x1101);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_UNKNOWN);
+}
+
 /* The status table keeps its ranges (status.h): input codes change nothing, ABORTED is other. */
 static void status_ranges(void)
 {
@@ -476,6 +584,8 @@ static void status_ranges(void)
     }
     CHECK_EQ(KS_IS_OTHER(KS_ABORTED), 1);
     CHECK_EQ(KS_ABORTED, 0x71);
+    CHECK_EQ(KS_IS_INPUT(KS_REC_UNKNOWN) && KS_IS_INPUT(KS_REC_STALE) && KS_IS_INPUT(KS_REC_KIND), 1);
+    CHECK_EQ(KS_IS_OTHER(KS_REC_FULL), 1);
 }
 
 int main(void)
@@ -495,6 +605,8 @@ int main(void)
     RUN(run_steps_good);
     RUN(run_steps_bad);
     RUN(run_steps_replay);
+    RUN(sub_records);
+    RUN(handles);
     RUN(status_ranges);
     fprintf(stderr, "host-service: %u checks, %u failed\n", checks, fails);
     return fails != 0;
