@@ -216,7 +216,7 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
  * STALE's value 1 forgotten or reused, 2 lost at a restart). Inline: only cold code (RV32)
  * and host builds call it, from two files, and a cold file calls no other file's function.
  */
-/* Handles (queue.h: [3:0] slot, [4] kind, [7:5] 0, [31:8] generation). A handle issued this
+/* Handles (queue.h: [2:0] slot, [3] 0, [4] kind, [7:5] 0, [31:8] generation). A handle issued this
  * run has its generation in [gen_lo, gen_hi) (modulo 2^24): it is live when its slot still
  * holds it, else forgotten or its slot reused. One from before this run (a generation below
  * gen_lo, less than 2^23 back, not 0) was lost at a restart; anything else was never issued. */
