@@ -34,12 +34,17 @@ $(foreach b,$(BENCH_BOARDS),$(foreach i,$(BENCH_IMAGES),$(eval $(call bench_imag
 # dispatch.h or kmv.h must rebuild the bench images, not leave a stale struct layout in them.
 -include $(BENCH_ELFS:.elf=.d)
 
+KLINKS := $(O)/bench/klinks
+$(KLINKS): bench/klinks.c $(HOST_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) bench/klinks.c $(HOST_LIB) -o $@
+
 $(KBENCH): bench/kbench.c $(HOST_LIB) $(HOST_HDRS)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) bench/kbench.c $(HOST_LIB) -o $@
 
 .PHONY: bench-build bench bench-check
-bench-build: qemu $(KBENCH) $(BENCH_ELFS) $(foreach b,$(BENCH_BOARDS),$(FW_O)/$(b)/fw.elf) tests-target-tools
+bench-build: qemu $(KBENCH) $(KLINKS) $(XDMA_SHIM) $(BENCH_ELFS) $(foreach b,$(BENCH_BOARDS),$(FW_O)/$(b)/fw.elf) tests-target-tools
 
 # Each board's lines go to $(O)/bench/<board>.txt; results.txt holds both; the table follows.
 # deps first (a clean clone on a new machine), then everything the runs need.
@@ -48,6 +53,7 @@ bench: deps
 	@mkdir -p $(O)/bench
 	$(Q)rc=0; for b in $(BENCH_BOARDS); do \
 	  bench/bench.sh $(O) $$b > $(O)/bench/$$b.txt 2> $(O)/bench/$$b.stderr || rc=1; \
+	  bench/links.sh $(O) $$b >> $(O)/bench/$$b.txt 2>> $(O)/bench/$$b.stderr || rc=1; \
 	  cat $(O)/bench/$$b.txt; sed 's/^/  /' $(O)/bench/$$b.stderr; \
 	done; cat $(addprefix $(O)/bench/,$(addsuffix .txt,$(BENCH_BOARDS))) > $(O)/bench/results.txt; \
 	echo; bench/table.sh $(O)/bench/results.txt | tee $(O)/bench/table.md; exit $$rc

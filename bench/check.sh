@@ -5,7 +5,8 @@
 set -u
 res=$1
 fail=0
-# board name op limit — the bench budgets ("Budgets")
+# board name op limit — the bench budgets ("Budgets") and the jtag link's round
+# trips: bench/links.sh)
 budgets='
 qemu-rv64 dispatch_insns_per_flit <= 12
 qemu-rv32 dispatch_insns_per_flit <= 24
@@ -27,6 +28,9 @@ qemu-rv32 imem_bytes <= 7680
 qemu-rv32 spad_bytes <= 8192
 qemu-rv64 imem_bytes <= 24576
 qemu-rv64 spad_bytes <= 32768
+qemu-rv32 link_jtag_boot_round_trips <= 64
+qemu-rv32 link_jtag_replay1000_round_trips <= 8
+qemu-rv64 link_jtag_replay1000_round_trips <= 8
 '
 while read -r board name op limit; do
   [ -n "$board" ] || continue

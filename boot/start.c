@@ -24,7 +24,7 @@ void kx_cstart(void)
         hal_puts("kohaku-fw " BOARD_NAME ": boot block refused, reason=");
         hal_put_hex(reason);
         hal_puts("\n");
-        /* reason is 1..7 (boot.h): KX_EXIT_BOOT's mask would be an instruction for nothing. */
+        /* reason is 1..8 (boot.h): KX_EXIT_BOOT's mask would be an instruction for nothing. */
         hal_exit(KX_EXIT_BOOT_BASE | reason);
     }
     (void)main();

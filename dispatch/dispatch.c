@@ -182,11 +182,14 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
     if (now == j->last_count)
         return false;
     if (KDP_W != 8) {
-        /* Code and arg straddle RV32's halves: the count half read again must not have
-         * moved (a signal between the two loads); once more if it did. */
-        w = hal_agent_rd(off);
-        if ((uint32_t)w != hal_agent_rd32(off))
-            w = hal_agent_rd(off);
+        /* Code and arg straddle RV32's halves: low, high, low again; equal lows (the count is
+         * in the low half) mean no signal came between, so the halves belong together. Read
+         * once more while they differ: each turn takes a new signal, and a unit signals only
+         * for the instructions it holds (at most its depth), so this ends. (Retrying once
+         * without checking again let a third signal tear the word: the exec_result of a FAULT
+         * reported with the low byte of the signal before it.) */
+        while ((uint32_t)(w = hal_agent_rd(off)) != hal_agent_rd32(off))
+            ;
         now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, w);
     }
     uint32_t got = kdp_count_since(now, j->last_count);
@@ -200,6 +203,10 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
     j->rep.completions += got;
     j->rep.last_code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
     j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
+    /* The credit check's counts: of the `got` signals only the newest was seen; it returned no
+     * credit unless its code is INST_COMPLETE (docs/hardware.md §1.1), the others are due one each */
+    j->polls++;
+    c->cred_due += got - (j->rep.last_code != KF_SIG_INST_COMPLETE);
     if (j->rep.last_code == KF_SIG_FAULT)
         kdp_fault(c, j);            /* recover.c: the program ends, in-flight work retires */
     if (j->rep.completions >= j->rep.dispatched && (j->rep.dispatched == j->prog->n || j->state == KDP_J_STOP))
@@ -247,19 +254,33 @@ static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kd
     kdp_stage(r * rs, p, cursor, len);
 }
 
-/* Writes the PROG_* registers of one top-up kick (len = credit) and starts it (only while run
- * is 0: PROG_DST is read live at every flit; credit seeded before every kick, never 0, never
- * above room). */
+/* PROG_CRED at the run's first kick only: from then on it counts every INST_COMPLETE exactly
+ * (a rewrite would lose those that came between a read and the write), which the credit
+ * check at the end of the run needs (docs/dispatch.md "Faults NODE_STATUS hides"). */
+static void kdp_seed(struct kdp_ctx *c, uint32_t cred)
+{
+    if (c->cred_state == KDP_CRED_NONE) {
+        hal_agent_wr32(KA_PROG_CRED, cred);
+        c->cred_due += cred;
+        c->cred_state = KDP_CRED_ON;
+    }
+}
+
+/* Writes the PROG_* registers of one kick and starts it (only while run is 0: PROG_DST is read
+ * live at every flit). Top-ups: len <= room, credit seeded KDP_TOPUP_CREDIT; the stream: len
+ * = staged, credit seeded with the unit's room and carried from kick to kick (it stays at most
+ * the room: each push takes one, each retirement gives at most one back). */
 static void kdp_kick(struct kdp_ctx *c, struct kdp_job *j, uint32_t slot, uint32_t len,
                      uint32_t cred)
 {
     hal_agent_wr32(KA_PROG_DST, j->yx);
     hal_agent_wr32(KA_PROG_BASE, slot);
     hal_agent_wr32(KA_PROG_LEN, len);
-    hal_agent_wr32(KA_PROG_CRED, cred);
+    kdp_seed(c, cred);
     hal_fence();
     hal_agent_wr32(KA_PROG_KICK, 1);
     j->rep.dispatched += len;
+    c->cred_due -= len;
     c->clock++;             /* after the region's stamp was taken (kdp_run) */
 }
 
@@ -293,13 +314,15 @@ static void kdp_stream(struct kdp_ctx *c, struct kdp_job *j)
             if (j->state != KDP_J_RUN)
                 return;
         }
-        /* kdp_plan_kick(len, room, 0): the whole half, credit = min(len, room) */
+        /* kdp_plan_kick(len, room, 0): the whole half on the unit's own returned credit,
+         * seeded with its room at the first kick and carried since (kdp_kick) */
         hal_agent_wr32(KA_PROG_BASE, base);
         hal_agent_wr32(KA_PROG_LEN, len);
-        hal_agent_wr32(KA_PROG_CRED, len < room ? len : room);
+        kdp_seed(c, room);
         hal_fence();
         hal_agent_wr32(KA_PROG_KICK, 1);
         j->rep.dispatched += len;
+        c->cred_due -= len;
         base = base ? 0 : rs;
         len = p->n - j->rep.dispatched;
         if (len > rs)
@@ -367,6 +390,8 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     for (unsigned r = 0; r < KDP_REGIONS; r++)   /* a region is trusted within one run only */
         c->reg[r].prog = 0;
     c->running = KDP_REGIONS;
+    c->cred_state = KDP_CRED_NONE;
+    c->cred_due = 0;
 
     /* An earlier failed run left instructions in some unit: recover.c takes them off this
      * run's counts, and says whether a unit outside the run may still return credit (then
@@ -449,9 +474,10 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
                 uint32_t off = pick->rep.dispatched - g->start;
                 /* kdp_plan_kick: len = credit = min(staged, room) (top-up); the stream's
                  * len = staged, on the unit's own returned credit */
-                uint32_t len = g->len - off, cred = len < proom ? len : proom;
+                uint32_t len = g->len - off;
                 g->stamp = c->clock;    /* before the kick counts it: no 16-bit wrap kept */
-                kdp_kick(c, pick, r * rs + off, stream ? len : cred, cred);
+                kdp_kick(c, pick, r * rs + off, stream || len < proom ? len : proom,
+                         stream ? proom : KDP_TOPUP_CREDIT);
                 c->running = (uint8_t)r;
                 rr = pick + 1 == end ? jobs : pick + 1;
                 t = kdp_now();
@@ -473,6 +499,14 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
     }
 out:
     kdp_quiesce(c);         /* (c->running is set again when the next run starts) */
+    /* Every signal counted has arrived: a FAULT that NODE_STATUS hid shows as a credit it did
+     * not return (recover.c kdp_hidden). Modulo 2^16 like the register (a run's shortfall is
+     * far below 2^15); a late signal of an earlier run can only add credit: a lower bound. */
+    if (c->cred_state == KDP_CRED_ON) {
+        uint32_t d = c->cred_due - hal_agent_rd32(KA_PROG_CRED);
+        if ((int16_t)d > 0)
+            kdp_hidden(c, jobs, end, (uint16_t)d);
+    }
     /* After a failure, or with some unit owing from an earlier one (then this run's units, all
      * done if it succeeded, owe nothing now): recover.c, what each unit still owes and each
      * job's status. A run that succeeds with nothing owed changes no unit's debt. */

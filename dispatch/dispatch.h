@@ -58,9 +58,17 @@ struct kdp_job {
     /* private */
     uint16_t last_count;    /* NODE_STATUS count at the last read */
     uint16_t skip;          /* signals still owed by an earlier failed run of this unit */
+    /* Reads of NODE_STATUS that found this run's signals: completions - polls signals were
+     * never seen at the mirror, and a FAULT among them shows only in the credit
+     * (docs/dispatch.md "Faults NODE_STATUS hides"). In padding. */
+    uint16_t polls;
 };
 
 enum kdp_state { KDP_J_RUN = 1, KDP_J_STOP, KDP_J_DONE };
+enum kdp_cred_state { KDP_CRED_NONE, KDP_CRED_ON, KDP_CRED_OFF };
+/* The credit a run's first kick seeds when kicks are top-ups (len <= room limits each kick, so
+ * credit only has to stay above every len: 8 jobs x depth 255 in flight leave it positive). */
+#define KDP_TOPUP_CREDIT 0x1000u
 
 struct kdp_region {          /* what a staging region holds */
     const struct kdp_prog *prog;
@@ -96,6 +104,14 @@ struct kdp_ctx {
      * 2^15, its FIFO being far smaller). due[i] is meaningless while the bit is clear. */
     uint32_t owing;
     uint16_t clock;         /* kicks, for the regions' stamps */
+    /* The credit check of a run (docs/dispatch.md "Faults NODE_STATUS hides"): PROG_CRED is
+     * written once a run, at its first kick; from then on it is seed - pushed + every
+     * INST_COMPLETE, exactly. cred_due: what it would read if every signal counted whose code
+     * was not seen (or was INST_COMPLETE) returned its credit: seed - kicked + those signals
+     * (modulo 2^16 is what matters). cred_state: KDP_CRED_NONE (no kick yet), _ON, _OFF (an
+     * early-ended kick rewrote it: kdp_abort checked before). */
+    uint32_t cred_due;
+    uint8_t cred_state;
     uint16_t due[KX_BOOT_MAX_UNITS];
 };
 /* Sets up the layer. agent_yx: the agent's coordinate (docs/dispatch.md: from the board,
@@ -179,6 +195,12 @@ unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j);
 /* With c->owing set: each job's skip (its unit's signals still owed from an earlier run);
  * returns whether a unit outside `seen` (this run's table indices) may still return credit. */
 bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen);
+/* The credit check found `d` more signals without credit than NODE_STATUS showed (a FAULT
+ * followed by another signal of its unit before the firmware read the mirror): KS_UNIT_FAULT,
+ * detail KDP_FAULT_HIDDEN | {y,x} of the one job that had signals unseen (KDP_FAULT_UNPLACED
+ * too, and the first such job's {y,x}, when several had), value (jobs that may hold it, a bit
+ * per job index) << 16 | d. Each such job's status becomes KS_UNIT_FAULT. */
+void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end, uint32_t d);
 /* Ends job j's running kick early (after its FAULT, or a stall: then the CREDIT timeout is
  * recorded once what came back is counted). Leaves no kick running. Returns whether it was a
  * stall (the run ends) rather than a FAULT (what was pushed still retires). */

@@ -4,20 +4,26 @@
 #include "dispatch.h"
 #include "hal/hal.h"
 
-/* CAPS grid low {y,x} in [7:0], high in [15:8] (docs/hardware.md §1: CAPS [31:24], [39:32]). */
+/* CAPS GRID_LO in [7:0], GRID_HI in [15:8] (docs/hardware.md §1: CAPS [31:24], [39:32]): two scalar
+ * router coordinates, the same bounds on both axes (a rectangular mesh publishes its larger
+ * side; the coordinates of that square holding no router are clamped onto real ones). */
 static uint32_t kdp_grid(void)
 {
-    return (uint32_t)(hal_agent_rd(KA_CAPS) >> KH_FIELD_SHIFT(KA_CAPS_GRID_LO));
+    return (uint32_t)(hal_agent_rd(KA_CAPS) >> KH_FIELD_SHIFT(KA_CAPS_GRID_LO)) & 0xFFFFu;
 }
 
 void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx)
 {
     uint32_t g = kdp_grid();
-    /* Edge endpoints sit one step outside the router grid (docs/hardware.md §2, §2.1): one step
-     * more on each side, clipped to 0..15 per axis — both nibbles of {y,x} at once. */
-    uint32_t lo = g & 0xFFu, hi = (g >> 8) & 0xFFu;
-    *lo_yx = (uint8_t)(lo - ((lo & 0x0Fu) != 0) - (((lo & 0xF0u) != 0) << 4));
-    *hi_yx = (uint8_t)(hi + ((hi & 0x0Fu) != 0x0Fu) + (((hi & 0xF0u) != 0xF0u) << 4));
+    /* Edge endpoints sit one step outside the router grid (docs/hardware.md §2, §2.1): both axes
+     * GRID_LO - 1 .. GRID_HI + 1, clipped to what a coordinate holds (0..15). */
+    uint32_t lo = g & 0xFFu, hi = g >> 8;
+    lo = lo ? lo - 1u : 0u;
+    hi = hi < 15u ? hi + 1u : 15u;
+    if (lo > 15u)
+        lo = 15u;
+    *lo_yx = (uint8_t)(lo * 0x11u);
+    *hi_yx = (uint8_t)(hi * 0x11u);
 }
 
 unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cycles, uint64_t *v)
@@ -44,9 +50,12 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
         hal_fence();                    /* the flit is complete before the kick reads it */
         hal_agent_wr32(KA_TX_KICK, 1);
 
-        /* The reply's header: src = the unit asked, type CU_CTRL, the txn echoed. A clamped
-         * out-of-grid request is answered by the nearest unit with its own src: refused
-         * here, so that unit is never counted twice. */
+        /* The reply's header: src = the unit asked, type CU_CTRL, the txn echoed. A request
+         * to a coordinate holding no unit is clamped onto a real one, which answers with its
+         * own src (or, clamped onto the agent, lands in RX itself): with this request's txn
+         * and another src, or not a reply, it means "nobody here" at once (docs/hardware.md §1), and
+         * that unit is never counted twice. A flit of another txn (a late reply to an earlier
+         * request) is popped and the wait goes on. */
         uint32_t want = kdp_ctrl_hdr(0, yx, txn);
         uint32_t t0 = (uint32_t)hal_cycles();
         while ((uint32_t)hal_cycles() - t0 <= cycles) {
@@ -55,10 +64,13 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
             uint32_t h = hal_agent_rd32(KA_RX_FLIT(KF_HDR_WORD));
             uint64_t w3 = hal_agent_rd(KA_RX_FLIT(3));
             hal_agent_wr32(KA_RX_POP, 1);
+            if (((h ^ want) & (KF_HDR_TYPE | KF_HDR_TXN)) != 0)
+                continue;
             if (((h ^ want) & KDP_REPLY_MASK) == 0 && (w3 >> 48) == KDP_REPLY_OP_INDEX(index)) {
                 *v = w3 << 16;
                 return 1;
             }
+            return 0;
         }
     }
     return 0;
@@ -82,13 +94,14 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
     while ((uint32_t)hal_cycles() - t0 < KDP_TX_SETTLE_CYCLES)
         ;
 
-    /* The rectangle row by row ({y,x} counts x first); the grid's own bounds per axis. */
-    uint32_t g = kdp_grid();
+    /* The rectangle row by row ({y,x} counts x first); the router grid GRID_LO..GRID_HI on
+     * both axes (CAPS scalars). */
+    uint32_t g = kdp_grid(), glo = g & 0xFFu, gspan = (g >> 8) - glo;
     for (unsigned yx = lo_yx; yx <= hi_yx; yx++) {
         unsigned x = KDP_X(yx), y = KDP_Y(yx);
         /* Each range test as one unsigned compare: v in [a, b] <=> v - a <= b - a. */
-        bool out_x = x - KDP_X(g) > KDP_X(g >> 8) - KDP_X(g);
-        bool out_y = y - KDP_Y(g) > KDP_Y(g >> 8) - KDP_Y(g);
+        bool out_x = x - glo > gspan;
+        bool out_y = y - glo > gspan;
         /* Outside the rectangle's columns; the agent itself; positions outside the router
          * grid in both axes (a corner touches no router: docs/hardware.md §2.4.5): no unit. */
         if (x - KDP_X(lo_yx) > KDP_X(hi_yx) - KDP_X(lo_yx) || yx == c->agent_yx ||

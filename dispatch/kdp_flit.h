@@ -133,5 +133,11 @@ uint32_t kdp_plan_chunk(uint32_t n, uint32_t cursor, uint32_t base, uint32_t reg
 #define KDP_DETAIL(what, yx)   ((((uint32_t)(what)) << 8) | ((uint32_t)(yx) & 0xFFu))
 #define KDP_DETAIL_WHAT(d)     (((d) >> 8) & 0xFFu)
 #define KDP_DETAIL_YX(d)       ((d) & 0xFFu)
+/* KS_UNIT_FAULT detail flags (docs/dispatch.md "Faults NODE_STATUS hides"): the FAULT was seen
+ * only as a credit it did not return, so the instruction and its exec_result are unknown
+ * (value = jobs that may hold it << 16 | how many); UNPLACED: several jobs had signals the
+ * mirror did not show, and credit is one counter for every unit, so which of them is unknown. */
+#define KDP_FAULT_HIDDEN       0x100u
+#define KDP_FAULT_UNPLACED     0x200u
 
 #endif

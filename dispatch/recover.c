@@ -47,6 +47,35 @@ void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
     kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
 }
 
+void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end, uint32_t d)
+{
+    /* Credit is one counter for every unit: the fault belongs to a job that had signals the
+     * mirror never showed (completions counted beyond the reads that found them). One such
+     * job: that unit. Several: any of them (UNPLACED); the hardware keeps nothing more. */
+    /* A bit per job kept by walking (no pointer difference: a divide by the job's size, a
+     * library call on RV32I). */
+    uint32_t mask = 0, all = 0, bit = 1, detail = KDP_FAULT_HIDDEN;
+    for (struct kdp_job *j = jobs; j != end; j++, bit <<= 1) {
+        all |= bit;
+        if (j->rep.completions != j->polls) {
+            if (mask)
+                detail |= KDP_FAULT_UNPLACED;
+            else
+                detail |= j->yx;
+            mask |= bit;
+        }
+    }
+    if (!mask) {            /* a unit outside the contract (a signal it should not send): any */
+        mask = all;
+        detail |= KDP_FAULT_UNPLACED | jobs->yx;
+    }
+    bit = 1;
+    for (struct kdp_job *j = jobs; j != end; j++, bit <<= 1)
+        if ((mask & bit) && j->rep.status == KS_OK)
+            j->rep.status = KS_UNIT_FAULT;
+    kdp_fail(c, KS_UNIT_FAULT, detail, ((uint64_t)mask << 16) | d);
+}
+
 unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j)
 {
     /* kdp_run's one pass stopped at job j (every earlier job passed every check), or at none
@@ -102,9 +131,20 @@ bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
      * writes made while run is 1: credit 0 first (a PROG_CRED write wins its cycle), then
      * PROG_DST, then credit released KDP_ABORT_BATCH at a time so RX never holds more than it
      * can take. */
+    uint32_t st = hal_agent_rd32(KA_PROG_STAT);     /* credit (small: the low half holds it) */
     hal_agent_wr32(KA_PROG_CRED, 0);
     hal_agent_wr32(KA_PROG_DST, c->agent_yx);
-    uint32_t st = hal_agent_rd32(KA_PROG_STAT);
+    /* The credit check before the count is lost: a stream whose unit's FAULTs were all hidden
+     * stalls once they have eaten its credit, and is then a fault, not a hang. */
+    if (c->cred_state == KDP_CRED_ON) {
+        /* flits of the kick not pushed yet were counted as kicked: due to come back as well */
+        uint32_t d = c->cred_due - (uint32_t)KH_FIELD_GET(KA_PROG_STAT_CRED, st) +
+                     ((st & KA_PROG_STAT_RUN) ? (uint32_t)KH_FIELD_GET(KA_PROG_STAT_LEFT, st) : 0);
+        if ((int16_t)d > 0)
+            kdp_hidden(c, j, j + 1, (uint16_t)d);
+    }
+    c->cred_state = KDP_CRED_OFF;
+    st = hal_agent_rd32(KA_PROG_STAT);
     uint32_t left = (st & KA_PROG_STAT_RUN) ? (uint32_t)KH_FIELD_GET(KA_PROG_STAT_LEFT, st) : 0;
     uint32_t back = 0, released = 0, t = kdp_rnow();
     for (;;) {

@@ -185,7 +185,9 @@ int kh_load_elf(struct kh_node *n, const struct kh_elf *e)
         if (rc)
             return kh_context(n, rc, "loading the segment at 0x%llx", (unsigned long long)s->addr);
     }
-    return KH_OK;
+    /* Posted or not, the image has landed when this returns (kactl says "flashed" next). */
+    rc = kh_flush(n);
+    return rc ? kh_context(n, rc, "loading the image") : KH_OK;
 }
 
 void kh_elf_describe(const struct kh_elf *e, char *buf, size_t len)

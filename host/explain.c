@@ -99,6 +99,18 @@ void kh_explain_cpl(const struct kq_cpl *c, char *buf, size_t len)
             snprintf(buf, len, ": waited for %s of unit %u,%u", await_name(what), KDP_X(yx), KDP_Y(yx));
     } else if (st == KS_MOVER_FAULT) {
         snprintf(buf, len, ": mover fault %u %s", c->detail, mover_fault_name(c->detail));
+    } else if (st == KS_UNIT_FAULT && (c->detail & KDP_FAULT_UNPLACED)) {
+        /* docs/dispatch.md "Faults NODE_STATUS hides": credit is one counter for all units */
+        snprintf(buf, len, ": %u FAULT(s) seen only as credit not returned, in one of the "
+                 "targets 0x%02x (bit = target index; unit %u,%u first): NODE_STATUS showed a later "
+                 "signal, so neither the unit nor the instruction can be named",
+                 (unsigned)(c->value & 0xFFFFu), (unsigned)((c->value >> 16) & 0xFFu),
+                 KDP_X(c->detail), KDP_Y(c->detail));
+    } else if (st == KS_UNIT_FAULT && (c->detail & KDP_FAULT_HIDDEN)) {
+        snprintf(buf, len, ": unit %u,%u faulted %u time(s), seen only as credit not returned: "
+                 "NODE_STATUS showed a later signal, so the instruction and its exec_result "
+                 "cannot be named", KDP_X(c->detail), KDP_Y(c->detail),
+                 (unsigned)(c->value & 0xFFFFu));
     } else if (st == KS_UNIT_FAULT) {
         snprintf(buf, len, ": unit %u,%u reported exec_result 0x%llx", KDP_X(c->detail),
                  KDP_Y(c->detail), (unsigned long long)c->value);

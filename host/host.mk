@@ -1,16 +1,16 @@
 # host.mk — the host library libkohaku, the kactl CLI, their unit tests (suite host-lib), the
 # end-to-end suites through kactl on both QEMU boards (e2e-qemu-rv32, e2e-qemu-rv64) and
 # `make run` (docs/host-interface.md).
-#   make host                 $(O)/host/libkohaku.a and $(O)/host/kactl
+#   make host                 $(O)/host/libkohaku.a, $(O)/host/libkohaku.so and $(O)/host/kactl
 #   make test-suite-host-lib  host unit tests (ASan + UBSan), log $(O)/tests/host-lib.log
 #   make test-suite-e2e-qemu-rv32 / -rv64   kactl against the firmware in QEMU
 #   make run [BOARD=qemu-rv64]              the demonstration (scripts/run-demo.sh)
 
-HOST_SRCS   := host/node.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c \
-               host/file.c host/record.c
+HOST_SRCS   := host/node.c host/link.c host/link_jtag.c host/link_xdma.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c host/check.c \
+               host/file.c host/bind.c host/record.c
 # The descriptor list's text form is mover/'s parser, built unchanged.
 HOST_SHARED := mover/desc_text.c
-HOST_HDRS   := host/libkohaku.h host/kh_util.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h
+HOST_HDRS   := host/libkohaku.h host/kh_util.h host/kh_link.h host/kh_bind.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h
 HOST_GEN    := $(O)/host/gen/status_table.inc
 HOST_INC    := -Iinclude -Ihost -Idispatch -Imover -I$(O)/host/gen
 HOST_WARN   := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
@@ -24,9 +24,15 @@ KMV_PURE    := mover/build.c mover/validate.c
 
 HOST_OBJS      := $(patsubst %.c,$(O)/host/obj/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED)))
 HOST_ASAN_OBJS := $(patsubst %.c,$(O)/host/asan/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED)))
+# The shared library for bindings (host/python/, docs/python.md): the static library's sources
+# built position-independent, plus mover/'s pure builder and validator, which the C tools link
+# from source but a binding can only reach through the library.
+HOST_SO        := $(O)/host/libkohaku.so
+HOST_PIC_OBJS  := $(patsubst %.c,$(O)/host/pic/%.o,$(notdir $(HOST_SRCS) $(HOST_SHARED) $(KMV_PURE)))
 
-.PHONY: host kactl
-host: $(HOST_LIB) $(KACTL) $(KADEMO)
+.PHONY: host kactl host-so
+host: $(HOST_LIB) $(HOST_SO) $(KACTL) $(KADEMO)
+host-so: $(HOST_SO)
 kactl: $(KACTL)
 
 # One table for firmware and host: names and texts come from status.h itself.
@@ -43,6 +49,13 @@ $(O)/host/obj/%.o: %.c $(HOST_HDRS) $(HOST_GEN)
 $(O)/host/asan/%.o: %.c $(HOST_HDRS) $(HOST_GEN)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS:-O2=-O1) $(HOST_SAN) -c $< -o $@
+
+$(O)/host/pic/%.o: %.c $(HOST_HDRS) $(HOST_GEN)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -fPIC -c $< -o $@
+
+$(HOST_SO): $(HOST_PIC_OBJS)
+	$(Q)$(HOSTCC) -shared -Wl,-soname,libkohaku.so -Wl,-z,defs $^ -o $@
 
 $(HOST_LIB): $(HOST_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -84,7 +97,7 @@ $(E2E_SOAK): tests/e2e/e2e_soak.c $(HOST_LIB) $(HOST_HDRS)
 
 TEST_SUITES += e2e-qemu-rv32 e2e-qemu-rv64
 .PHONY: test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64
-test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64: test-suite-e2e-%: qemu host $(E2E_SOAK)
+test-suite-e2e-qemu-rv32 test-suite-e2e-qemu-rv64: test-suite-e2e-%: qemu host $(E2E_SOAK) $(O)/tests/e2e/badinput_guard
 	$(Q)$(MAKE) --no-print-directory BOARD=$* firmware
 	-$(Q)$(MAKE) --no-print-directory $(if $(filter qemu-rv64,$*),$(O)/qemu-rv64/tests/service_trap.elf) > /dev/null
 	@mkdir -p $(O)/tests
@@ -122,3 +135,40 @@ test-suite-fuzz-smoke-host: $(HOST_FUZZ_BIN)
 	  echo "PASS: fuzz-smoke-host/parsers_20000_runs" > $(O)/tests/fuzz-smoke-host.log; \
 	else echo "FAIL: fuzz-smoke-host/parsers_20000_runs $$(grep -m1 -E 'ERROR|SUMMARY' $(O)/tests/fuzz-smoke-host.out)" \
 	  > $(O)/tests/fuzz-smoke-host.log; fi
+
+# ---- links (docs/host.md): the same e2e suite through the jtag and xdma links' stand-ins ----
+# jtag: tclsh runs host/kohaku-jtag.tcl over tests/links/vivado-standin.tcl (forwarding to
+# QEMU's host port on TCP); xdma: the unchanged xdma link against tests/links/xdma_shim.so, an
+# LD_PRELOAD stand-in for the driver's device files. Both on both boards.
+XDMA_SHIM := $(O)/tests/links/xdma_shim.so
+$(XDMA_SHIM): tests/links/xdma_shim.c include/kohaku/hostport.h
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_WARN) -O2 -g -fPIC -shared -Iinclude $< -o $@ -ldl
+
+LINK_E2E := $(foreach l,jtag xdma,$(foreach b,qemu-rv32 qemu-rv64,e2e-$(l)-$(b)))
+TEST_SUITES += $(LINK_E2E)
+.PHONY: $(addprefix test-suite-,$(LINK_E2E))
+$(addprefix test-suite-,$(LINK_E2E)): test-suite-e2e-%: qemu host $(E2E_SOAK) $(XDMA_SHIM)
+	$(Q)$(MAKE) --no-print-directory BOARD=$(patsubst jtag-%,%,$(patsubst xdma-%,%,$*)) firmware
+	@mkdir -p $(O)/tests
+	$(Q)l=$(firstword $(subst -, ,$*)); b=$(patsubst jtag-%,%,$(patsubst xdma-%,%,$*)); \
+	timeout 1200 tests/e2e/e2e.sh $$b $(O) $$l > $(O)/tests/e2e-$*.log 2> $(O)/tests/e2e-$*.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: e2e-$*/suite (1200 s)" >> $(O)/tests/e2e-$*.log; \
+	elif [ $$rc -ne 0 ]; then echo "FAIL: e2e-$*/suite exit $$rc: $$(tail -c 300 $(O)/tests/e2e-$*.stderr | tr '\n' '|')" >> $(O)/tests/e2e-$*.log; fi
+
+# ---- host-link: the node layer (batches, posting, splitting, alignment, deadlines, counters)
+# over a recording stand-in link, and kh_link_open's refusals (ASan + UBSan) ----
+HOST_LINK_TEST_BIN := $(O)/tests/host/host/test_link
+$(HOST_LINK_TEST_BIN): tests/host/host/test_link.c tests/host/host/ht.h $(HOST_LIB_ASAN) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS:-O2=-O1) $(HOST_SAN) -Itests/host/host $< $(HOST_LIB_ASAN) -o $@
+
+TEST_SUITES += host-link
+.PHONY: test-suite-host-link
+test-suite-host-link: $(HOST_LINK_TEST_BIN)
+	@mkdir -p $(O)/tests
+	$(Q)timeout 60 $(HOST_LINK_TEST_BIN) > $(O)/tests/host-link.log 2> $(O)/tests/host-link.stderr; rc=$$?; \
+	if [ $$rc -eq 124 ]; then echo "HANG: host-link/test_link" >> $(O)/tests/host-link.log; \
+	elif [ $$rc -ne 0 ]; then \
+	  echo "FAIL: host-link/test_link exit $$rc: $$(tail -c 300 $(O)/tests/host-link.stderr | tr '\n' '|')" >> $(O)/tests/host-link.log; fi
+include host/python/python.mk

@@ -17,6 +17,7 @@
 #include "kohaku/desc_list.h"
 #include "kohaku/exitword.h"
 #include "kohaku/status.h"
+#include "kh_util.h"
 #include "libkohaku.h"
 
 #define EX_OK      0
@@ -24,14 +25,13 @@
 #define EX_USAGE   2
 #define EX_NODE    3
 
-#define DEF_SOCKET "/tmp/kohaku-hostport.sock"
-
 static struct {
-    const char *socket;
+    const char *link;          /* --link SPEC (or --socket PATH as qemu:PATH); NULL: environment */
     uint64_t queue;            /* 0: from the boot block */
     unsigned timeout_ms;
     int quiet;
-} g = { NULL, 0, KH_DEF_TIMEOUT_MS, 0 };
+    int stats;                 /* --stats: the link's counters on stderr at exit */
+} g = { NULL, 0, KH_DEF_TIMEOUT_MS, 0, 0 };
 
 static struct kh_node node;
 static struct kh_queue queue;
@@ -63,6 +63,16 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* A text file (list, program, steps, units): every byte text, or a syntax error FILE:LINE:COL. */
+static char *read_text(const char *path, size_t *len)
+{
+    char *text = read_file(path, len);
+    struct kh_text_err e;
+    if (kh_text_check(text, *len, &e))
+        die(EX_USAGE, "%s:%u:%u: %s", path, e.line, e.col, e.why);
+    return text;
+}
+
 static uint64_t num_arg(const char *opt, const char *s, uint64_t max)
 {
     uint64_t v;
@@ -73,15 +83,30 @@ static uint64_t num_arg(const char *opt, const char *s, uint64_t max)
     return v;
 }
 
+/* At exit, whatever way kactl ends: posted writes still waiting are sent (a failure is a
+ * message and exit 3, never a silent loss), then --stats prints the link's counters. */
+static void at_exit(void)
+{
+    if (node.link.ops && node.b.n && kh_flush(&node)) {
+        fprintf(stderr, "kactl: sending the last writes: %s\n", kh_error(&node));
+        fflush(stdout);
+        _Exit(EX_NODE);
+    }
+    if (g.stats && node.link.ops)
+        fprintf(stderr, "kactl: link %s: %llu round trips, %llu accesses, %llu bytes out, %llu bytes in\n",
+                node.link.name, (unsigned long long)node.stats.round_trips,
+                (unsigned long long)node.stats.accesses, (unsigned long long)node.stats.bytes_out,
+                (unsigned long long)node.stats.bytes_in);
+}
+
 static void connect_node(void)
 {
-    struct kh_transport t;
-    char err[KH_ERR_LEN];
-    const char *path = g.socket ? g.socket : getenv("KACTL_SOCKET") ? getenv("KACTL_SOCKET") : DEF_SOCKET;
-    if (kh_transport_unix(path, &t, err, sizeof err))
-        die(EX_NODE, "%s", err);
-    if (kh_open(&node, &t))
-        node_die("connecting");
+    int rc = kh_open_link(&node, g.link, g.timeout_ms);
+    if (rc)
+        die(rc == KH_E_INPUT ? EX_USAGE : EX_NODE, "%s", kh_error(&node));
+    /* Writes ride with the next read: one round trip for many accesses (docs/host.md). */
+    kh_post_writes(&node, true);
+    atexit(at_exit);
 }
 
 /* The queue of the running firmware: --queue, else the boot block's queue_addr. */
@@ -104,7 +129,7 @@ static void attach_queue(void)
 
 static void print_cpl(const char *what, const struct kq_cpl *c)
 {
-    char ex[256];
+    char ex[512];
     kh_explain_cpl(c, ex, sizeof ex);
     printf("%s: status=%s detail=0x%x value=0x%llx cycles=%llu tag=%u  # %s\n", what,
            kh_status_name(c->status), c->detail, (unsigned long long)c->value,
@@ -120,46 +145,79 @@ static int command(const char *what, struct kq_sub *s, struct kq_cpl *c)
     return c->status == KS_OK ? EX_OK : EX_STATUS;
 }
 
-/* Puts bytes in kactl's data area (docs: KH_DEF_DATA_UG, 1 MB), 32-byte aligned. */
+/* Bytes a blob takes in kactl's data area (each starts 32-byte aligned). */
+static uint64_t data_span(size_t len)
+{
+    return ((uint64_t)len + 31u) & ~UINT64_C(31);
+}
+
+/* A command's data must fit the area whole: checked before connecting, so nothing is sent.
+ * The message gives the total, and the area's size. */
+static void data_fits(const char *what, uint64_t total)
+{
+    if (total > KH_DEF_DATA_BYTES)
+        die(EX_USAGE, "%s: its data (%llu bytes in all) does not fit kactl's %llu-byte (%llu MB) data area "
+            "at 0x%llx; nothing was sent", what, (unsigned long long)total,
+            (unsigned long long)KH_DEF_DATA_BYTES, (unsigned long long)(KH_DEF_DATA_BYTES >> 20),
+            (unsigned long long)KH_DEF_DATA_UG);
+}
+
+/* Puts bytes in kactl's data area (docs: KH_DEF_DATA_UG, KH_DEF_DATA_BYTES), 32-byte aligned.
+ * Callers checked the total with data_fits first; this is the last line of defence. */
 static uint64_t data_cursor = KH_DEF_DATA_UG;
 static uint64_t data_put(const void *p, size_t len)
 {
     uint64_t a = data_cursor;
     if (len > KH_DEF_DATA_BYTES - (a - KH_DEF_DATA_UG))
-        die(EX_USAGE, "command data (%zu bytes more) does not fit kactl's 1 MB data area at 0x%llx",
-            len, (unsigned long long)KH_DEF_DATA_UG);
+        die(EX_USAGE, "command data (%llu bytes in all) does not fit kactl's data area at 0x%llx",
+            (unsigned long long)(a - KH_DEF_DATA_UG + len), (unsigned long long)KH_DEF_DATA_UG);
     if (kh_mem_write(&node, a, p, len))
         node_die("writing command data");
     data_cursor = (a + len + 31) & ~UINT64_C(31);
     return a;
 }
 
+/* A descriptor list: text, syntax, the firmware's own length limit (KD_MAX_WRITES, so nothing
+ * over-long is sent), and every move's walks inside memory (kh_list_check). */
 static struct kd_write *parse_list(const char *path, uint32_t *n)
 {
     size_t len;
-    char *text = read_file(path, &len);
-    struct kd_write *w = calloc(KD_MAX_WRITES + 1, sizeof *w);
+    char *text = read_text(path, &len);
+    struct kd_write *w = calloc(KD_MAX_WRITES, sizeof *w);
     struct kd_text_err e;
-    /* One more than the firmware takes, so an over-long list reaches it and gets its status. */
-    unsigned st = kd_text_parse(text, len, w, KD_MAX_WRITES + 1, n, &e);
+    if (!w)
+        die(EX_NODE, "out of memory");
+    unsigned st = kd_text_parse(text, len, w, KD_MAX_WRITES, n, &e);
+    if (st == KS_LIST_TOO_LONG)
+        die(EX_USAGE, "%s:%u:%u: more than %u writes: a REPLAY takes at most %u (KD_MAX_WRITES)", path,
+            e.line, e.col, KD_MAX_WRITES, KD_MAX_WRITES);
     if (st != KS_OK)
         die(EX_USAGE, "%s:%u:%u: %s", path, e.line, e.col, e.why ? e.why : "bad descriptor list");
     if (*n == 0)
         die(EX_USAGE, "%s: the descriptor list has no write", path);
+    char err[KH_ERR_LEN];
+    uint32_t bad;
+    if (kh_list_check(w, *n, &bad, err, sizeof err))
+        die(EX_USAGE, "%s: write %u: %s; nothing was sent", path, bad, err);
     free(text);
-    return w;
+    struct kd_write *q = realloc(w, (size_t)*n * sizeof *w);
+    return q ? q : w;
 }
 
 static uint64_t (*parse_prog(const char *path, uint32_t *n))[4]
 {
     size_t len;
     char *text = read_file(path, &len);
-    uint64_t (*p)[4] = calloc(KQ_MAX_PROG + 1, sizeof *p);
+    uint64_t (*p)[4] = calloc(KQ_MAX_PROG, sizeof *p);
     struct kh_text_err e;
-    if (kh_parse_program(text, len, p, KQ_MAX_PROG + 1, n, &e))
+    if (!p)
+        die(EX_NODE, "out of memory");
+    if (kh_parse_program(text, len, p, KQ_MAX_PROG, n, &e))
         die(EX_USAGE, "%s:%u:%u: %s", path, e.line, e.col, e.why);
     free(text);
-    return p;
+    /* Keep only what was parsed: a RUN may hold thousands of programs. */
+    uint64_t (*q)[4] = realloc(p, (size_t)*n * sizeof *p);
+    return q ? q : p;
 }
 
 /* Payload words as they lie in memory: word 0 at byte 0, each little-endian (host order on
@@ -172,7 +230,7 @@ static uint64_t put_prog(uint64_t (*p)[4], uint32_t n)
 /* ---- usage ---- */
 
 static const char *const usage_main =
-    "usage: kactl [--socket PATH] [--queue ADDR] [--timeout-ms N] COMMAND [ARGS]\n"
+    "usage: kactl [--link SPEC | --socket PATH] [--queue ADDR] [--timeout-ms N] [--stats] COMMAND [ARGS]\n"
     "  boot FW.elf [--units FILE|--enumerate] [--timeout-cycles N] [--resume]\n"
     "                               flash the image, write boot block and queue, release, wait READY\n"
     "  restart                      restart the firmware in place on the same queue, wait READY\n"
@@ -192,7 +250,10 @@ static const char *const usage_main =
     "  referee                      the model's referee counters (exit 1 if any is not 0)\n"
     "  inject ITEM... | clear       arm model faults now (hang@X,Y, axi@N, ...) or disarm them all\n"
     "  submit --op N [...]          one raw submission, fields as given (diagnosis, tests)\n"
-    "Socket: --socket, else $KACTL_SOCKET, else " DEF_SOCKET ".\n"
+    "Link: --link qemu:PATH | jtag:HOST:PORT | xdma:/dev/xdmaN (docs/host.md), else $KACTL_LINK,\n"
+    "  else $KACTL_SOCKET (a QEMU host-port socket), else " KH_DEF_LINK ". --socket PATH = qemu:PATH.\n"
+    "  --timeout-ms bounds every wait and every round trip on the link; --stats prints the link's\n"
+    "  round trips, accesses and bytes at exit.\n"
     "Exit: 0 OK; 1 the node reported a non-OK status; 2 usage/input error; 3 node/transport/timeout.\n"
     "`kactl COMMAND --help` describes one command; docs/host-interface.md has the text forms.\n";
 
@@ -211,8 +272,8 @@ static int want_help(int argc, char **argv, const char *help)
 /* ---- boot ---- */
 
 static const char help_boot[] =
-    "usage: kactl boot FW.elf [--units FILE | --enumerate] [--timeout-cycles N] [--entries N] [--resume]\n"
-    "                  [--rec-handles N] [--rec-bytes N]\n"
+    "usage: kactl boot FW.elf [--units FILE | --enumerate] [--timeout-cycles N] [--entries N]\n"
+    "                         [--resume [--keep-pending]] [--rec-handles N] [--rec-bytes N]\n"
     "Holds the core, loads the ELF's segments through the instruction-window and scratchpad\n"
     "load paths, writes the boot block (queue at --queue or 0x800000 in DRAM, per-wait timeout\n"
     "--timeout-cycles, default 1000000) and a fresh command queue (--entries per ring, default\n"
@@ -221,14 +282,21 @@ static const char help_boot[] =
     "                 [VERSION [BUFFERS]]`, TYPE = NP, TU or a number; # comments\n"
     "  --enumerate    the firmware finds the units (the default)\n"
     "  --resume       keep the queue and its indices (firmware restart): the host's next\n"
-    "                 submission continues where the last one stopped\n"
+    "                 submission continues where the last one stopped; earlier commands are\n"
+    "                 accounted for as by `kactl restart` (discarded unless --keep-pending)\n"
     "  --rec-handles N, --rec-bytes N   the records' limits in the boot block (0: the firmware's\n"
-    "                 defaults, 8 records and 256 KB; at most 8 and 1 MB, bytes a multiple of 32)\n";
+    "                 defaults, 8 records and 256 KB; at most 8 and 1 MB, bytes a multiple of 32;\n"
+    "                 sent as given: the firmware refuses limits out of range)\n"
+    "Every argument is checked before the node is touched (exit 2, nothing sent): the image;\n"
+    "--entries a power of two 1..4096; --timeout-cycles not 0; the queue (--queue) 32-byte\n"
+    "aligned, header and rings in memory the image's core reaches (RV32: DRAM below 0x70000000;\n"
+    "RV64: 4 GB DRAM or the 2 MB staging store), clear of the RV32 firmware's DRAM\n"
+    "0x400000-0x40ffff and of kactl's data area 0x900000-0x18fffff.\n";
 
 static unsigned parse_units(const char *path, struct kx_unit_entry *u)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = read_text(path, &len);
     unsigned n = 0, line = 0;
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         line++;
@@ -268,16 +336,112 @@ static unsigned parse_units(const char *path, struct kx_unit_entry *u)
     return n;
 }
 
-static void drain_posted(void)
+static const char *op_name(unsigned op)
 {
-    /* A restart completes the submission it found taken and unfinished as ABORTED. */
+    static const char *const names[] = { "NOP", "REPLAY", "DISPATCH", "RUN", "UNITS", "STOP" };
+    return op < sizeof names / sizeof names[0] ? names[op] : "unknown op";
+}
+
+/* ---- every command accounted for across a restart (issue 13 item 6) ---- */
+
+struct earlier { unsigned ran, aborted, discarded, kept; uint64_t want; };
+
+/* The core is held (or stopped): what happens to each command of the queue not yet completed
+ * and read. Completions posted and not read: they ran; read and printed now. A submission taken
+ * and not completed: the restart completes it ABORTED (printed after READY). Submissions written
+ * and never taken: withdrawn (discarded, printed) unless keep, when they run after the restart
+ * and their completions are waited for and printed. ea->want is the cq_tail to wait for. */
+static void account_before(const char *cmd, int keep, struct earlier *ea)
+{
+    struct kq_cpl c[16];
+    unsigned got;
+    memset(ea, 0, sizeof *ea);
+    do {
+        if (kh_reap(&node, &queue, c, 16, &got))
+            node_die("reading completions posted before the restart");
+        for (unsigned i = 0; i < got; i++, ea->ran++)
+            print_cpl("earlier: ran before the restart", &c[i]);
+    } while (got);
+    struct kq_header h;
+    if (kh_mem_read(&node, queue.addr, &h, sizeof h))
+        node_die("reading the queue");
+    if (h.sq_head.value != h.cq_tail.value)
+        printf("%s: earlier: tag %u (taken, not completed) is aborted by the restart\n", cmd, h.sq_head.tag);
+    struct kq_sub *p = calloc(queue.sq_entries, sizeof *p);
+    uint64_t head;
+    if (!p)
+        die(EX_NODE, "out of memory");
+    if (kh_queue_pending(&node, &queue, p, queue.sq_entries, &got, &head))
+        node_die("reading pending submissions");
+    for (unsigned i = 0; i < got; i++)
+        printf("%s: earlier: tag %u (%s, submitted and never taken) %s\n", cmd, p[i].tag, op_name(p[i].op),
+               keep ? "is kept: it runs after the restart (--keep-pending)" :
+                      "is discarded: it never runs (--keep-pending would run it)");
+    free(p);
+    if (keep) {
+        ea->kept = got;
+    } else {
+        uint64_t w;
+        if (kh_queue_withdraw(&node, &queue, &w))
+            node_die("withdrawing submissions made before the restart");
+        ea->discarded = (unsigned)w;
+    }
+    ea->want = queue.sq_tail;
+}
+
+/* After READY: the ABORTED completion and, with keep, the kept commands' completions. */
+static void account_after(const char *cmd, struct earlier *ea)
+{
+    if (queue.cq_head < ea->want && kh_wait_cq(&node, &queue, ea->want, "the completions of commands submitted before the restart"))
+        node_die(cmd);
     struct kq_cpl c[16];
     unsigned got;
     do {
         if (kh_reap(&node, &queue, c, 16, &got))
-            node_die("reading completions posted at boot");
+            node_die("reading completions posted after the restart");
+        for (unsigned i = 0; i < got; i++) {
+            int ab = c[i].status == KS_ABORTED;
+            ea->aborted += ab;
+            ea->ran += !ab;
+            print_cpl(ab ? "earlier: aborted by the restart" : "earlier: ran after the restart", &c[i]);
+        }
+    } while (got);
+    printf("%s: earlier commands: %u ran, %u aborted, %u discarded\n", cmd, ea->ran, ea->aborted, ea->discarded);
+}
+
+/* The queue must be READY with a running core before anything is submitted; commands an
+ * earlier kactl left behind (it timed out, or was interrupted) are waited for (bounded) and
+ * their completions printed, so this command's completion is the next one posted. */
+static void attach_for_submit(const char *cmd)
+{
+    attach_queue();
+    struct kh_core_status cs;
+    struct kh_queue_view v;
+    if (kh_core_status(&node, &cs) || kh_queue_view(&node, &queue, &v))
+        node_die(cmd);
+    if (cs.state != KHP_CPU_RUNNING || v.fw.state != KQ_STATE_READY) {
+        char ex[256];
+        kh_explain_core(&cs, ex, sizeof ex);
+        die(EX_NODE, "%s: nothing sent: the firmware is %s and the core %s; `kactl restart` (or `kactl boot`) "
+            "first", cmd, kh_fw_state_name(v.fw.state), ex);
+    }
+    if (v.sq_tail != queue.sq_tail)
+        die(EX_NODE, "%s: nothing sent: the queue's sq_tail line reads %llu, the host's index %llu", cmd,
+            (unsigned long long)v.sq_tail, (unsigned long long)queue.sq_tail);
+    if (v.cq_tail != queue.sq_tail) {
+        fprintf(stderr, "kactl: %s: waiting for %llu earlier command(s) (tags up to %u) to complete first\n", cmd,
+                (unsigned long long)(queue.sq_tail - v.cq_tail), (uint32_t)queue.sq_tail);
+        if (kh_wait_cq(&node, &queue, queue.sq_tail, "earlier commands to complete"))
+            die(EX_NODE, "%s: nothing sent: %s; `kactl restart` aborts a running command and discards queued ones",
+                cmd, kh_error(&node));
+    }
+    struct kq_cpl c[16];
+    unsigned got;
+    do {
+        if (kh_reap(&node, &queue, c, 16, &got))
+            node_die(cmd);
         for (unsigned i = 0; i < got; i++)
-            print_cpl("posted at boot", &c[i]);
+            print_cpl("earlier: completed after its kactl stopped waiting", &c[i]);
     } while (got);
 }
 
@@ -285,7 +449,7 @@ static int cmd_boot(int argc, char **argv)
 {
     const char *elf = NULL, *units = NULL;
     uint32_t wait = KH_DEF_WAIT_CYCLES, entries = KH_DEF_ENTRIES;
-    int resume = 0;
+    int resume = 0, keep = 0;
     uint32_t rec_handles = 0, rec_bytes = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--rec-handles"))
@@ -302,6 +466,8 @@ static int cmd_boot(int argc, char **argv)
             entries = (uint32_t)num_arg("--entries", argv[++i], KQ_MAX_ENTRIES);
         else if (!strcmp(argv[i], "--resume"))
             resume = 1;
+        else if (!strcmp(argv[i], "--keep-pending"))
+            keep = 1;
         else if (argv[i][0] == '-')
             die(EX_USAGE, "boot: unknown option %s (see kactl boot --help)", argv[i]);
         else if (!elf)
@@ -311,6 +477,12 @@ static int cmd_boot(int argc, char **argv)
     }
     if (!elf)
         die(EX_USAGE, "boot: which image? (kactl boot FW.elf)");
+    if (keep && !resume)
+        die(EX_USAGE, "boot: --keep-pending needs --resume (a fresh queue has nothing pending)");
+    /* Every argument is checked before the node is touched: exit 2 with nothing sent. */
+    if (wait == 0)
+        die(EX_USAGE, "--timeout-cycles 0: every wait would time out at once (the firmware refuses it, boot "
+            "block reason 6); nothing was sent");
     size_t len;
     uint8_t *img = (uint8_t *)read_file(elf, &len);
     struct kh_elf e;
@@ -320,10 +492,29 @@ static int cmd_boot(int argc, char **argv)
     struct kx_unit_entry ut[KX_BOOT_MAX_UNITS];
     unsigned nu = units ? parse_units(units, ut) : 0;
     uint64_t qaddr = g.queue ? g.queue : KH_DEF_QUEUE_UG;
+    /* With --resume the ring sizes are the queue's own (checked again when attaching). */
+    if (kh_queue_place_check(e.variant, qaddr, resume ? 1 : entries, err, sizeof err))
+        die(EX_USAGE, "boot: %s; nothing was sent", err);
 
     connect_node();
     if (e.variant != node.variant)
-        die(EX_USAGE, "%s is an RV%u image but the node's core is RV%u", elf, e.variant, node.variant);
+        die(EX_USAGE, "%s is an RV%u image but the node's core is RV%u; nothing was sent", elf, e.variant,
+            node.variant);
+    /* --resume needs the queue it resumes: found (read only) before anything is flashed. */
+    if (resume && kh_queue_attach(&node, &queue, qaddr))
+        die(EX_NODE, "--resume: %s; nothing was flashed", kh_error(&node));
+    if (!resume) {
+        /* A fresh queue replaces whatever was there: say what it takes with it. No queue (or an
+         * unreadable one) there is the normal first boot and says nothing. */
+        struct kh_queue old;
+        struct kh_queue_view ov;
+        if (!kh_queue_attach(&node, &old, qaddr) && !kh_queue_view(&node, &old, &ov) &&
+            (ov.sq_tail != ov.cq_tail || ov.cq_tail != ov.cq_head))
+            printf("boot: the earlier queue at 0x%llx had %llu command(s) not completed and %llu completion(s) "
+                   "not read: the fresh queue discards them (--resume keeps the queue and accounts for each)\n",
+                   (unsigned long long)qaddr, (unsigned long long)(ov.sq_tail - ov.cq_tail),
+                   (unsigned long long)(ov.cq_tail - ov.cq_head));
+    }
     if (kh_core_hold(&node, true))
         node_die("holding the core");
     if (kh_load_elf(&node, &e))
@@ -339,9 +530,10 @@ static int cmd_boot(int argc, char **argv)
     bb.rec_bytes = rec_bytes;
     if (kh_bootblock_write(&node, &bb))
         node_die("boot block");
+    struct earlier ea;
     if (resume) {
-        if (kh_queue_attach(&node, &queue, qaddr))
-            node_die("--resume");
+        queue.timeout_ms = g.timeout_ms;
+        account_before("boot", keep, &ea);
         /* The core is held, so the firmware's state line has no writer now: mark it BOOTING so
          * READY below is this boot's, not the last one's. */
         struct kq_fw_state fw = { 0 };
@@ -367,29 +559,41 @@ static int cmd_boot(int argc, char **argv)
     if (v.ready_instret)
         printf("boot: release to READY took %llu instructions, %llu cycles (firmware's count)\n",
                (unsigned long long)v.ready_instret, (unsigned long long)v.ready_cycles);
-    drain_posted();
+    if (resume)
+        account_after("boot", &ea);
     return EX_OK;
 }
 
 /* ---- restart ---- */
 
 static const char help_restart[] =
-    "usage: kactl restart\n"
+    "usage: kactl restart [--keep-pending]\n"
     "Restarts the firmware in place: holds the core, marks the state line BOOTING (the core has\n"
     "no other writer while held), releases it from PC 0 with the same image, boot block and\n"
-    "queue, and waits for READY. The firmware resumes the queue's indices; a command it had\n"
-    "taken and not finished is completed ABORTED (printed as posted at boot).\n";
+    "queue, and waits for READY. The firmware resumes the queue's indices. Every command not yet\n"
+    "completed and read is accounted for and printed: completions already posted (`ran before\n"
+    "the restart`), a command taken and not finished (completed ABORTED by the firmware: `aborted\n"
+    "by the restart`), and commands submitted and never taken: discarded (withdrawn from the ring\n"
+    "while the core is held, so nothing submitted before a restart runs after it), or with\n"
+    "--keep-pending run after the restart and their completions printed (`ran after the restart`).\n"
+    "The last line counts them: `restart: earlier commands: N ran, N aborted, N discarded`.\n";
 
 static int cmd_restart(int argc, char **argv)
 {
-    (void)argv;
-    if (argc != 1)
-        die(EX_USAGE, "usage: kactl restart");
+    int keep = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--keep-pending"))
+            keep = 1;
+        else
+            die(EX_USAGE, "usage: kactl restart [--keep-pending]");
+    }
     connect_node();
     attach_queue();
     struct kq_fw_state fw = { 0 };
+    struct earlier ea;
     if (kh_core_hold(&node, true))
         node_die("holding the core");
+    account_before("restart", keep, &ea);
     if (kh_mem_write(&node, queue.addr + offsetof(struct kq_header, fw), &fw, sizeof fw))
         node_die("resetting the state line");
     if (kh_core_hold(&node, false))
@@ -401,7 +605,7 @@ static int cmd_restart(int argc, char **argv)
         node_die("reading the queue");
     printf("restart: READY, sq %llu/%llu cq %llu/%llu\n", (unsigned long long)v.sq_head,
            (unsigned long long)v.sq_tail, (unsigned long long)v.cq_head, (unsigned long long)v.cq_tail);
-    drain_posted();
+    account_after("restart", &ea);
     return EX_OK;
 }
 
@@ -426,7 +630,7 @@ static int cmd_replay(int argc, char **argv)
     uint32_t n;
     struct kd_write *w = parse_list(argv[1], &n);
     connect_node();
-    attach_queue();
+    attach_for_submit("replay");
     uint64_t a = data_put(w, kd_list_bytes(n));
     struct kq_sub s = { .op = KQ_OP_REPLAY, .addr = a, .count = n };
     struct kq_cpl c;
@@ -497,7 +701,7 @@ static int cmd_dispatch(int argc, char **argv)
     uint32_t n;
     uint64_t (*p)[4] = parse_prog(file, &n);
     connect_node();
-    attach_queue();
+    attach_for_submit("dispatch");
     s.addr = put_prog(p, n);
     s.count = n;
     struct kq_cpl c;
@@ -522,7 +726,7 @@ static const char help_run[] =
 /* A step list file: parsed (every file it names too) before the node is touched, then its
  * programs and lists and the steps put in kactl's data area. Returns the steps' address; the
  * parsed steps (for naming a failed one) in *src. `replay @H` steps name a record. */
-static uint64_t steps_put(const char *file, uint32_t *n, struct kh_step_src **src)
+static uint64_t steps_put(const char *what, const char *file, uint32_t *n, struct kh_step_src **src)
 {
     size_t len;
     char *text = read_file(file, &len);
@@ -532,8 +736,12 @@ static uint64_t steps_put(const char *file, uint32_t *n, struct kh_step_src **sr
     if (kh_parse_steps(text, len, dirname(dcopy), st, KH_STEPS_MAX, n, &e))
         die(EX_USAGE, "%s:%u:%u: %s", file, e.line, e.col, e.why);
     /* Parse every file before touching the node: bad input sends nothing. */
-    void *blob[KH_STEPS_MAX];
-    size_t blen[KH_STEPS_MAX];
+    void **blob = calloc(*n, sizeof *blob);
+    size_t *blen = calloc(*n, sizeof *blen);
+    struct kq_step *steps = calloc(*n, sizeof *steps);
+    if (!blob || !blen || !steps)
+        die(EX_NODE, "out of memory");
+    uint64_t total = data_span((size_t)*n * sizeof steps[0]);
     for (uint32_t i = 0; i < *n; i++) {
         blob[i] = NULL;
         if (st[i].step.op == KQ_STEP_DISPATCH) {
@@ -547,20 +755,26 @@ static uint64_t steps_put(const char *file, uint32_t *n, struct kh_step_src **sr
             blen[i] = kd_list_bytes(k);
             st[i].step.n = k;
         }
+        if (blob[i])
+            total += data_span(blen[i]);
     }
+    data_fits(what, total);
     connect_node();
-    attach_queue();
-    struct kq_step steps[KH_STEPS_MAX];
+    attach_for_submit(what);
     for (uint32_t i = 0; i < *n; i++) {
         if (blob[i])
             st[i].step.addr = data_put(blob[i], blen[i]);
         steps[i] = st[i].step;
         free(blob[i]);
     }
+    uint64_t a = data_put(steps, *n * sizeof steps[0]);
+    free(steps);
+    free(blob);
+    free(blen);
     free(dcopy);
     free(text);
     *src = st;
-    return data_put(steps, *n * sizeof steps[0]);
+    return a;
 }
 
 /* A handle argument: `@H` or `H` (C number, not 0). */
@@ -574,7 +788,7 @@ static int by_handle(const char *what, unsigned op, const char *arg)
 {
     uint32_t h = handle_arg(arg);
     connect_node();
-    attach_queue();
+    attach_for_submit(what);
     struct kq_cpl c;
     if (kh_run_handle(&node, &queue, op, h, &c))
         node_die(what);
@@ -590,7 +804,7 @@ static int cmd_run(int argc, char **argv)
         return by_handle("run", KQ_OP_RUN, argv[1]);
     uint32_t n;
     struct kh_step_src *st;
-    uint64_t a = steps_put(argv[1], &n, &st);
+    uint64_t a = steps_put("run", argv[1], &n, &st);
     struct kq_sub s = { .op = KQ_OP_RUN, .addr = a, .count = n };
     struct kq_cpl c;
     int rc = command("run", &s, &c);
@@ -641,11 +855,11 @@ static int cmd_record(int argc, char **argv)
     uint64_t a;
     struct kh_step_src *st = NULL;
     if (steps) {
-        a = steps_put(argv[1], &n, &st);
+        a = steps_put("record", argv[1], &n, &st);
     } else {
         struct kd_write *w = parse_list(argv[1], &n);
         connect_node();
-        attach_queue();
+        attach_for_submit("record");
         a = data_put(w, kd_list_bytes(n));
         free(w);
     }
@@ -673,7 +887,7 @@ static int cmd_records(int argc, char **argv)
     if (argc != 1)
         die(EX_USAGE, "usage: kactl records");
     connect_node();
-    attach_queue();
+    attach_for_submit("records");
     struct kq_rec_info r[KQ_REC_MAX_HANDLES];
     unsigned got;
     struct kq_cpl c;
@@ -700,7 +914,7 @@ static int cmd_forget(int argc, char **argv)
         die(EX_USAGE, "usage: kactl forget @H");
     uint32_t h = handle_arg(argv[1]);
     connect_node();
-    attach_queue();
+    attach_for_submit("forget");
     struct kq_cpl c;
     if (kh_forget(&node, &queue, h, &c))
         node_die("forget");
@@ -726,7 +940,7 @@ static int cmd_units(int argc, char **argv)
     if (argc != 1)
         die(EX_USAGE, "usage: kactl units");
     connect_node();
-    attach_queue();
+    attach_for_submit("units");
     struct kq_sub s = { .op = KQ_OP_UNITS };
     struct kq_cpl c;
     int rc = command("units", &s, &c);
@@ -853,10 +1067,13 @@ static int cmd_read(int argc, char **argv)
     }
     if (argc != 3)
         die(EX_USAGE, "usage: kactl read ADDR LEN");
-    uint64_t a = num_arg("ADDR", argv[1], KF_UG_MASK_HP);
+    uint64_t a = num_arg("ADDR", argv[1], UINT64_MAX);
     size_t len = (size_t)num_arg("LEN", argv[2], 16u << 20);
     if (!len)
         die(EX_USAGE, "LEN must be at least 1");
+    char err[KH_ERR_LEN];
+    if (kh_ug_check(a, len, err, sizeof err))
+        die(EX_USAGE, "read: %s; nothing was read", err);
     uint8_t *b = malloc(len);
     connect_node();
     if (kh_mem_read(&node, a, b, len))
@@ -883,7 +1100,7 @@ static int cmd_write(int argc, char **argv)
     }
     if (argc < 3)
         die(EX_USAGE, "usage: kactl write ADDR HEX...");
-    uint64_t a = num_arg("ADDR", argv[1], KF_UG_MASK_HP);
+    uint64_t a = num_arg("ADDR", argv[1], UINT64_MAX);
     size_t cap = 0, n = 0;
     for (int i = 2; i < argc; i++)
         cap += strlen(argv[i]) / 2;
@@ -891,8 +1108,13 @@ static int cmd_write(int argc, char **argv)
     for (int i = 2; i < argc; i++)
         if (kh_parse_hex_bytes(argv[i], b, cap, &n))
             die(EX_USAGE, "`%s` is not an even number of hex digits", argv[i]);
+    /* The whole range where memory is, before anything is sent: no alias, no wrap, no byte
+     * that would vanish (host/check.c). */
+    char err[KH_ERR_LEN];
+    if (kh_ug_check(a, n, err, sizeof err))
+        die(EX_USAGE, "write: %s; nothing was written", err);
     connect_node();
-    if (kh_mem_write(&node, a, b, n))
+    if (kh_mem_write(&node, a, b, n) || kh_flush(&node))     /* landed before it says so */
         node_die("write");
     printf("wrote %zu bytes at 0x%llx\n", n, (unsigned long long)a);
     free(b);
@@ -918,7 +1140,7 @@ static int cmd_nop(int argc, char **argv)
     if (!count)
         die(EX_USAGE, "--count must be at least 1");
     connect_node();
-    attach_queue();
+    attach_for_submit("nop");
     uint32_t batch = queue.sq_entries < queue.cq_entries ? queue.sq_entries : queue.cq_entries;
     struct kq_sub *s = calloc(batch, sizeof *s);
     struct kq_cpl *c = calloc(batch, sizeof *c);
@@ -962,7 +1184,9 @@ static int cmd_nop(int argc, char **argv)
 static const char help_stop[] =
     "usage: kactl stop\n"
     "Sends STOP: the firmware completes it, marks the queue STOPPED and exits; kactl waits for the\n"
-    "core to stop and prints how it stopped.\n";
+    "core to stop and prints how it stopped. A firmware already STOPPED with its core exited is\n"
+    "left alone (`stop: already stopped ...`, exit 0): no second STOP is queued to kill the next\n"
+    "restart. Any other state than READY: nothing is sent, exit 3.\n";
 
 static int cmd_stop(int argc, char **argv)
 {
@@ -971,17 +1195,30 @@ static int cmd_stop(int argc, char **argv)
         die(EX_USAGE, "usage: kactl stop");
     connect_node();
     attach_queue();
+    struct kh_core_status c0;
+    struct kh_queue_view v0;
+    if (kh_core_status(&node, &c0) || kh_queue_view(&node, &queue, &v0))
+        node_die("stop");
+    if (v0.fw.state == KQ_STATE_STOPPED && c0.state == KHP_CPU_EXITED) {
+        char ex0[256];
+        kh_explain_core(&c0, ex0, sizeof ex0);
+        printf("stop: already stopped: firmware STOPPED, core %s; nothing sent\n", ex0);
+        return c0.word == KX_EXIT_OK ? EX_OK : EX_STATUS;
+    }
+    attach_for_submit("stop");
     struct kq_sub s = { .op = KQ_OP_STOP };
     struct kq_cpl c;
     int rc = command("stop", &s, &c);
     struct kh_core_status cs;
-    for (unsigned i = 0;; i++) {
+    uint64_t t0 = kh_ms_now();
+    for (;;) {
         if (kh_core_status(&node, &cs))
             node_die("stop");
         if (cs.state != KHP_CPU_RUNNING)
             break;
-        if (i == 100000)
-            die(EX_NODE, "stop: the core is still running after the STOP completion");
+        if (kh_ms_now() - t0 > g.timeout_ms)
+            die(EX_NODE, "stop: timed out after %u ms waiting for the core to stop after the STOP completion",
+                g.timeout_ms);
     }
     char ex[256];
     kh_explain_core(&cs, ex, sizeof ex);
@@ -1036,7 +1273,7 @@ static int cmd_submit(int argc, char **argv)
     if (ntargets >= 0)
         s.ntargets = (uint8_t)ntargets;
     connect_node();
-    attach_queue();
+    attach_for_submit("submit");
     struct kq_cpl c;
     return command("submit", &s, &c);
 }
@@ -1129,8 +1366,16 @@ int main(int argc, char **argv)
 {
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (!strcmp(argv[i], "--socket") && i + 1 < argc)
-            g.socket = argv[++i];
+        if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
+            static char qspec[4096];
+            snprintf(qspec, sizeof qspec, "qemu:%s", argv[++i]);
+            g.link = qspec;
+        } else if (!strcmp(argv[i], "--link")) {
+            if (i + 1 == argc || !argv[i + 1][0])
+                die(EX_USAGE, "--link needs a link: qemu:PATH, jtag:HOST:PORT or xdma:/dev/xdmaN");
+            g.link = argv[++i];
+        } else if (!strcmp(argv[i], "--stats"))
+            g.stats = 1;
         else if (!strcmp(argv[i], "--queue"))
             g.queue = num_arg("--queue", argv[++i], KF_UG_MASK_HP);
         else if (!strcmp(argv[i], "--timeout-ms"))
@@ -1150,6 +1395,11 @@ int main(int argc, char **argv)
             if (want_help(argc - i, argv + i, cmds[k].help))
                 return EX_OK;
             int rc = cmds[k].fn(argc - i, argv + i);
+            if (node.link.ops && kh_flush(&node))
+                node_die("sending the last writes");
+            if (g.stats)
+                at_exit();
+            g.stats = 0;
             kh_close(&node);
             return rc;
         }

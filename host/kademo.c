@@ -69,14 +69,8 @@ static const char *sock;
 
 static void connect_node(void)
 {
-    struct kh_transport t;
-    char err[KH_ERR_LEN];
-    const char *p = sock ? sock : getenv("KACTL_SOCKET") ? getenv("KACTL_SOCKET") : "/tmp/kohaku-hostport.sock";
-    if (kh_transport_unix(p, &t, err, sizeof err)) {
-        fprintf(stderr, "kademo: %s\n", err);
-        exit(3);
-    }
-    if (kh_open(&node, &t)) {
+    /* A link spec (libkohaku.h "Links"): --socket, else $KACTL_LINK, else $KACTL_SOCKET. */
+    if (kh_open_link(&node, sock, 0)) {
         fprintf(stderr, "kademo: %s\n", kh_error(&node));
         exit(3);
     }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "kohaku/bootblock.h"
+#include "kohaku/desc_list.h"
 #include "kohaku/hostport.h"
 #include "kohaku/queue.h"
 
@@ -28,34 +29,126 @@ enum kh_err {
     KH_E_TIMEOUT = -6,   /* a bounded wait ran out; the message names what was awaited */
 };
 
-/* ---- Transport: a byte stream to the node ---- */
+/* ---- Links: the node's address window (docs/host.md) ----
+ *
+ * Everything below (boot, queue, replay, dispatch, status) reaches the node through one
+ * abstraction: reads and writes of byte blocks and of 32/64-bit registers at outside addresses
+ * (docs/hardware.md §6), run in batches. A link says what it can do in one access and in one round trip
+ * (struct kh_link_limits); the node layer (node.c) splits, aligns and batches accordingly, gives
+ * every round trip a deadline and counts accesses, round trips and bytes. Links:
+ *   qemu:PATH            the QEMU host port on a Unix socket (hostport.h); a bare PATH too
+ *   jtag:HOST:PORT[,..]  our Tcl server (host/kohaku-jtag.tcl) in a Vivado hardware-manager
+ *                        session, driving the JTAG-to-AXI master (link_jtag.c)
+ *   xdma:/dev/xdmaN[,..] the Linux XDMA driver's character devices (link_xdma.c)
+ * Outside addresses are AXI addresses on the JTAG and XDMA links (docs/host.md "Address map"). */
 
+enum kh_acc_op { KH_ACC_READ = 1, KH_ACC_WRITE = 2, KH_ACC_HELLO = 3 };
+/* One access. width 0: a block of len bytes; 4 or 8: one register of that width (len = width,
+ * the value little-endian in the buffer). A link may refuse what its limits exclude. */
+struct kh_access {
+    uint8_t op;                /* enum kh_acc_op */
+    uint8_t width;             /* 0, 4 or 8 */
+    uint32_t len;
+    uint64_t addr;             /* outside address */
+    const void *wdata;         /* WRITE: len bytes */
+    void *rdata;               /* READ: len bytes land here; HELLO: 8 bytes (magic | version << 32) */
+};
+struct kh_link_limits {
+    uint32_t align;            /* a block's address and length: multiples of this (1: any) */
+    uint32_t max_block;        /* bytes in one block access */
+    uint32_t max_batch;        /* accesses in one round trip */
+    uint32_t max_batch_bytes;  /* data bytes (both ways) in one round trip */
+};
+struct kh_link_stats {
+    uint64_t accesses;         /* accesses run (after splitting) */
+    uint64_t round_trips;      /* exchanges with the far end (a request/reply; a syscall on xdma) */
+    uint64_t bytes_out, bytes_in;   /* data bytes written / read (not protocol overhead) */
+};
+/* A byte stream carrying the host-port protocol (the qemu link runs over one). read/write move
+ * exactly n bytes before deadline_ms: 0, -1 failed or closed, -2 the deadline passed. */
 struct kh_transport {
     void *ctx;
-    /* Writes all n bytes; 0, or -1 with errno-style failure. */
-    int (*write)(void *ctx, const void *buf, size_t n);
-    /* Reads exactly n bytes; 0, or -1 (closed or failed). */
-    int (*read)(void *ctx, void *buf, size_t n);
+    int (*write)(void *ctx, const void *buf, size_t n, uint64_t deadline_ms);
+    int (*read)(void *ctx, void *buf, size_t n, uint64_t deadline_ms);
     void (*close)(void *ctx);
+};
+
+struct kh_link;
+struct kh_link_ops {
+    /* Runs n accesses in order before deadline_ms (kh_ms_now() clock), as few round trips as
+     * the link can (it adds them to *st). An access after a failed one does not run; the
+     * message in err names the failed access, what went wrong and what to do. Returns KH_OK,
+     * KH_E_IO (link lost), KH_E_TIMEOUT (deadline passed, err says what was awaited),
+     * KH_E_PORT (the far end refused the access), KH_E_PROTO. */
+    int (*run)(struct kh_link *l, const struct kh_access *a, unsigned n, uint64_t deadline_ms,
+               struct kh_link_stats *st, char *err, size_t errlen);
+    void (*close)(struct kh_link *l);
+};
+struct kh_link {
+    const struct kh_link_ops *ops;
+    void *ctx;
+    struct kh_link_limits lim;
+    uint8_t port_status;       /* qemu link: the last refused request's enum khp_status */
+    struct kh_transport t;     /* qemu link: its stream (held here: a link is copied by value) */
+    uint16_t tag;              /* qemu link: the next request tag */
+    struct kh_link_stats opened;   /* what opening it cost (handshake, checks) */
+    unsigned timeout_ms;       /* the bound of the round trips being run (for messages) */
+    char name[160];            /* the spec it was opened with, for messages */
 };
 
 /* The QEMU host port: connects to the Unix socket of `-chardev socket,...,server=on`. */
 int kh_transport_unix(const char *path, struct kh_transport *t, char *err, size_t errlen);
+/* The qemu link over a transport (taken: the link closes it). */
+void kh_link_qemu(struct kh_link *l, const struct kh_transport *t, const char *name);
+
+/* Opens the link a spec names (above); NULL: $KACTL_LINK, else $KACTL_SOCKET as a qemu path,
+ * else KH_DEF_LINK. timeout_ms bounds the connection itself. */
+#define KH_DEF_LINK "qemu:/tmp/kohaku-hostport.sock"
+const char *kh_link_spec(const char *spec);
+int kh_link_open(const char *spec, unsigned timeout_ms, struct kh_link *l, char *err, size_t errlen);
 
 /* ---- A node ---- */
 
 #define KH_ERR_LEN 512
 
+/* Accesses wait in the node's batch until a read, kh_flush, or a full batch; posted writes'
+ * data is copied (heap, freed by kh_close), other accesses point at the caller's buffers. */
+#define KH_BATCH_MAX 256u
+struct kh_batch {
+    struct kh_access acc[KH_BATCH_MAX];
+    unsigned n;
+    uint8_t *data;             /* posted write data */
+    size_t used, data_cap;
+    size_t bytes;              /* data bytes in the batch, both ways */
+};
+
 struct kh_node {
-    struct kh_transport t;
-    uint16_t tag;              /* next host-port request tag */
+    struct kh_link link;
+    uint16_t tag;              /* next host-port request tag (qemu link) */
     unsigned variant;          /* 32 or 64, KHP_CPU_VARIANT at open */
-    uint8_t port_status;       /* last refused request's enum khp_status */
-    uint64_t requests;         /* host-port requests made (for the bench and tests) */
+    uint8_t port_status;       /* last refused request's enum khp_status (qemu link) */
+    uint64_t requests;         /* accesses made (for the bench and tests) */
+    unsigned timeout_ms;       /* every round trip's bound; KH_DEF_TIMEOUT_MS at open */
+    bool post;                 /* writes are posted (kh_post_writes) */
+    struct kh_link_stats stats;
+    struct kh_batch b;
     char err[KH_ERR_LEN];
 };
 
-/* HELLO (magic and version checked), then reads the core's variant. Takes the transport. */
+/* Opens a node over a link (taken): HELLO (magic and version checked), then the core's variant. */
+int kh_open_on(struct kh_node *n, const struct kh_link *l);
+/* The one call: kh_link_open(spec) then kh_open_on; timeout_ms 0 = KH_DEF_TIMEOUT_MS. */
+int kh_open_link(struct kh_node *n, const char *spec, unsigned timeout_ms);
+/* Every later round trip's bound (wall clock). */
+void kh_set_timeout(struct kh_node *n, unsigned timeout_ms);
+/* Posting: writes are queued and sent with the next read, a full batch or kh_flush (one round
+ * trip for many accesses: what makes the JTAG link usable). A failure of a posted write is
+ * reported by the call that sends it, naming the write. Off by default. */
+void kh_post_writes(struct kh_node *n, bool on);
+int kh_flush(struct kh_node *n);
+/* Runs (or posts) a caller's accesses in order: the raw window. */
+int kh_access_run(struct kh_node *n, const struct kh_access *a, unsigned count);
+/* kh_open_on over the qemu link on a transport (taken): the in-process model of the tests. */
 int kh_open(struct kh_node *n, const struct kh_transport *t);
 void kh_close(struct kh_node *n);
 const char *kh_error(const struct kh_node *n);
@@ -64,8 +157,8 @@ int kh_fail(struct kh_node *n, int code, const char *fmt, ...) __attribute__((fo
 /* Prefixes the current message with "<context>: " and returns code. */
 int kh_context(struct kh_node *n, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Raw host-port access. A register is 8 bytes at an 8-aligned outside address. Byte ranges of
- * any length are split into requests of at most KHP_MAX_DATA. */
+/* Raw window access. A register is 8 bytes at an 8-aligned outside address. Byte ranges of any
+ * length are split, aligned and batched as the link needs. */
 int kh_reg_read(struct kh_node *n, uint64_t addr, uint64_t *v);
 int kh_reg_write(struct kh_node *n, uint64_t addr, uint64_t v);
 int kh_bytes_read(struct kh_node *n, uint64_t addr, void *buf, size_t len);
@@ -178,7 +271,9 @@ int kh_bootblock_read(struct kh_node *n, struct kx_bootblock *bb);
 #define KH_DEF_QUEUE_UG     UINT64_C(0x00800000)
 #define KH_DEF_ENTRIES      256u
 #define KH_DEF_DATA_UG      UINT64_C(0x00900000)   /* kactl's command data area */
-#define KH_DEF_DATA_BYTES   UINT64_C(0x00100000)
+/* 16 MB: the largest single command (a 65,536-payload DISPATCH, 2 MB) with room to spare; a RUN
+ * whose steps and files together exceed it is refused before anything is sent. */
+#define KH_DEF_DATA_BYTES   UINT64_C(0x01000000)
 #define KH_DEF_WAIT_CYCLES  1000000u
 #define KH_DEF_TIMEOUT_MS   10000u
 
@@ -232,7 +327,8 @@ const char *kh_fw_state_name(unsigned state);
 int kh_wait_ready(struct kh_node *n, struct kh_queue *q);
 
 /* Writes k submissions (their tags set by the caller, or by kh_tag_next) into the ring,
- * waiting for room (bounded), then publishes sq_tail once per ring-full. */
+ * waiting for room (bounded), then publishes sq_tail once per ring-full. Refuses (KH_E_STATE)
+ * to write any while the firmware's state line does not read READY. */
 int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, unsigned k);
 uint32_t kh_tag_next(struct kh_queue *q);
 /* Waits until cq_tail reaches want (bounded); `what` names the wait in the timeout message. */
@@ -240,8 +336,17 @@ int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char 
 /* Reads up to max posted completions from cq_head, and publishes the new cq_head. *got may be
  * 0 when none is posted. */
 int kh_reap(struct kh_node *n, struct kh_queue *q, struct kq_cpl *out, unsigned max, unsigned *got);
+/* The submissions written and not yet taken, [sq_head, sq_tail): up to max of them into out
+ * (*sq_head gets the firmware's take index when not NULL). Reads only. */
+int kh_queue_pending(struct kh_node *n, struct kh_queue *q, struct kq_sub *out, unsigned max, unsigned *got,
+                     uint64_t *sq_head);
+/* Withdraws them before a restart, so nothing submitted before it runs after it: sq_tail back to
+ * sq_head (*withdrawn = how many). Only with the core held or stopped (KH_E_STATE otherwise):
+ * the firmware reads the indices afresh when released, and index rule 10 holds. */
+int kh_queue_withdraw(struct kh_node *n, struct kh_queue *q, uint64_t *withdrawn);
 /* One command: submit, wait for its completion, reap it (a completion with another tag is a
- * KH_E_PROTO failure: kactl is the queue's only user). */
+ * KH_E_PROTO failure: kactl is the queue's only user). Refuses (KH_E_STATE, nothing written)
+ * unless the firmware is READY with every earlier submission completed and consumed. */
 int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl);
 
 /* ---- Records (docs/host-interface.md "Records"): each runs one command and returns its
@@ -287,6 +392,34 @@ const char *kh_status_range(unsigned code);       /* "ok", "input", "fault", "ti
 /* Detail in words where the status defines it (timeout "what", mover fault code, {y,x}). */
 void kh_explain_cpl(const struct kq_cpl *c, char *buf, size_t len);
 
+/* ---- Checks before anything is sent (host/check.c; docs/host-interface.md §11.6) ---- */
+
+/* The memory a unit-global address can reach from this node (docs/hardware.md §0, §7, §8): the
+ * 4 GB of mesh 0's DRAM at 0, and the 2 MB staging store (aperture 0) at bit 39. */
+#define KH_DRAM_BYTES       (UINT64_C(4) << 30)
+#define KH_STAGING_UG       (UINT64_C(1) << 39)
+#define KH_STAGING_BYTES    (UINT64_C(2) << 20)
+/* Is [ug, ug + len) wholly inside one of them? KH_E_INPUT otherwise, err saying what the first
+ * byte that is not decodes to: past 40 bits, a foreign mesh or bit 38 (aliased onto local DRAM),
+ * an unserved aperture (dropped), DRAM past 4 GB or staging past 2 MB (hits nothing), or the
+ * range running past a region's end. kh_mem_read/write/zero refuse such a range the same way. */
+int kh_ug_check(uint64_t ug, uint64_t len, char *err, size_t errlen);
+/* One phrase: what ug decodes to ("0x1000200000 names mesh 1 (bits 37:36): ..."). */
+void kh_ug_describe(uint64_t ug, char *buf, size_t len);
+/* Every move of a descriptor list: the walks it reads and writes (destination and source walks
+ * after their dimensions, a gather's index buffer, an XFORM's output bursts; bounds ignored, so
+ * the extent is an upper bound) must each lie in one memory region (kh_ug_check) and not wrap.
+ * KH_E_INPUT with *bad = the GO write's index and err naming the move and the walk. */
+int kh_list_check(const struct kd_write *w, uint32_t n, uint32_t *bad, char *err, size_t errlen);
+/* A list, program, step or unit file must be text: printable ASCII, tab, CR, LF, VT, FF, and
+ * UTF-8 sequences; anything else (a NUL first of all) is KH_E_INPUT at its line and column. */
+struct kh_text_err;
+int kh_text_check(const char *text, size_t len, struct kh_text_err *e);
+/* kactl boot's queue for a core of this variant: entries a power of two up to KQ_MAX_ENTRIES,
+ * header 32-byte aligned, header and both rings (kh_queue_create's layout) in memory the core
+ * reaches, clear of the RV32 firmware's DRAM and of kactl's command data area. */
+int kh_queue_place_check(unsigned variant, uint64_t hdr_ug, uint32_t entries, char *err, size_t errlen);
+
 /* ---- Text forms (docs/host-interface.md "Text forms") ---- */
 
 /* The whole file at path, malloc'd, with a NUL after its last byte so the parsers below can read
@@ -314,7 +447,7 @@ int kh_parse_u64(const char *s, uint64_t *v);
  * (`replay @H`: a REPLAY_H step naming a recorded descriptor list by its handle H.)
  * FILE is a program or descriptor-list text file, relative to the step file's directory. The
  * parser reports each file as a blob the caller loads (kh_steps_load). */
-#define KH_STEPS_MAX  256u
+#define KH_STEPS_MAX  KQ_MAX_STEPS      /* the firmware's own limit, include/kohaku/queue.h */
 struct kh_step_src {
     struct kq_step step;       /* addr filled in by kh_steps_place */
     char file[256];            /* DISPATCH/REPLAY: the data file, resolved */

@@ -1,6 +1,7 @@
-/* node.c — libkohaku's host-port client (include/kohaku/hostport.h, docs/hardware.md §6): the Unix
- * socket transport, HELLO, register and byte accesses, node memory, agent registers, the
- * processor host registers and the referee counters. */
+/* node.c — libkohaku's node over a link (libkohaku.h "Links", docs/hardware.md §6): the window's
+ * batches (splitting, alignment, posting, one deadline per round trip, counters), HELLO,
+ * register and byte accesses, node memory, agent registers, the processor host registers and
+ * the referee counters. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -12,84 +13,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "kh_link.h"
 #include "kh_util.h"
 #include "libkohaku.h"
-
-/* ---- Unix socket transport ---- */
-
-struct unix_ctx { int fd; };
-
-static int unix_write(void *ctx, const void *buf, size_t n)
-{
-    struct unix_ctx *c = ctx;
-    const uint8_t *p = buf;
-    while (n) {
-        ssize_t k = send(c->fd, p, n, MSG_NOSIGNAL);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-static int unix_read(void *ctx, void *buf, size_t n)
-{
-    struct unix_ctx *c = ctx;
-    uint8_t *p = buf;
-    while (n) {
-        ssize_t k = recv(c->fd, p, n, 0);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-static void unix_close(void *ctx)
-{
-    struct unix_ctx *c = ctx;
-    close(c->fd);
-    free(c);
-}
-
-int kh_transport_unix(const char *path, struct kh_transport *t, char *err, size_t errlen)
-{
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    if (strlen(path) >= sizeof sa.sun_path) {
-        snprintf(err, errlen, "socket path %s is longer than %zu bytes", path, sizeof sa.sun_path - 1);
-        return KH_E_INPUT;
-    }
-    strcpy(sa.sun_path, path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        snprintf(err, errlen, "socket: %s", strerror(errno));
-        return KH_E_IO;
-    }
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        snprintf(err, errlen, "cannot connect to the host port at %s: %s (is QEMU running with "
-                 "-chardev socket,path=%s,server=on and hostport=?)", path, strerror(errno), path);
-        close(fd);
-        return KH_E_IO;
-    }
-    struct unix_ctx *c = malloc(sizeof *c);
-    if (!c) {
-        close(fd);
-        snprintf(err, errlen, "out of memory");
-        return KH_E_IO;
-    }
-    c->fd = fd;
-    t->ctx = c;
-    t->write = unix_write;
-    t->read = unix_read;
-    t->close = unix_close;
-    return KH_OK;
-}
 
 /* ---- Errors ---- */
 
@@ -140,54 +66,224 @@ const char *kh_port_status_name(unsigned st)
     }
 }
 
-/* ---- Requests ---- */
+/* ---- The window: batches of accesses on the node's link ---- */
 
-/* One request and its reply. data/dlen: WRITE data; rbuf/rlen: READ data expected. */
-static int request(struct kh_node *n, uint8_t op, uint8_t width, uint64_t addr, uint32_t len,
-                   const void *data, void *rbuf, uint64_t *value)
+static unsigned batch_cap(const struct kh_node *n)
 {
-    uint8_t h[16], r[16];
-    uint16_t tag = n->tag++;
-    h[0] = op;
-    h[1] = width;
-    kh_le_put(h + 2, 2, tag);
-    kh_le_put(h + 4, 4, len);
-    kh_le_put(h + 8, 8, addr);
-    n->requests++;
-    if (n->t.write(n->t.ctx, h, sizeof h) != 0 || (data && n->t.write(n->t.ctx, data, len) != 0))
-        return kh_fail(n, KH_E_IO, "host port: sending a request failed (QEMU gone?)");
-    if (n->t.read(n->t.ctx, r, sizeof r) != 0)
-        return kh_fail(n, KH_E_IO, "host port: the node closed the connection (QEMU gone?)");
-    uint32_t rl = (uint32_t)kh_le_get(r + 4, 4);
-    if (r[0] != op || kh_le_get(r + 2, 2) != tag)
-        return kh_fail(n, KH_E_PROTO, "host port: reply op %u tag %u to request op %u tag %u",
-                       r[0], (unsigned)kh_le_get(r + 2, 2), op, tag);
-    if (r[1] != KHP_OK) {
-        n->port_status = r[1];
-        if (rl)
-            return kh_fail(n, KH_E_PROTO, "host port: a refused request carried %u data bytes", rl);
-        return kh_fail(n, KH_E_PORT, "host port refused %s of %u bytes at 0x%llx: %s",
-                       op == KHP_OP_READ ? "a read" : op == KHP_OP_WRITE ? "a write" : "a request",
-                       len, (unsigned long long)addr, kh_port_status_name(r[1]));
+    unsigned c = n->link.lim.max_batch;
+    return c == 0 ? 1 : c > KH_BATCH_MAX ? KH_BATCH_MAX : c;
+}
+
+static void batch_drop(struct kh_node *n)
+{
+    n->b.n = 0;
+    n->b.used = 0;
+    n->b.bytes = 0;
+}
+
+/* Runs the batch as one deadline: every access of it, in order. */
+int kh_flush(struct kh_node *n)
+{
+    struct kh_batch *b = &n->b;
+    if (!b->n)
+        return KH_OK;
+    uint64_t deadline = kh_ms_now() + n->timeout_ms;
+    unsigned k = b->n;
+    char err[KH_ERR_LEN];
+    err[0] = 0;
+    n->link.timeout_ms = n->timeout_ms;
+    int rc = n->link.ops->run(&n->link, b->acc, k, deadline, &n->stats, err, sizeof err);
+    n->stats.accesses += k;
+    n->requests += k;
+    batch_drop(n);
+    if (rc) {
+        if (rc == KH_E_PORT)
+            n->port_status = n->link.port_status;
+        return kh_fail(n, rc, "%s", err[0] ? err : "the link failed without saying why");
     }
-    uint32_t want = (op == KHP_OP_READ && width == 0) ? len : 0;
-    if (rl != want)
-        return kh_fail(n, KH_E_PROTO, "host port: reply carries %u bytes, expected %u", rl, want);
-    if (want && n->t.read(n->t.ctx, rbuf, want) != 0)
-        return kh_fail(n, KH_E_IO, "host port: connection closed inside a reply");
-    if (value)
-        *value = kh_le_get(r + 8, 8);
     return KH_OK;
 }
 
-int kh_open(struct kh_node *n, const struct kh_transport *t)
+/* Appends one access (a posted write's data copied), sending the batch first when it is full. */
+static int push(struct kh_node *n, uint8_t op, uint8_t width, uint64_t addr, uint32_t len,
+                const void *wdata, void *rdata)
+{
+    struct kh_batch *b = &n->b;
+    int rc;
+    size_t dl = op == KH_ACC_HELLO ? 8 : len;
+    bool copy = op == KH_ACC_WRITE && n->post;
+    if (copy && !b->data) {
+        b->data_cap = n->link.lim.max_batch_bytes;
+        if (!(b->data = malloc(b->data_cap)))
+            return kh_fail(n, KH_E_IO, "out of memory for posted writes");
+    }
+    if (b->n == batch_cap(n) || b->bytes + dl > n->link.lim.max_batch_bytes ||
+        (copy && b->used + len > b->data_cap))
+        if ((rc = kh_flush(n)))
+            return rc;
+    struct kh_access *a = &b->acc[b->n++];
+    a->op = op;
+    a->width = width;
+    a->len = len;
+    a->addr = addr;
+    a->wdata = wdata;
+    a->rdata = rdata;
+    if (copy) {
+        memcpy(b->data + b->used, wdata, len);
+        a->wdata = b->data + b->used;
+        b->used += len;
+    }
+    b->bytes += dl;
+    return KH_OK;
+}
+
+/* A block's pieces: at most max_block and at most a batch's data each. */
+static uint32_t piece(const struct kh_node *n, size_t left)
+{
+    size_t m = n->link.lim.max_block;
+    if (m > n->link.lim.max_batch_bytes)
+        m = n->link.lim.max_batch_bytes;
+    return (uint32_t)(left < m ? left : m);
+}
+
+/* Queues reads of len bytes at addr into buf (aligned for the link: the caller widened). */
+static int queue_block_read(struct kh_node *n, uint64_t addr, uint8_t *buf, size_t len)
+{
+    for (size_t off = 0; off < len;) {
+        uint32_t k = piece(n, len - off);
+        int rc = push(n, KH_ACC_READ, 0, addr + off, k, NULL, buf + off);
+        if (rc)
+            return rc;
+        off += k;
+    }
+    return KH_OK;
+}
+
+static int queue_block_write(struct kh_node *n, uint64_t addr, const uint8_t *buf, size_t len)
+{
+    for (size_t off = 0; off < len;) {
+        uint32_t k = piece(n, len - off);
+        int rc = push(n, KH_ACC_WRITE, 0, addr + off, k, buf + off, NULL);
+        if (rc)
+            return rc;
+        off += k;
+    }
+    return KH_OK;
+}
+
+int kh_bytes_read(struct kh_node *n, uint64_t addr, void *buf, size_t len)
+{
+    uint64_t al = n->link.lim.align > 1 ? n->link.lim.align : 1;
+    uint64_t a0 = addr & ~(al - 1), a1 = (addr + len + al - 1) & ~(al - 1);
+    int rc;
+    if (len == 0)
+        return KH_OK;
+    if (a0 == addr && a1 == addr + len) {
+        if ((rc = queue_block_read(n, addr, buf, len)))
+            return rc;
+        return kh_flush(n);
+    }
+    /* A link that moves whole words: read the words around the range and keep the middle. */
+    uint8_t *t = malloc((size_t)(a1 - a0));
+    if (!t)
+        return kh_fail(n, KH_E_IO, "out of memory");
+    if (!(rc = queue_block_read(n, a0, t, (size_t)(a1 - a0))) && !(rc = kh_flush(n)))
+        memcpy(buf, t + (addr - a0), len);
+    free(t);
+    return rc;
+}
+
+int kh_bytes_write(struct kh_node *n, uint64_t addr, const void *buf, size_t len)
+{
+    uint64_t al = n->link.lim.align > 1 ? n->link.lim.align : 1;
+    uint64_t a0 = addr & ~(al - 1), a1 = (addr + len + al - 1) & ~(al - 1);
+    int rc;
+    if (len == 0)
+        return KH_OK;
+    if (a0 == addr && a1 == addr + len) {
+        rc = queue_block_write(n, addr, buf, len);
+    } else {
+        /* Whole words only: the bytes around the range are read first and written back
+         * unchanged (not atomic against the firmware: docs/host.md "Address map"). */
+        uint8_t *t = malloc((size_t)(a1 - a0));
+        if (!t)
+            return kh_fail(n, KH_E_IO, "out of memory");
+        if (!(rc = queue_block_read(n, a0, t, (size_t)al)) &&
+            !(rc = queue_block_read(n, a1 - al, t + (a1 - al - a0), (size_t)al)) && !(rc = kh_flush(n))) {
+            memcpy(t + (addr - a0), buf, len);
+            rc = queue_block_write(n, a0, t, (size_t)(a1 - a0));
+            if (!rc && !n->post)
+                rc = kh_flush(n);      /* before t goes: unposted writes point at it */
+        }
+        free(t);
+    }
+    if (rc)
+        return rc;
+    return n->post ? KH_OK : kh_flush(n);
+}
+
+/* Queues a register read (flushed by the caller). */
+static int queue_reg_read(struct kh_node *n, uint64_t addr, uint64_t *v)
+{
+    *v = 0;     /* little-endian hosts only (host-lib checks): the 8 bytes are the value */
+    return push(n, KH_ACC_READ, 8, addr, 8, NULL, v);
+}
+
+int kh_reg_read(struct kh_node *n, uint64_t addr, uint64_t *v)
+{
+    int rc = queue_reg_read(n, addr, v);
+    return rc ? rc : kh_flush(n);
+}
+
+int kh_reg_write(struct kh_node *n, uint64_t addr, uint64_t v)
+{
+    uint8_t b[8];
+    kh_le_put(b, 8, v);
+    int rc = push(n, KH_ACC_WRITE, 8, addr, 8, b, NULL);
+    if (rc)
+        return rc;
+    return n->post ? KH_OK : kh_flush(n);
+}
+
+int kh_access_run(struct kh_node *n, const struct kh_access *a, unsigned count)
+{
+    bool any_read = false;
+    for (unsigned i = 0; i < count; i++) {
+        int rc;
+        if (a[i].width == 0 && a[i].op == KH_ACC_READ)
+            rc = queue_block_read(n, a[i].addr, a[i].rdata, a[i].len);
+        else if (a[i].width == 0 && a[i].op == KH_ACC_WRITE)
+            rc = queue_block_write(n, a[i].addr, a[i].wdata, a[i].len);
+        else
+            rc = push(n, a[i].op, a[i].width, a[i].addr, a[i].len, a[i].wdata, a[i].rdata);
+        if (rc)
+            return rc;
+        any_read |= a[i].op != KH_ACC_WRITE;
+    }
+    return any_read || !n->post ? kh_flush(n) : KH_OK;
+}
+
+void kh_set_timeout(struct kh_node *n, unsigned timeout_ms)
+{
+    n->timeout_ms = timeout_ms ? timeout_ms : KH_DEF_TIMEOUT_MS;
+}
+
+void kh_post_writes(struct kh_node *n, bool on)
+{
+    n->post = on;
+}
+
+static int open_on(struct kh_node *n, const struct kh_link *l, unsigned timeout_ms)
 {
     memset(n, 0, sizeof *n);
-    n->t = *t;
+    n->link = *l;
     n->tag = 1;
-    uint64_t v;
-    int rc = request(n, KHP_OP_HELLO, 0, 0, 0, NULL, NULL, &v);
-    if (rc)
+    n->timeout_ms = timeout_ms;
+    /* What the link spent connecting (its own handshake, the jtag write-path check) counts. */
+    n->stats = l->opened;
+    uint64_t v = 0;
+    int rc = push(n, KH_ACC_HELLO, 0, 0, 0, NULL, &v);
+    if (rc || (rc = kh_flush(n)))
         return rc;
     if ((uint32_t)v != KHP_MAGIC)
         return kh_fail(n, KH_E_PROTO, "HELLO answered 0x%llx: not a kohaku host port (magic 0x%08x)",
@@ -205,57 +301,48 @@ int kh_open(struct kh_node *n, const struct kh_transport *t)
     return KH_OK;
 }
 
+int kh_open_on(struct kh_node *n, const struct kh_link *l)
+{
+    return open_on(n, l, KH_DEF_TIMEOUT_MS);
+}
+
+int kh_open(struct kh_node *n, const struct kh_transport *t)
+{
+    struct kh_link l;
+    kh_link_qemu(&l, t, "qemu");
+    return kh_open_on(n, &l);
+}
+
+int kh_open_link(struct kh_node *n, const char *spec, unsigned timeout_ms)
+{
+    struct kh_link l;
+    unsigned ms = timeout_ms ? timeout_ms : KH_DEF_TIMEOUT_MS;
+    memset(n, 0, sizeof *n);
+    int rc = kh_link_open(spec, ms, &l, n->err, sizeof n->err);
+    if (rc)
+        return rc;
+    return open_on(n, &l, ms);
+}
+
 void kh_close(struct kh_node *n)
 {
-    if (n->t.close)
-        n->t.close(n->t.ctx);
-    n->t.close = NULL;
+    /* Posted writes still waiting go now (a caller that cares about their failure flushes). */
+    if (n->link.ops && n->b.n)
+        (void)kh_flush(n);
+    if (n->link.ops && n->link.ops->close)
+        n->link.ops->close(&n->link);
+    n->link.ops = NULL;
+    free(n->b.data);
+    n->b.data = NULL;
+    n->b.n = 0;
 }
 
-int kh_reg_read(struct kh_node *n, uint64_t addr, uint64_t *v)
-{
-    return request(n, KHP_OP_READ, 8, addr, 8, NULL, NULL, v);
-}
-
-int kh_reg_write(struct kh_node *n, uint64_t addr, uint64_t v)
-{
-    uint8_t b[8];
-    kh_le_put(b, 8, v);
-    return request(n, KHP_OP_WRITE, 8, addr, 8, b, NULL, NULL);
-}
-
-/* A byte transfer as requests of at most KHP_MAX_DATA bytes each: rbuf for a read, data for a
- * write. */
-static int bytes_xfer(struct kh_node *n, uint8_t op, uint64_t addr, const uint8_t *data,
-                      uint8_t *rbuf, size_t len)
-{
-    size_t off = 0;
-    while (off < len) {
-        uint32_t k = len - off > KHP_MAX_DATA ? KHP_MAX_DATA : (uint32_t)(len - off);
-        int rc = request(n, op, 0, addr + off, k, data ? data + off : NULL,
-                         rbuf ? rbuf + off : NULL, NULL);
-        if (rc)
-            return rc;
-        off += k;
-    }
-    return KH_OK;
-}
-
-int kh_bytes_read(struct kh_node *n, uint64_t addr, void *buf, size_t len)
-{
-    return bytes_xfer(n, KHP_OP_READ, addr, NULL, buf, len);
-}
-
-int kh_bytes_write(struct kh_node *n, uint64_t addr, const void *buf, size_t len)
-{
-    return bytes_xfer(n, KHP_OP_WRITE, addr, buf, NULL, len);
-}
-
+/* Memory only where memory is (host/check.c): no alias, no wrap, nothing that hits nothing. */
 static int ug_check(struct kh_node *n, uint64_t ug, size_t len)
 {
-    if (ug > KF_UG_MASK_HP || len > KF_UG_MASK_HP + 1 - ug)
-        return kh_fail(n, KH_E_INPUT, "address 0x%llx + %zu bytes leaves the 40-bit unit-global space",
-                       (unsigned long long)ug, len);
+    char m[KH_ERR_LEN - 16];
+    if (kh_ug_check(ug, len, m, sizeof m))
+        return kh_fail(n, KH_E_INPUT, "%s", m);
     return KH_OK;
 }
 
@@ -305,12 +392,13 @@ int kh_core_hold(struct kh_node *n, bool hold)
 int kh_core_status(struct kh_node *n, struct kh_core_status *s)
 {
     uint64_t r[8];
-    /* Eight 8-byte registers; each is its own request (the region is width 8 only). */
-    for (unsigned i = 1; i < 8; i++) {
-        int rc = kh_reg_read(n, KHP_CPU_BASE + 8u * i, &r[i]);
-        if (rc)
-            return rc;
-    }
+    /* Seven 8-byte registers (the region is width 8 only), one round trip where the link
+     * batches. */
+    int rc = KH_OK;
+    for (unsigned i = 1; i < 8 && !rc; i++)
+        rc = queue_reg_read(n, KHP_CPU_BASE + 8u * i, &r[i]);
+    if (rc || (rc = kh_flush(n)))
+        return rc;
     s->state = (unsigned)KH_FIELD_GET(KHP_CPU_STATE_STATE, r[1]);
     s->cause = (unsigned)KH_FIELD_GET(KHP_CPU_STATE_CAUSE, r[1]);
     s->word = r[2];
@@ -340,12 +428,10 @@ const char *const kh_referee_names[KH_REFEREE_COUNT] = {
 
 int kh_referee_read(struct kh_node *n, uint64_t out[KH_REFEREE_COUNT])
 {
-    for (unsigned i = 0; i < KH_REFEREE_COUNT; i++) {
-        int rc = kh_reg_read(n, KHP_MODEL_BASE + 8u * i, &out[i]);
-        if (rc)
-            return rc;
-    }
-    return KH_OK;
+    int rc = KH_OK;
+    for (unsigned i = 0; i < KH_REFEREE_COUNT && !rc; i++)
+        rc = queue_reg_read(n, KHP_MODEL_BASE + 8u * i, &out[i]);
+    return rc ? rc : kh_flush(n);
 }
 
 /* ---- fault injection (hostport.h KHP_MODEL_INJ_*) ---- */
@@ -417,7 +503,7 @@ int kh_inject(struct kh_node *n, const struct kh_fault *f)
         (rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_N, f->n)) ||
         (rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_ARG, f->arg)))
         return kh_context(n, rc, "fault injection");
-    if ((rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_ARM, f->kind)))
+    if ((rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_ARM, f->kind)) || (rc = kh_flush(n)))
         return kh_context(n, rc, "arming the fault (is there a unit at %u,%u?)", f->yx & 0xFu, f->yx >> 4);
     return KH_OK;
 }
@@ -425,5 +511,7 @@ int kh_inject(struct kh_node *n, const struct kh_fault *f)
 int kh_inject_clear(struct kh_node *n)
 {
     int rc = kh_reg_write(n, KHP_MODEL_BASE + KHP_MODEL_INJ_CLEAR, 1);
+    if (!rc)
+        rc = kh_flush(n);
     return rc ? kh_context(n, rc, "clearing the faults") : KH_OK;
 }

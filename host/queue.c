@@ -266,13 +266,33 @@ static int ring_copy(struct kh_node *n, uint64_t base, uint32_t entries, size_t 
     return KH_OK;
 }
 
+/* sq_head and the state line in the one request a read of sq_head alone would be (lines 2-5). */
+static int read_head_state(struct kh_node *n, const struct kh_queue *q, uint64_t *head, unsigned *state)
+{
+    uint8_t l[4 * KQ_LINE];
+    int rc = kh_mem_read(n, q->addr + OFF(sq_head), l, sizeof l);
+    if (rc)
+        return rc;
+    struct kq_fw_state fw;
+    memcpy(head, l, sizeof *head);
+    memcpy(&fw, l + 3 * KQ_LINE, sizeof fw);
+    *state = fw.state;
+    return KH_OK;
+}
+
 int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, unsigned k)
 {
     while (k) {
         uint64_t head;
-        int rc = read_index(n, q, OFF(sq_head), &head);
+        unsigned state;
+        int rc = read_head_state(n, q, &head, &state);
         if (rc)
             return rc;
+        /* Only a READY firmware takes submissions; anything written now would wait in the ring
+         * and run after the next restart unasked (issue 13 item 6). */
+        if (state != KQ_STATE_READY)
+            return kh_fail(n, KH_E_STATE, "nothing submitted: the firmware is %s, not READY (%u submission%s "
+                           "not written)", kh_fw_state_name(state), k, k == 1 ? "" : "s");
         uint64_t t0 = kh_ms_now();
         for (unsigned polls = 0; kh_ring_free(q->sq_tail, head, q->sq_entries) == 0; polls++) {
             if ((polls & 15) == 15 && (rc = core_stopped(n, "room in the submission ring")))
@@ -350,17 +370,81 @@ int kh_reap(struct kh_node *n, struct kh_queue *q, struct kq_cpl *out, unsigned 
     return KH_OK;
 }
 
-int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl)
+int kh_queue_pending(struct kh_node *n, struct kh_queue *q, struct kq_sub *out, unsigned max, unsigned *got,
+                     uint64_t *sq_head)
 {
-    uint64_t tail;
-    unsigned got;
-    int rc = read_index(n, q, OFF(cq_tail), &tail);
+    uint64_t head;
+    *got = 0;
+    int rc = read_index(n, q, OFF(sq_head), &head);
+    if (rc)
+        return kh_context(n, rc, "reading sq_head");
+    if (!kh_ring_sane(q->sq_tail, head, q->sq_entries))
+        return kh_fail(n, KH_E_STATE, "firmware sq_head %llu is inconsistent with the host's sq_tail %llu",
+                       (unsigned long long)head, (unsigned long long)q->sq_tail);
+    uint64_t k = q->sq_tail - head;
+    if (k > max)
+        k = max;
+    if ((rc = ring_copy(n, q->sq_addr, q->sq_entries, sizeof *out, head, (unsigned)k, out, NULL)))
+        return kh_context(n, rc, "reading pending submissions");
+    *got = (unsigned)k;
+    if (sq_head)
+        *sq_head = head;
+    return KH_OK;
+}
+
+int kh_queue_withdraw(struct kh_node *n, struct kh_queue *q, uint64_t *withdrawn)
+{
+    /* Only while no firmware runs: a running one might be taking them right now, and lowering
+     * sq_tail under it breaks the index rule (KQ_FATAL_QUEUE). */
+    struct kh_core_status cs;
+    uint64_t head;
+    int rc = kh_core_status(n, &cs);
     if (rc)
         return rc;
-    if (tail != q->cq_head)
-        return kh_fail(n, KH_E_STATE, "%llu completions are posted and not consumed: another host is "
-                       "using this queue, or a command of an earlier run completed late",
-                       (unsigned long long)(tail - q->cq_head));
+    if (cs.state == KHP_CPU_RUNNING)
+        return kh_fail(n, KH_E_STATE, "withdrawing submissions needs the core held or stopped (it is running)");
+    if ((rc = read_index(n, q, OFF(sq_head), &head)))
+        return rc;
+    if (!kh_ring_sane(q->sq_tail, head, q->sq_entries))
+        return kh_fail(n, KH_E_STATE, "firmware sq_head %llu is inconsistent with the host's sq_tail %llu",
+                       (unsigned long long)head, (unsigned long long)q->sq_tail);
+    if (withdrawn)
+        *withdrawn = q->sq_tail - head;
+    if (q->sq_tail != head) {
+        if ((rc = write_index(n, q, OFF(sq_tail), head)))
+            return kh_context(n, rc, "withdrawing submissions (sq_tail)");
+        q->sq_tail = head;
+    }
+    return KH_OK;
+}
+
+int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct kq_cpl *cpl)
+{
+    /* Lines 3-5 (cq_tail, cq_head, state) in the one request the old cq_tail read was: the
+     * firmware must be READY and every earlier submission completed and consumed, so the next
+     * completion can only be this command's and the host never gets out of step with the rings. */
+    unsigned got;
+    uint8_t l[3 * KQ_LINE];
+    int rc = kh_mem_read(n, q->addr + OFF(cq_tail), l, sizeof l);
+    if (rc)
+        return rc;
+    uint64_t tail, head;
+    struct kq_fw_state fw;
+    memcpy(&tail, l, sizeof tail);
+    memcpy(&head, l + KQ_LINE, sizeof head);
+    memcpy(&fw, l + 2 * KQ_LINE, sizeof fw);
+    if (fw.state != KQ_STATE_READY)
+        return kh_fail(n, KH_E_STATE, "nothing submitted: the firmware is %s, not READY",
+                       kh_fw_state_name(fw.state));
+    if (tail != q->cq_head || head != q->cq_head)
+        return kh_fail(n, KH_E_STATE, "nothing submitted: %llu completions are posted and not consumed (cq_tail %llu, "
+                       "cq_head %llu, the host's %llu): another host is using this queue, or a command of an "
+                       "earlier run completed late", (unsigned long long)(tail - q->cq_head),
+                       (unsigned long long)tail, (unsigned long long)head, (unsigned long long)q->cq_head);
+    if (tail != q->sq_tail)
+        return kh_fail(n, KH_E_STATE, "nothing submitted: %llu earlier submissions have not completed (sq_tail %llu, "
+                       "cq_tail %llu)", (unsigned long long)(q->sq_tail - tail), (unsigned long long)q->sq_tail,
+                       (unsigned long long)tail);
     if (sub->tag == 0)
         sub->tag = kh_tag_next(q);
     if ((rc = kh_submit(n, q, sub, 1)))

@@ -95,12 +95,14 @@ static int err_at(struct kh_text_err *e, unsigned line, const char *ls, const ch
 /* Splits text into lines with comments and surrounding blanks removed; calls fn per non-empty
  * line. Returns fn's first failure. */
 typedef int (*line_fn)(void *ctx, unsigned line, const char *ls, const char *p, const char *end);
-static int each_line(const char *text, size_t len, line_fn fn, void *ctx)
+static int each_line(const char *text, size_t len, line_fn fn, void *ctx, struct kh_text_err *e)
 {
     const char *p = text, *end = text + len;
-    const char *nul = memchr(text, '\0', len);
-    if (nul)
-        end = nul;
+    /* Bytes that are not text (a NUL first of all) are a syntax error at their position, never
+     * the end of the file: a NUL used to truncate the text silently (issue 13 item 7). */
+    int rc = kh_text_check(text, len, e);
+    if (rc)
+        return rc;
     unsigned line = 0;
     while (p < end) {
         const char *ls = p, *le = memchr(p, '\n', (size_t)(end - p));
@@ -116,7 +118,7 @@ static int each_line(const char *text, size_t len, line_fn fn, void *ctx)
         while (ce > b && blank(ce[-1]))
             ce--;
         if (b < ce) {
-            int rc = fn(ctx, line, ls, b, ce);
+            rc = fn(ctx, line, ls, b, ce);
             if (rc)
                 return rc;
         }
@@ -145,8 +147,12 @@ static int prog_line(void *vc, unsigned line, const char *ls, const char *p, con
         while (p < end && blank(*p))
             p++;
     }
-    if (c->n == c->max)
-        return err_at(c->e, line, ls, tok[0], "program longer than the largest one accepted");
+    if (c->n == c->max) {
+        char why[96];
+        snprintf(why, sizeof why, "more than %u payloads: a DISPATCH takes at most %u (KQ_MAX_PROG)",
+                 c->max, KQ_MAX_PROG);
+        return err_at(c->e, line, ls, tok[0], why);
+    }
     uint64_t *w = c->out[c->n];
     if (nt == 1) {
         /* One 256-bit number: 64 hex digits, most significant first, optional 0x. */
@@ -185,7 +191,7 @@ int kh_parse_program(const char *text, size_t len, uint64_t (*out)[4], uint32_t 
 {
     struct prog_ctx c = { out, max, 0, e };
     memset(e, 0, sizeof *e);
-    int rc = each_line(text, len, prog_line, &c);
+    int rc = each_line(text, len, prog_line, &c, e);
     *n = c.n;
     if (!rc && c.n == 0) {
         snprintf(e->why, sizeof e->why, "the program has no payload");
@@ -223,8 +229,12 @@ static int step_line(void *vc, unsigned line, const char *ls, const char *p, con
 {
     struct step_ctx *c = vc;
     const char *te, *t = token(&p, end, &te);
-    if (c->n == c->max)
-        return err_at(c->e, line, ls, t, "more steps than a RUN accepts");
+    if (c->n == c->max) {
+        char why[96];
+        snprintf(why, sizeof why, "more than %u steps: a RUN takes at most %u (KQ_MAX_STEPS)", c->max,
+                 KQ_MAX_STEPS);
+        return err_at(c->e, line, ls, t, why);
+    }
     struct kh_step_src *s = &c->out[c->n];
     memset(s, 0, sizeof *s);
     const char *a, *ae;
@@ -307,7 +317,7 @@ int kh_parse_steps(const char *text, size_t len, const char *dir, struct kh_step
 {
     struct step_ctx c = { dir, out, max, 0, e };
     memset(e, 0, sizeof *e);
-    int rc = each_line(text, len, step_line, &c);
+    int rc = each_line(text, len, step_line, &c, e);
     *n = c.n;
     if (!rc && c.n == 0) {
         snprintf(e->why, sizeof e->why, "the step list is empty");

@@ -106,7 +106,7 @@ fw_obj = $(patsubst %,$(FW_O)/$(1)/obj/%.o,$(2))
 FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text \
                 dispatch/enum.c:kdp_scan_range,kdp_ctrl_read,kdp_enumerate \
                 dispatch/units.c:kdp_units_check \
-                dispatch/recover.c:kdp_abort,kdp_fail,kdp_fault,kdp_owed_start,kdp_refuse,kdp_settle,kdp_timeout \
+                dispatch/recover.c:kdp_abort,kdp_fail,kdp_fault,kdp_hidden,kdp_owed_start,kdp_refuse,kdp_settle,kdp_timeout \
                 service/kq_cold.c:kq_cold service/kq_check_cold.c:kq_check_cold \
                 service/record.c:kq_rec_cold \
                 $(FW_COLD_EXTRA_rv32)

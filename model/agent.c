@@ -28,10 +28,23 @@ struct km_agent {
     uint64_t ctrl, irq_en;
     uint64_t prog_dst, prog_len, prog_base;  /* as written, masked to their fields */
 
-    /* Dispatcher. */
+    /* Dispatcher: a flit every KM_DISPATCH_CYCLES cycles; each flit is read at its start
+     * (word 0: credit spent), counted at word 4 (flits left, run) and pushed into TX
+     * KM_DISPATCH_PUSH cycles after its start. */
     bool run;
     uint16_t left;                 /* PROG_STAT "flits left" */
     uint32_t slot;                 /* next staging slot to push */
+    uint64_t disp_next_t;          /* earliest start of the next flit */
+    bool w4_pending;               /* the started flit's fifth word is still to be read ... */
+    uint64_t w4_t;                 /* ... at this time */
+    struct {                       /* flits read, not yet in TX (at most two overlap) */
+        struct kf_flit f;
+        uint64_t t;
+        bool send;                 /* false: a slot past the RAM, nothing to push */
+    } pend[2];
+    unsigned n_pend;
+    uint64_t gap_from;             /* run fell at this time with pushes pending: a TX_KICK */
+    uint64_t gap_to;               /* from then up to the last push is lost (§1.1) */
     uint16_t credit;               /* 16-bit, no clamp: wraps both ways */
     bool cred_written;             /* a PROG_CRED write happened at cred_wr_t ... */
     uint64_t cred_wr_t;            /* ... and wins that cycle over completions */
@@ -92,12 +105,16 @@ static void tx_push(struct km_agent *a, const struct kf_flit *f)
     schedule_tick(a);
 }
 
-/* One staged flit out: dst from PROG_DST read now (live), src = the agent; type, txn, last,
- * rsvd and payload pass through. A slot past the RAM reads as zero (no wrap). */
-static void dispatch_one(struct km_agent *a)
+/* One staged flit starts (its first word): dst from PROG_DST read now (live), src = the
+ * agent; type, txn, last, rsvd and payload pass through. A slot past the RAM (a referee
+ * violation, counted at the kick) is undefined in silicon; the model spends its credit and its
+ * place in the program but sends nothing, so it can never become a real request (an all-zero
+ * flit would be type 0, a memory read of address 0: docs/model-mesh.md §3). */
+static void dispatch_start(struct km_agent *a)
 {
     struct kf_flit f = { { 0, 0, 0, 0, 0 } };
-    if (a->slot < a->stage_flits)
+    bool past = a->slot >= a->stage_flits;
+    if (!past)
         f = a->stage[a->slot];
     unsigned ax, ay;
     agent_xy(a, &ax, &ay);
@@ -106,41 +123,76 @@ static void dispatch_one(struct km_agent *a)
                        KH_FIELD_PREP(KF_HDR_DST_X, KH_FIELD_GET(KA_PROG_DST_X, a->prog_dst)) |
                        KH_FIELD_PREP(KF_HDR_DST_Y, KH_FIELD_GET(KA_PROG_DST_Y, a->prog_dst)) |
                        KH_FIELD_PREP(KF_HDR_SRC_X, ax) | KH_FIELD_PREP(KF_HDR_SRC_Y, ay);
-    a->credit--;
+    /* A PROG_CRED write wins its cycle over a flit's start (docs/hardware.md §1.1): the written value
+     * stays. */
+    if (!(a->cred_written && a->cred_wr_t == a->m->now))
+        a->credit--;
     a->slot++;
-    /* The counter is not decremented past the last flit: a finished program reads 1. */
-    if (a->left <= 1)
+    uint64_t now = a->m->now;
+    a->pend[a->n_pend].f = f;
+    a->pend[a->n_pend].t = now + KM_DISPATCH_PUSH * KM_DEFAULT_CYCLE_NS;
+    a->pend[a->n_pend].send = !past;
+    a->n_pend++;
+    a->w4_pending = true;
+    a->w4_t = now + (KM_DISPATCH_CYCLES - 1u) * KM_DEFAULT_CYCLE_NS;
+    a->disp_next_t = now + KM_DISPATCH_CYCLES * KM_DEFAULT_CYCLE_NS;
+}
+
+/* The started flit's fifth word: counted. The counter is not decremented past the last flit:
+ * a finished program reads 1, and run falls here, before that flit reaches TX (the STATUS.busy
+ * gap, docs/hardware.md §1.1). */
+static void dispatch_word4(struct km_agent *a)
+{
+    a->w4_pending = false;
+    if (a->left <= 1) {
         a->run = false;
-    else
+        a->gap_from = a->m->now;
+        a->gap_to = a->pend[a->n_pend - 1].t;
+    } else {
         a->left--;
-    tx_push(a, &f);
+    }
+}
+
+/* TX room as the dispatcher counts it: two places of margin for a push still on its way. */
+static bool tx_room(const struct km_agent *a)
+{
+    return a->txq.count + a->n_pend <= KA_FIFO_DEPTH - 2u;
 }
 
 static bool dispatch_ready(const struct km_agent *a)
 {
-    return a->run && a->credit != 0 && a->txq.count < KA_FIFO_DEPTH;
+    return a->run && !a->w4_pending && a->credit != 0 && tx_room(a) &&
+           a->m->now >= a->disp_next_t;
 }
 
-/* One agent cycle: the output stage leaves onto the mesh, the FIFO head moves up, the
- * dispatcher pushes at most one flit. */
+/* One agent cycle: the output stage leaves onto the mesh when the link takes it, the FIFO
+ * head moves up, a read flit lands in TX, the dispatcher reads on. */
 static void tick_ev(struct km_model *m, void *ctx, uint64_t arg)
 {
     struct km_agent *a = ctx;
     if ((uint32_t)arg != a->gen)
         return;
     a->tick_pending = false;
-    if (a->out_valid) {
+    if (a->w4_pending && m->now >= a->w4_t)
+        dispatch_word4(a);
+    if (a->out_valid && km_mesh_can_send(m, &a->out)) {
         unsigned ax, ay;
         agent_xy(a, &ax, &ay);
         a->out_valid = false;
         km_mesh_send(m, ax, ay, &a->out);
     }
-    if (a->txq.count) {
+    if (a->txq.count && !a->out_valid) {
         a->out = ring_pop(&a->txq);
         a->out_valid = true;
     }
+    while (a->n_pend && m->now >= a->pend[0].t && a->txq.count < KA_FIFO_DEPTH) {
+        if (a->pend[0].send)
+            ring_push(&a->txq, &a->pend[0].f);
+        a->pend[0] = a->pend[1];
+        a->n_pend--;
+    }
     if (dispatch_ready(a))
-        dispatch_one(a);
+        dispatch_start(a);
     schedule_tick(a);
 }
 
@@ -148,7 +200,8 @@ static void schedule_tick(struct km_agent *a)
 {
     if (a->tick_pending)
         return;
-    if (!a->out_valid && !a->txq.count && !dispatch_ready(a))
+    bool disp = a->run && !a->w4_pending && a->credit != 0 && tx_room(a);
+    if (!a->out_valid && !a->txq.count && !a->n_pend && !a->w4_pending && !disp)
         return;     /* idle, or stalled at zero credit: a credit arrival restarts it */
     a->tick_pending = true;
     km_at(a->m, a->m->now + KM_DEFAULT_CYCLE_NS, tick_ev, a, a->gen);
@@ -242,6 +295,8 @@ static void prog_kick(struct km_agent *a)
     a->slot = base;
     a->left = len;
     a->run = true;  /* also at zero credit: accepted and stalled until PROG_CRED moves */
+    if (a->disp_next_t < a->m->now)
+        a->disp_next_t = a->m->now;
     schedule_tick(a);
 }
 
@@ -249,6 +304,11 @@ static void tx_kick(struct km_agent *a)
 {
     if (a->run || tx_full(a))
         return;     /* dropped, not deferred; TX_FLIT keeps its content */
+    /* The upstream revision that loses a TX_KICK landing right after run fell (its push and
+     * the dispatcher's last one write TX in one cycle): the model loses every TX_KICK between
+     * run falling and the last flit's push, so that firmware meets it (docs/model-mesh.md §3). */
+    if (a->n_pend && a->m->now >= a->gap_from && a->m->now <= a->gap_to)
+        return;
     tx_push(a, &a->tx_flit);
 }
 
@@ -430,9 +490,13 @@ void km_agent_reset(struct km_agent *a)
     a->run = false;
     a->left = 0;
     a->slot = 0;
+    a->disp_next_t = 0;
+    a->w4_pending = false;
+    a->n_pend = 0;
+    a->gap_from = a->gap_to = 0;
     a->credit = 0;
     a->cred_written = false;
-    memset(&a->tx_flit, 0, sizeof a->tx_flit);
+    /* TX_FLIT has no reset (docs/hardware.md §1.1): a TX_KICK after a reset resends what it held. */
     a->txq.head = a->txq.count = 0;
     a->out_valid = false;
     a->rxq.head = a->rxq.count = 0;

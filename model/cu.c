@@ -47,7 +47,9 @@ struct km_cu {
     bool ctrl_pending;             /* a CU_CTRL reply is queued and has not left */
 
     uint32_t retired;
-    uint64_t busy_ns;
+    uint64_t busy_ns;              /* time with busy() set, up to busy_t0 when busy_on */
+    uint64_t busy_t0;
+    bool busy_on;
 
     /* Fault injection (docs/hardware.md §10.1 item 8, docs/model-mesh.md §6): armed by km_cu_inject, kept
      * across reset; the counters restart at reset. n = 0 means every one. */
@@ -73,6 +75,7 @@ static bool inj_hit(bool armed, uint32_t n, uint32_t base, uint32_t count)
     return armed && (n == 0 || count - base == n);
 }
 static void schedule_tx(struct km_cu *cu);
+static void busy_note(struct km_cu *cu);
 
 static uint32_t hdr_of(const struct kf_flit *f) { return (uint32_t)f->w[KF_HDR_WORD]; }
 static unsigned hget(uint64_t mask, const struct kf_flit *f)
@@ -151,6 +154,7 @@ static void out_push(struct km_cu *cu, const struct kf_flit *f, bool reply)
     cu->out_count++;
     if (!reply)
         cu->out_sigs++;
+    busy_note(cu);
     schedule_tx(cu);
 }
 
@@ -163,6 +167,12 @@ static void tx_ev(struct km_model *m, void *ctx, uint64_t arg)
     cu->tx_pending = false;
     if (!cu->out_count)
         return;
+    if (!km_mesh_can_send(cu->m, &cu->out[cu->out_head])) {
+        /* the destination's link is full: the output register holds, tried next cycle */
+        cu->tx_pending = true;
+        km_at(cu->m, cu->m->now + km_cu_cycle_ns(cu), tx_ev, cu, cu->gen);
+        return;
+    }
     struct kf_flit f = cu->out[cu->out_head];
     bool reply = cu->out_is_reply[cu->out_head];
     bool was_full = cu->out_sigs >= CU_CPL_DEPTH;
@@ -172,6 +182,7 @@ static void tx_ev(struct km_model *m, void *ctx, uint64_t arg)
         cu->ctrl_pending = false;
     else
         cu->out_sigs--;
+    busy_note(cu);
     km_mesh_send(cu->m, cu->x, cu->y, &f);
     if (cu->out_count) {
         cu->tx_pending = true;
@@ -197,9 +208,23 @@ static bool busy(const struct km_cu *cu)
     return cu->executing || cu->fifo_count || cu->out_sigs;
 }
 
+/* CU_COUNTERS[31:0] counts the cycles with busy() set (docs/hardware.md §1.1): called after every
+ * change of what busy() reads, it opens or closes the interval being counted. */
+static void busy_note(struct km_cu *cu)
+{
+    bool b = busy(cu);
+    if (b == cu->busy_on)
+        return;
+    if (b)
+        cu->busy_t0 = cu->m->now;
+    else
+        cu->busy_ns += cu->m->now - cu->busy_t0;
+    cu->busy_on = b;
+}
+
 static uint64_t ctrl_value(struct km_cu *cu, unsigned index)
 {
-    uint64_t busy_ns = cu->busy_ns + (cu->executing ? cu->m->now - cu->exec_start : 0);
+    uint64_t busy_ns = cu->busy_ns + (cu->busy_on ? cu->m->now - cu->busy_t0 : 0);
     switch (index) {
     case KF_CTRL_CU_CAPS:
         return KH_FIELD_PREP(KF_CAPS_TYPE, cu->cls->type) |
@@ -261,20 +286,19 @@ static void fifo_push(struct km_cu *cu, const struct kf_flit *f)
 {
     cu->fifo[(cu->fifo_head + cu->fifo_count) % cu->cls->inst_depth] = *f;
     cu->fifo_count++;
+    busy_note(cu);
 }
 
 static void accept(struct km_cu *cu, const struct kf_flit *f);
 
-/* A FIFO slot freed: let stalled flits in, in arrival order, until an instruction finds the
- * FIFO full again. */
+/* A FIFO slot freed: let stalled flits in, in arrival order, until the FIFO is full again
+ * (while it is full the endpoint takes no flit of any type: docs/hardware.md §1.1). */
 static void drain_backlog(struct km_cu *cu)
 {
     struct km_flitq *q = &cu->backlog;
-    while (q->count) {
-        if (hget(KF_HDR_TYPE, km_flitq_front(q)) == KF_T_CU_INST &&
-            cu->fifo_count >= cu->cls->inst_depth)
-            return;
+    while (q->count && cu->fifo_count < cu->cls->inst_depth) {
         struct kf_flit c = km_flitq_pop(q);
+        cu->ep.held = q->count;
         accept(cu, &c);
     }
 }
@@ -322,7 +346,6 @@ void km_cu_done(struct km_cu *cu, uint32_t exec_result, bool fault)
         return;     /* a unit bug: nothing to retire */
     cu->executing = false;
     cu->retired++;
-    cu->busy_ns += cu->m->now - cu->exec_start;
 
     /* Completion flit (docs/hardware.md §1.1): dst = the instruction's src, src = the unit, type 6,
      * txn = the instruction's, last 1, payload [215:0] zero. A faulting last instruction
@@ -347,6 +370,7 @@ void km_cu_done(struct km_cu *cu, uint32_t exec_result, bool fault)
     cu->completions++;
     if (!inj_hit(cu->inj.drop, cu->inj.drop_n, cu->inj.drop_base, cu->completions))
         out_push(cu, &s, false);    /* else injected: the completion is lost */
+    busy_note(cu);
 
     /* The next instruction issues on the next unit cycle, so a unit that retires inside
      * exec() still takes one cycle per instruction and never recurses. */
@@ -367,6 +391,7 @@ static void accept(struct km_cu *cu, const struct kf_flit *f)
              * behind it until a slot frees (docs/model-mesh.md §4). */
             KM_REF_INC(cu->m, credit_violations);
             km_flitq_push(&cu->backlog, f);
+            cu->ep.held = cu->backlog.count;
             return;
         }
         fifo_push(cu, f);
@@ -390,12 +415,15 @@ static void cu_deliver(struct km_model *m, struct km_endpoint *ep, const struct 
 {
     (void)m;
     struct km_cu *cu = ep->owner;
-    if (cu->backlog.count) {
-        /* The input is stalled behind an overfilled instruction; keep order. An instruction
-         * joining the stall is itself beyond the FIFO's depth. */
+    if (cu->backlog.count || cu->fifo_count >= cu->cls->inst_depth) {
+        /* While the instruction FIFO is full the endpoint takes no flit of any type (docs/hardware.md
+         * §1.1: a CU_CTRL request, a memory response wait in the mesh until an instruction
+         * issues), and a stalled input keeps its order. An instruction joining the stall is
+         * itself beyond the FIFO's depth. */
         if (hget(KF_HDR_TYPE, f) == KF_T_CU_INST)
             KM_REF_INC(cu->m, credit_violations);
         km_flitq_push(&cu->backlog, f);
+        cu->ep.held = cu->backlog.count;    /* the link backs up: km_mesh_can_send */
         return;
     }
     accept(cu, f);
@@ -451,6 +479,7 @@ void km_cu_reset(struct km_cu *cu)
     cu->gen++;
     cu->fifo_head = cu->fifo_count = 0;
     km_flitq_clear(&cu->backlog);
+    cu->ep.held = 0;
     cu->executing = false;
     cu->issue_pending = false;
     cu->out_head = cu->out_count = cu->out_sigs = 0;
@@ -458,6 +487,7 @@ void km_cu_reset(struct km_cu *cu)
     cu->ctrl_pending = false;
     cu->retired = 0;
     cu->busy_ns = 0;
+    cu->busy_on = false;
     cu->issued = cu->completions = cu->ctrl_reqs = 0;
     cu->inj.fault_base = cu->inj.hang_base = cu->inj.drop_base = cu->inj.mute_base = 0;
     if (cu->cls->fini)

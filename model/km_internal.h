@@ -32,6 +32,16 @@ struct km_unit_class;
 /* Timing defaults (docs/model.md): one agent/mover/unit cycle = 1 ns. */
 #define KM_DEFAULT_CYCLE_NS      1u
 #define KM_DEFAULT_HOP_NS        2u     /* per router hop */
+/* The dispatcher reads a staged flit one 64-bit word an agent cycle (five words), so it starts
+ * a flit every KM_DISPATCH_CYCLES cycles; the flit reaches TX KM_DISPATCH_PUSH cycles after its
+ * first word (the last word lands a cycle after its read, the push a cycle later), and `run`
+ * falls at the last flit's fifth word, two cycles before that push (docs/model-mesh.md §3). */
+#define KM_DISPATCH_CYCLES       5u
+#define KM_DISPATCH_PUSH         6u
+/* Flits a destination endpoint's input link holds that the endpoint has not taken (in flight
+ * to it, or waiting while it takes nothing): a sender whose flit would exceed this waits
+ * (backpressure, docs/model-mesh.md §2). The memory agent's responses are not held back. */
+#define KM_LINK_FLITS            4u
 #define KM_DEFAULT_MEM_NS        40u    /* memory agent / DRAM latency */
 #define KM_DEFAULT_DRAM_BYTES    (UINT64_C(4) << 30)
 #define KM_STAGING_BYTES         (UINT64_C(2) << 20)
@@ -79,7 +89,12 @@ struct km_endpoint {
     /* A flit delivered to this endpoint (a copy; the callee may keep it). */
     void (*deliver)(struct km_model *m, struct km_endpoint *ep, const struct kf_flit *f);
     void *owner;
+    unsigned held;          /* flits delivered that the endpoint has not taken yet (its stall) */
+    unsigned inflight;      /* flits on their way to it (mesh.c) */
+    bool never_full;        /* takes everything at once (the agent): no backpressure */
 };
+/* Whether a flit for this destination may enter the mesh now (KM_LINK_FLITS). */
+bool km_mesh_can_send(struct km_model *m, const struct kf_flit *f);
 /* Build the grid and units from cfg->units (or the default map). */
 struct km_mesh *km_mesh_new(struct km_model *m, const char *units, char *err, size_t errlen);
 void km_mesh_free(struct km_mesh *mesh);

@@ -143,7 +143,18 @@ static void deliver_ev(struct km_model *m, void *ctx, uint64_t arg)
         return;
     struct kf_flit f = km_flitq_pop(q);
     struct km_endpoint *ep = mesh->eps[pair % mesh->n_ep];
+    if (ep->inflight)
+        ep->inflight--;
     ep->deliver(m, ep, &f);
+}
+
+bool km_mesh_can_send(struct km_model *m, const struct kf_flit *f)
+{
+    struct km_mesh *mesh = m->mesh;
+    uint32_t hdr = (uint32_t)f->w[KF_HDR_WORD];
+    struct km_endpoint *dst = resolve(mesh, (unsigned)KH_FIELD_GET(KF_HDR_DST_X, hdr),
+                                      (unsigned)KH_FIELD_GET(KF_HDR_DST_Y, hdr));
+    return dst->never_full || dst->inflight + dst->held < KM_LINK_FLITS;
 }
 
 void km_mesh_send(struct km_model *m, unsigned src_x, unsigned src_y, const struct kf_flit *f)
@@ -162,6 +173,7 @@ void km_mesh_send(struct km_model *m, unsigned src_x, unsigned src_y, const stru
     mesh->inject_free[sp] = t + KM_DEFAULT_CYCLE_NS;
     t += (uint64_t)mesh->hop_ns * hops(mesh, src_x, src_y, dst->x, dst->y);
     struct mesh_pairq *q = &mesh->pq[pair];
+    dst->inflight++;
     if (t < q->last_t)
         t = q->last_t;
     q->last_t = t;
@@ -370,6 +382,7 @@ struct km_mesh *km_mesh_new(struct km_model *m, const char *units, char *err, si
             mesh->agent_ep.y = it->y;
             mesh->agent_ep.deliver = agent_deliver;
             mesh->agent_ep.owner = mesh;
+            mesh->agent_ep.never_full = true;   /* memory never blocks; RX drops when full */
             ep = &mesh->agent_ep;
         } else {
             struct km_cu *cu = km_cu_new(m, it->cls, it->x, it->y);
@@ -425,6 +438,8 @@ void km_mesh_reset(struct km_mesh *mesh)
         mesh->pq[i].last_t = 0;
     }
     memset(mesh->inject_free, 0, sizeof mesh->inject_free);
+    for (unsigned i = 0; i < mesh->n_ep; i++)
+        mesh->eps[i]->inflight = 0;
     for (unsigned i = 0; i < mesh->n_units; i++)
         km_cu_reset(mesh->units[i]);
 }
@@ -435,15 +450,18 @@ void km_mesh_agent_xy(const struct km_mesh *mesh, unsigned *x, unsigned *y)
     *y = mesh->agent_ep.y;
 }
 
+/* CAPS publishes two scalar router coordinates (docs/hardware.md §1): GRID_LO, the lowest on both
+ * axes (1), and the agent's GRID_HI, which a mesh top sets to the larger side (4 for 4x2).
+ * A rectangular mesh's separate x/y bounds are not published. */
 unsigned km_mesh_grid_lo(const struct km_mesh *mesh)
 {
     (void)mesh;
-    return pos(1, 1);
+    return 1u;
 }
 
 unsigned km_mesh_grid_hi(const struct km_mesh *mesh)
 {
-    return pos(mesh->w, mesh->h);
+    return mesh->w > mesh->h ? mesh->w : mesh->h;
 }
 
 struct km_cu *km_mesh_unit_at(struct km_mesh *mesh, unsigned x, unsigned y)

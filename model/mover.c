@@ -22,7 +22,7 @@
 
 /* The reference occupant at transform id 1, FP16 -> FP8 E5M2 (docs/mover-model.md §4). The
  * transform geometry (IN_BITS, OUT_WORDS) is one parameter of the mover, the same for every id
- * (BOARD.md §3.1): there is no 1:1 id. */
+ * (docs/hardware.md §3.1): there is no 1:1 id. */
 #define OCC_ID           1u
 #define OCC_IN_BITS      2048u
 #define OCC_OUT_WORDS    4u
@@ -264,7 +264,7 @@ static void axi_read(struct mv_run *r, uint64_t addr, uint8_t buf[MV_WORD])
     memset(buf, 0, MV_WORD);
     r->reads++;
     mv->reads++;
-    /* BOARD.md §3.1: a misaligned source (base, stride, index base, pitch) is read as the
+    /* docs/hardware.md §3.1: a misaligned source (base, stride, index base, pitch) is read as the
      * aligned word that contains it; the AXI slave ignores the low address bits. */
     addr &= ~(uint64_t)(MV_WORD - 1);
     if (!mv->env.mem_read || mv->env.mem_read(mv->env.ctx, addr & MV_ADDR_MASK, buf, MV_WORD) != 0)
@@ -297,7 +297,7 @@ static uint8_t fp16_to_e5m2(uint16_t h, bool saturate)
 }
 
 /* Is there something at transform id `id`? Id 1 holds the reference occupant; id 0 is the
- * agent's bypass (seeds/instruction-encoding.md §4.3), at the mover's one geometry: an entry's
+ * agent's bypass (docs/hardware.md §3.2), at the mover's one geometry: an entry's
  * first OUT_WORDS words pass unchanged (docs/mover-model.md §4, a choice); other ids are empty. */
 static bool occ_present(unsigned id)
 {
@@ -387,7 +387,7 @@ static unsigned run_elementwise(struct mv_run *r)
                 gen_word(mv, da, buf);
                 break;
             case KM_MODE_GATHER: {
-                /* Erratum (BOARD.md §3.1): the index buffer answers a cycle late, so a row that
+                /* Erratum (docs/hardware.md §3.1): the index buffer answers a cycle late, so a row that
                  * starts a new index word (rows 8, 16, ...) gets the previous word's first
                  * index, index[row - 8]. */
                 uint16_t ir = row;
@@ -436,7 +436,7 @@ static unsigned run_xform(struct mv_run *r)
         mv->occ_fault = 0;
     for (;;) {
         bool more = true;
-        /* Fault 7 (BOARD.md §3.1): a source element out of its bound at an entry's first word;
+        /* Fault 7 (docs/hardware.md §3.1): a source element out of its bound at an entry's first word;
          * nothing of the entry is read or written. Out of bound at a later word the hardware
          * hangs; the model faults 7 there too, after the entry's earlier reads (docs). A bound
          * that excludes nothing runs normally. Destination bounds play no part in XFORM. */

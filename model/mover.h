@@ -24,7 +24,7 @@ struct km_mover_env {
     size_t spad_bytes;
     uint64_t ns_per_cycle;      /* mover cycle; 32 bytes move per cycle */
     uint64_t latency_ns;        /* fixed cost of one move (memory latency) */
-    /* BOARD.md §3.1 erratum (both RTL revisions): a GATHER row that starts a new index word
+    /* docs/hardware.md §3.1 erratum (both RTL revisions): a GATHER row that starts a new index word
      * takes the first index of the previous index word. Reproduced unless this is set (for
      * comparing against the contract's intent; docs/mover-model.md §3). */
     bool gather_erratum_off;

@@ -192,7 +192,7 @@ static void emit_gather(struct kmv_builder *b, const struct kmv_walk *dst, uint6
     emit_go(b, KM_MODE_GATHER, KM_WIDTH_32, flags);
 }
 
-/* Rows one gather move may reach: the erratum (BOARD.md §3.1) corrupts row 8 onward. */
+/* Rows one gather move may reach: the erratum (docs/hardware.md §3.1) corrupts row 8 onward. */
 #define GATHER_ROWS_PER_MOVE  8u
 
 unsigned kmv_build_gather(struct kmv_builder *b, const struct kmv_walk *dst, uint64_t src_base,

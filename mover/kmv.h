@@ -33,6 +33,11 @@ struct kmv_caps {
      * without the node's memory). */
     const void *(*map)(uint64_t ug);
     uint64_t map_end;
+    /* Index words the firmware copied into memory it owns, [idx_lo, idx_hi) (0, 0: none): a
+     * gather's index words wholly inside are not refused as owned (their rows still are
+     * checked). The service copies every gather's first index word there (service/kq_cold.c)
+     * so the mover reads the indices that were checked. */
+    uint64_t idx_lo, idx_hi;
 };
 
 /* The reference geometry (docs/hardware.md §3.1 XFORM row, docs/hardware.md §3.2): one
@@ -74,7 +79,7 @@ struct kmv_result {
 unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_caps *caps,
                       struct kmv_result *res);
 /* ... and, at each GO after the checks above: KS_MV_GATHER_ROWS (a gather whose destination
- * reaches row 8 or later: the erratum, BOARD.md §3.1), KS_MV_XFORM detail 5 (an XFORM
+ * reaches row 8 or later: the erratum, docs/hardware.md §3.1), KS_MV_XFORM detail 5 (an XFORM
  * destination whose 4-word bursts could cross a 4 KB page), KS_MV_WRAP (gather rows past 2^40),
  * KS_MV_ADDR and KS_MV_OWNED (detail layouts above) for every walk's extent — the bounding
  * range of all its elements, bounds ignored — a gather's index words and its rows. */
@@ -133,7 +138,7 @@ unsigned kmv_build_generate(struct kmv_builder *b, const struct kmv_walk *dst, u
                             unsigned flags);
 /* Gather: indices (32-bit, count <= 2048) at idx_base; row r of `words` words at
  * src_base + index[r] * pitch; the destination walk (one dimension, `rows x words` elements,
- * for dst from kmv_walk_linear) sets the element count. The GATHER erratum (BOARD.md §3.1: a
+ * for dst from kmv_walk_linear) sets the element count. The GATHER erratum (docs/hardware.md §3.1: a
  * row starting a new index word takes the previous word's first index) is never produced: a
  * gather of more than 8 rows is emitted as moves of at most 8 rows each, the index base 32
  * bytes (8 indices) and the destination 8 x words x 32 bytes further every time. A
@@ -176,7 +181,7 @@ extern const struct kmv_caps *kmv_caps_use;
  *   KS_OK. res->moves counts the moves completed without fault. */
 unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
                     struct kmv_result *res);
-/* RV64 (BOARD.md §3.1): the occupant's fault is not routed to the processor, so a list with
+/* RV64 (docs/hardware.md §3.1): the occupant's fault is not routed to the processor, so a list with
  * XFORM moves that otherwise ends KS_OK ends KS_XFORM_UNCHECKED, detail = its XFORM moves
  * (every move ran; nothing says whether the occupant faulted). RV32 reads it (KS_XFORM_FAULT). */
 

@@ -36,7 +36,7 @@ uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold);
  * RV32 port's staging can set it directly). */
 extern uint32_t kmv_port_mode_bit;
 /* 1 when the port reads the transform occupant's fault (RV32 MVGO [11:8]), 0 when the
- * processor cannot see it (RV64, BOARD.md §3.1): replay then ends a list with XFORM moves
+ * processor cannot see it (RV64, docs/hardware.md §3.1): replay then ends a list with XFORM moves
  * KS_XFORM_UNCHECKED instead of KS_OK. A constant each port defines (RV32's LTO folds it). */
 extern const uint8_t kmv_port_occ_seen;
 void kmv_port_stage(const struct kd_write *p);

@@ -62,7 +62,7 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
         if (next == end) {
             /* The last chunk holds the list's last GO: detail is 0 here, index n. Where the
              * occupant's fault is invisible (RV64), a list that ran XFORM moves is never a
-             * plain OK (BOARD.md §3.1). */
+             * plain OK (docs/hardware.md §3.1). */
             st = KS_OK;
             if (!kmv_port_occ_seen && xf) {
                 st = KS_XFORM_UNCHECKED;

@@ -217,7 +217,7 @@ static const uint16_t ctrl_rule[32] = {
 _Static_assert(WALKS_XFORM <= 0xFF && REFUSE(KS_MV_TRANSPOSE, 1) > 0xFF &&
                REFUSE(KS_MV_MODE, 7) <= 0xFFFF && RULE_BAD <= 0xFFFF, "rule encoding");
 
-/* The unit-global decode of one address (BOARD.md header, §7, §8): 0 when it is memory this
+/* The unit-global decode of one address (docs/hardware.md header, §7, §8): 0 when it is memory this
  * mesh serves without aliasing — DRAM below 4 GB, or the staging store (bit 39, aperture 0)
  * below its 2 MB — else the KMV_ADDR_* reason. */
 #define UG_STAGING_BYTES  (UINT32_C(2) << 20)
@@ -269,8 +269,9 @@ static uint32_t check_gather_reach(const struct vshadow *s, uint64_t dn)
     const uint32_t *h = s->v[SL_HDR(KM_WALK_SRC)];
     uint64_t sbase = SPAN_GET(KM_HDR_BASE, h[0], h[1]);
 
-    if ((f = check_range(caps, ibase, ibase + ((uint64_t)(iwords + (iwords == 0)) << 5),
-                         KMV_WHAT_INDEX)) != 0)
+    uint64_t iend = ibase + ((uint64_t)(iwords + (iwords == 0)) << 5);
+    if ((ibase < caps->idx_lo || iend > caps->idx_hi) &&
+        (f = check_range(caps, ibase, iend, KMV_WHAT_INDEX)) != 0)
         return f;
     if (!caps->map_end)
         return 0;                               /* cannot read the indices: rows unchecked */
@@ -332,7 +333,7 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
         /* Rows past the index count read stale buffer contents; words 0 never advances. */
         if (dn > (uint64_t)indices * words)
             return REFUSE(KS_MV_GATHER, 2);
-        /* The erratum (BOARD.md §3.1): row 8 (and 16, ...) takes the previous index word's
+        /* The erratum (docs/hardware.md §3.1): row 8 (and 16, ...) takes the previous index word's
          * first index. A move may reach rows 0-7 only; builders split longer gathers. */
         if (dn > (uint64_t)words << 3)
             return REFUSE(KS_MV_GATHER_ROWS, dn > 0xFFFFFFu ? 0xFFFFFFu : (uint32_t)dn);
@@ -360,7 +361,7 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
         if (dn * in < sn)
             return REFUSE(KS_MV_XFORM, 4);      /* the destination is shorter than the entries */
         /* Each entry is one burst of OUT_WORDS words at its destination element; AXI forbids
-         * a burst across 4 KB (BOARD.md §3.1). A base and live strides that are multiples of
+         * a burst across 4 KB (docs/hardware.md §3.1). A base and live strides that are multiples of
          * the burst (a power of two dividing 4 KB) keep every burst inside a page. */
         uint32_t mis = (uint32_t)SPAN_GET(KM_HDR_BASE, dh[0], dh[1]);
         for (unsigned d = 0, nd = GET_HI(KM_HDR_NDIM, dh[1]); d < nd; d++) {

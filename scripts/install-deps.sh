@@ -3,6 +3,11 @@
 # Idempotent: a machine that has everything does nothing but check.
 set -euo pipefail
 
+# tcl: tclsh runs the jtag link's server script (host/kohaku-jtag.tcl) over the stand-in Vivado
+# commands in make test (tests/links/, docs/host.md).
+# python3-*: the kohaku Python package (host/python/, docs/python.md) installs with pip, offline,
+# into a venv that sees these (--system-site-packages): setuptools and wheel build it, numpy is
+# its dependency, pytest runs its suite. Nothing comes from any other package index.
 # newlib-source: scripts/build-newlib.sh builds newlib-nano from it (LIBC=newlib-nano); its
 # configure needs only a host gcc and make besides the cross compiler (no texinfo: the build
 # makes no documentation; no flex/bison).
@@ -12,6 +17,8 @@ PKGS=(
   gdb-multiarch
   dpkg-dev ninja-build meson libglib2.0-dev libpixman-1-dev libfdt-dev pkg-config zlib1g-dev
   python3 xz-utils
+  tcl
+  python3-venv python3-pip python3-setuptools python3-wheel python3-numpy python3-pytest
   clang libclang-rt-14-dev
 )
 

@@ -51,6 +51,7 @@ _Static_assert(sizeof(struct kq_err) == sizeof(struct kq_cpl) &&
  * and, on both variants, the copy buffer), the queue header, the two rings, the running
  * command's data (a REPLAY's list, a RUN's step list) and the REPLAY step's list being checked
  * or run. {0, 0}: unused. */
+#define KQ_PREPARE_OWNED  23u   /* kq_svc.h KQ_COLD_OWNED */
 enum kq_own {
     KQ_OWN_FW = 0, KQ_OWN_HEADER, KQ_OWN_SQ, KQ_OWN_CQ, KQ_OWN_CMD, KQ_OWN_LIST, KQ_OWN_N
 };
@@ -101,9 +102,13 @@ struct kq_env {
      * KQ_OWN_CMD and KQ_OWN_LIST are set before a list is validated. */
     struct kmv_span *owned;
     const struct kq_sub *sub;       /* the command being checked or run (its data is in use) */
-    uint32_t at_use;                /* 1 while a RUN re-checks its steps at use (kq_step_check: a
-                                     * REPLAY_H step's copy becomes its list's REPLAY), 2 while
-                                     * RECORD checks a step list (lists: validated on their copies) */
+    /* Called as prepare(KQ_PREPARE_OWNED) before a list is validated (NULL: nothing to do):
+     * the firmware fills `owned` and caps there, on the cold path (no boot cost). */
+    uint32_t (*prepare)(unsigned what, ...);
+    uint32_t at_use;                /* 1 while a step is re-checked on its copy at use
+                                     * (kq_step_check: a REPLAY_H step's copy becomes its
+                                     * list's REPLAY), 2 while RECORD checks a step list
+                                     * (lists: validated on their copies) */
     const struct kq_recs *recs;     /* the records a REPLAY_H step may name (NULL: none) */
 };
 
@@ -184,13 +189,21 @@ unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_en
 
 /* One RUN step, as kq_steps_check checks each (the step's own rows, a WAIT against `tally`,
  * the programs each unit-table entry got from the steps before it; tally NULL: WAITs are not
- * counted). RUN runs each step from a copy in firmware memory checked again by this at use
- * (tally NULL: a WAIT at use is met by construction, every program before it has completed,
- * so its count guards nothing; env->at_use 1: a REPLAY step's list is checked where it runs,
- * on its own copy, not here): command data the host rewrites mid-command never runs unchecked
- * (issue 13 item 8). KS_OK or the step's refusal in e. */
+ * counted; env->at_use 1: a REPLAY step's list is not read, it is checked where it runs, on
+ * its own copy). KS_OK or the step's refusal in e. */
 unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env, uint32_t *tally,
                        struct kq_err *e);
+
+/* Checked once, used once (issue 13 item 8): RUN runs each step from a copy in firmware memory
+ * and checks again, on that copy, every field its execution reads — the op, a DISPATCH's or
+ * WAIT's target (the unit-table index RUN shifts by), a DISPATCH's count and data range (a
+ * REPLAY step's count, range and list are checked on their own copy, a REPLAY_H step's handle
+ * looked up there too, service/kq_cold.c) — so a step list the host rewrites mid-command never
+ * runs unchecked. Returns the target's
+ * unit-table index (DISPATCH, WAIT), 0 (other steps) or -1 (the step fails: KS_CHANGED). A
+ * WAIT's count and the reserved fields are not read at use: a WAIT is met by construction
+ * (every program before it has completed when it runs). */
+int kq_step_use(const struct kq_step *st, const struct kq_env *env);
 
 /* value of a RUN failure: the step in [63:48], the inner value in [47:0]. */
 static inline uint64_t kq_step_value(uint32_t step, uint64_t inner)

@@ -378,6 +378,22 @@ unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct k
     return kq_rules(s, kq_rules_sub, &env->reach, env, 0, e);
 }
 
+int kq_step_use(const struct kq_step *st, const struct kq_env *env)
+{
+    unsigned op = st->op;
+    struct kq_err e;
+    if (op - KQ_STEP_DISPATCH > KQ_STEP_REPLAY_H - KQ_STEP_DISPATCH)
+        return -1;
+    if (op != KQ_STEP_DISPATCH && op != KQ_STEP_WAIT)
+        return 0;
+    int ui = kq_unit_index(env, st->target);
+    if (op == KQ_STEP_DISPATCH &&
+        (st->n - 1u >= KQ_MAX_PROG ||
+         kq_range(&env->reach, st->addr, st->n * KQ_PAYLOAD_BYTES, 8, &e) != KS_OK))
+        return -1;
+    return ui;
+}
+
 unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env, uint32_t *tally,
                        struct kq_err *e)
 {

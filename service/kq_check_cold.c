@@ -42,6 +42,8 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
         const uint32_t *w = (const uint32_t *)(const void *)f;
         uint64_t a = w[0] | (uint64_t)w[1] << 32;
         struct kmv_result res;
+        if (env->prepare)
+            env->prepare(KQ_PREPARE_OWNED);
         if (env->owned) {
             /* In use while the list is checked: the RUN's step list and this list. */
             struct kmv_span *o = env->owned;

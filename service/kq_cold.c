@@ -88,34 +88,89 @@ static void cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_r
         e->value = kq_step_value(step, e->value);
 }
 
+static void cold_owned(void);
+
+/* A gather's index words are read by the mover itself when its move runs: the firmware copies
+ * the first index word (8 indices: KS_MV_GATHER_ROWS lets a move reach no more) of every INDEX
+ * write of a list that gathers into its copy buffer, after the list, and points the INDEX
+ * write of the list's copy there (count at most 8), so the mover reads the indices that were
+ * checked. Returns the slots used, or -1 when the buffer has no room for them (the list is
+ * refused KS_LIST_TOO_LONG). Index words the processor cannot read are left as they are: a
+ * gather using them was refused (KMV_ADDR_UNREAD). */
+static int cold_copy_indices(struct kd_write *w, uint32_t n, uint64_t slot_ug)
+{
+    uint32_t gathers = 0, slots = 0;
+    for (uint32_t i = 0; i < n; i++)
+        gathers |= kd_is_go(&w[i]) && KH_FIELD_GET(KM_CTRL_MODE, w[i].lo) == KM_MODE_GATHER;
+    if (!gathers)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (w[i].off != KM_REG_INDEX)
+            continue;
+        uint64_t v = kd_value(&w[i]);
+        uint64_t base = KH_FIELD_GET(KM_INDEX_BASE, v), count = KH_FIELD_GET(KM_INDEX_COUNT, v);
+        struct kq_err e;
+        if (kq_range(&kq_env.reach, base, KM_WORD_BYTES, KM_WORD_BYTES, &e) != KS_OK)
+            continue;
+        uint64_t slot = slot_ug + (uint64_t)slots * KM_WORD_BYTES;
+        if (slot + KM_WORD_BYTES > KX_FW_COPY_OFFSET + KX_FW_COPY_BYTES)
+            return -1;
+        volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(slot);
+        const volatile kq_word *src = (const volatile kq_word *)hal_ug_ptr(base);
+        for (unsigned k = 0; k < KM_WORD_BYTES / 4; k++)
+            d[k] = src[k];
+        w[i] = kd_make(KM_REG_INDEX, KH_FIELD_PREP(KM_INDEX_BASE, slot) |
+                                     KH_FIELD_PREP(KM_INDEX_COUNT, count < 8 ? count : 8));
+        slots++;
+    }
+    return (int)slots;
+}
+
 /* Copies n records of a list the checks range-checked (n <= KD_MAX_WRITES) into the copy
  * buffer, marks it in use (KQ_OWN_CMD: the command's data, KQ_OWN_LIST: the REPLAY step's
- * list, or {0, 0}) and replays the copy with kmv_replay: validated with kq_caps (the owned
- * ranges) and run from the copy, so what runs is what was checked, however the host rewrites
- * the original meanwhile. RV32: the copy is written through the data cache, which kmv_replay
- * flushes before the mover starts (and the CPU reads the copy from the cache in between). */
+ * list, or {0, 0}), validates the copy with kq_caps (the owned ranges; through kq_env.validate,
+ * the native entry, so the validator gets an interpreted stack of its own), copies a gathering
+ * list's index words too (cold_copy_indices) and validates the copy again against them, then
+ * replays the copy (kmv_replay_validated): what runs is what was checked, however the host
+ * rewrites the original meanwhile. RV32: the copies are written through the data cache, which
+ * the replay flushes before the mover starts (the CPU reads them from the cache in between). */
 static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list, uint32_t n,
                                  struct kmv_result *r)
 {
-    volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(KX_FW_COPY_OFFSET);
+    struct kd_write *d = (struct kd_write *)(uintptr_t)hal_ug_ptr(KX_FW_COPY_OFFSET);
     const volatile kq_word *src = (const volatile kq_word *)hal_ug_ptr(list);
     /* The list as it is in memory now, not as lines cached when it was checked (RV32; RV64's
      * alias is uncached): write back what the firmware wrote, then drop every line. */
     hal_shared_release();
     hal_shared_acquire();
     for (uint32_t i = 0; i < n * KD_RECORD_WORDS; i++)
-        d[i] = src[i];
+        ((volatile kq_word *)d)[i] = src[i];
+    cold_owned();
     kq_owned[KQ_OWN_CMD].lo = cmd;
     kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
     kq_owned[KQ_OWN_LIST].lo = list;
     kq_owned[KQ_OWN_LIST].hi = list == cmd ? list : list + (uint64_t)n * KD_RECORD_BYTES;
-    /* kmv_replay's two halves: the image then holds one replay loop, the one by-handle
-     * replays (queue.c) run natively. The validator through its native entry (kq_env.validate):
-     * on RV32 it gets an interpreted stack of its own (docs/kvm.md "Stack"). */
-    r->value = 0;
-    unsigned st = kq_env.validate((const struct kd_write *)(uintptr_t)d, n, kmv_caps_use, r);
+    r->value = 0;                       /* a refusal's mover status word: none */
+    unsigned st = kq_env.validate(d, n, &kq_caps, r);
+    if (st == KS_OK) {
+        uint64_t slot_ug = (KX_FW_COPY_OFFSET + (uint64_t)n * KD_RECORD_BYTES + 31u) & ~(uint64_t)31;
+        int slots = cold_copy_indices(d, n, slot_ug);
+        if (slots < 0) {
+            st = KS_LIST_TOO_LONG;
+            r->status = st;
+            r->detail = n;
+            r->index = n;
+            r->value = 0;
+        } else if (slots > 0) {
+            /* the rows again, from the indices the mover will read */
+            kq_caps.idx_lo = slot_ug;
+            kq_caps.idx_hi = slot_ug + (uint64_t)slots * KM_WORD_BYTES;
+            st = kq_env.validate(d, n, &kq_caps, r);
+            kq_caps.idx_lo = kq_caps.idx_hi = 0;
+        }
+    }
     if (st == KS_OK)
-        st = kmv_replay_validated((const struct kd_write *)(uintptr_t)d, n, kq.dp.wait_cycles, r);
+        st = kmv_replay_validated(d, n, kq.dp.wait_cycles, r);
     for (unsigned k = KQ_OWN_CMD; k < KQ_OWN_N; k++)
         kq_owned[k].lo = kq_owned[k].hi = 0;
     return st;
@@ -123,9 +178,7 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
 
 static void cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
-    if (s->op >= KQ_OP_RECORD) {
-        kq_rec_cold(KQ_REC_EXEC, e, s);             /* RECORD, FORGET, RECORDS: record.c */
-    } else if (s->op == KQ_OP_REPLAY) {
+    if (s->op == KQ_OP_REPLAY) {
         /* a REPLAY command's list was not read at acceptance: copied, validated, run */
         struct kmv_result r;
         unsigned st = cold_replay_copy(s->addr, (uint64_t)s->count * KD_RECORD_BYTES, s->addr,
@@ -180,23 +233,29 @@ static void cold_stop(const struct kq_err *e)
 
 static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
 {
-    unsigned failed = 0;
-    for (unsigned i = n; i-- > 0;)          /* downwards: the first failed job is kept */
+    /* The step of the job whose unit the first error names (a UNIT_FAULT's or a TIMEOUT's
+     * detail ends in its {y,x}); else the first job that failed. Not simply the first failed
+     * job: after one unit's FAULT nothing more is kicked, so an earlier step's job that was not
+     * done fails too, though the error is not its own. */
+    unsigned failed = 0, named = n;
+    for (unsigned i = n; i-- > 0;) {        /* downwards: the first one of each is kept */
         if (kq.job[i].rep.status != KS_OK)
             failed = i;
+        if (kq.job[i].yx == (kq.dp.detail & 0xFFu))
+            named = i;
+    }
+    if (named < n)
+        failed = named;
     e->status = (uint16_t)st;
     e->detail = kq.dp.detail;
     e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;
 }
 
-static void cold_owned(const struct kx_bootblock *bb)
+static void cold_owned(void)
 {
     const struct kq_setup *q = &kq.m.setup;
-    uint64_t qa = bb->queue_addr;
-    /* This variant's own caps, not kmv_caps_use: after a restart in place (kactl restart: no
-     * reload) kmv_caps_use still points at kq_caps, which crt0 has zeroed (.bss), and the
-     * copy below would give every list KS_NO_REACH. */
-    const struct kmv_caps *self = kmv_caps_self();
+    uint64_t qa = kx_bootblock()->queue_addr;
+    const struct kmv_caps *self = kmv_caps_use;     /* still this variant's own */
     /* field by field: a struct copy would pull libc's memcpy into the window */
     kq_caps.reach_end = self->reach_end;
     kq_caps.xf_ids = self->xf_ids;
@@ -206,6 +265,7 @@ static void cold_owned(const struct kx_bootblock *bb)
     kq_caps.n_owned = KQ_OWN_N;
     kq_caps.map = kq_env.map;
     kq_caps.map_end = HAL_UG_DRAM_END;
+    kq_caps.idx_lo = kq_caps.idx_hi = 0;
     kq_owned[KQ_OWN_FW].lo = KQ_FW_OWN_LO;
     kq_owned[KQ_OWN_FW].hi = KQ_FW_OWN_HI;
     kq_owned[KQ_OWN_HEADER].lo = qa;
@@ -215,7 +275,6 @@ static void cold_owned(const struct kx_bootblock *bb)
     kq_owned[KQ_OWN_CQ].lo = q->cq_addr;
     kq_owned[KQ_OWN_CQ].hi = q->cq_addr + (uint64_t)q->cq_entries * KQ_CPL_BYTES;
     kmv_caps_use = &kq_caps;
-    kq_rec_boot(bb);                                /* records: limits, slot 0, generations */
 }
 
 static void cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)
@@ -223,6 +282,20 @@ static void cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)
     e->status = KS_CHANGED;
     e->detail = ce->status;
     e->value = kq_step_value(i, ce->value);
+}
+
+/* Names what a step that failed kq_step_use breaks: its full check on the copy (the list of a
+ * REPLAY step is not read: at_use). */
+static void cold_step_changed(struct kq_err *e, const struct kq_step *st, uint32_t i)
+{
+    struct kq_err ce;
+    kq_env.at_use = 1;
+    if (kq_step_check(st, &kq_env, 0, &ce) == KS_OK) {
+        ce.status = KS_BAD_ADDR;            /* kq_step_use's range test, stricter by nothing */
+        ce.value = st->addr;
+    }
+    kq_env.at_use = 0;
+    cold_changed(e, &ce, i);
 }
 
 /* The one service entry (kq_svc.h): `what` says which path and which words follow. */
@@ -238,7 +311,7 @@ uint32_t kq_cold(unsigned what, ...)
     } else if (what == KQ_COLD_ENUMERATE) {
         cold_enumerate();
     } else if (what == KQ_COLD_OWNED) {
-        cold_owned(va_arg(ap, const struct kx_bootblock *));
+        cold_owned();
     } else {
         struct kq_err *e = va_arg(ap, struct kq_err *);
         if (what == KQ_COLD_ABORTED) {
@@ -248,8 +321,8 @@ uint32_t kq_cold(unsigned what, ...)
         } else if (what == KQ_COLD_STOP) {
             cold_stop(e);
         } else if (what == KQ_COLD_CHANGED) {
-            const struct kq_err *ce = va_arg(ap, const struct kq_err *);
-            cold_changed(e, ce, va_arg(ap, uint32_t));
+            const struct kq_step *st = va_arg(ap, const struct kq_step *);
+            cold_step_changed(e, st, va_arg(ap, uint32_t));
         } else if (what == KQ_COLD_GROUP_FAILED) {
             unsigned st = va_arg(ap, unsigned);
             unsigned n = va_arg(ap, unsigned);
@@ -259,6 +332,27 @@ uint32_t kq_cold(unsigned what, ...)
             uint32_t i = va_arg(ap, uint32_t);
             struct kmv_result r;
             const struct kq_sub *sub = kq_env.sub;
+            /* at use, on the step's copy: the count and range of the list it reads; a
+             * REPLAY_H step's handle, looked up there (kq_check_cold.c), makes the copy the
+             * REPLAY of its record's list (in the record area, which the range test would
+             * refuse: checked when it was recorded, copied and validated again below) */
+            struct kq_err ce;
+            ce.status = KS_BAD_LEN;
+            ce.value = 0;
+            unsigned hs = KS_OK;
+            if (step->op == KQ_STEP_REPLAY_H) {
+                kq_env.at_use = 1;
+                hs = kq_step_check(step, &kq_env, 0, &ce);
+                kq_env.at_use = 0;
+            } else if (step->n - 1u >= KD_MAX_WRITES ||
+                       kq_range(&kq_env.reach, step->addr, step->n * KD_RECORD_BYTES, 4, &ce) != KS_OK) {
+                hs = KS_CHANGED;
+            }
+            if (hs != KS_OK) {
+                cold_changed(e, &ce, i);
+                ret = KS_CHANGED;
+                goto done;
+            }
             ret = cold_replay_copy(sub->addr, (uint64_t)sub->count * KQ_STEP_BYTES, step->addr,
                                    step->n, &r);
             if (ret == KS_XFORM_UNCHECKED) {
@@ -277,6 +371,7 @@ uint32_t kq_cold(unsigned what, ...)
             }
         }
     }
+done:
     va_end(ap);
     return ret;
 }

@@ -66,9 +66,10 @@ enum kq_cold_what {
     KQ_COLD_STOP,                   /* (const struct kq_err *) */
     KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
     KQ_COLD_FATAL,                  /* (uint64_t word): queue.c's kx_fatal_hook */
-    KQ_COLD_OWNED,                  /* (const struct kx_bootblock *) */
-    KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_err *, uint32_t i) */
+    KQ_COLD_OWNED,                  /* () */
+    KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_step *, uint32_t i) */
 };
+_Static_assert(KQ_COLD_OWNED == KQ_PREPARE_OWNED, "kq_env.prepare's one call");
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
 uint32_t kq_cold(unsigned what, ...);
 
@@ -96,13 +97,22 @@ static inline void kq_cold_aborted(struct kq_err *e)
     kq_cold(KQ_COLD_ABORTED, e);
 }
 
-/* The commands no issue 8 figure measures, once kq_sub_check accepted s: REPLAY (kmv_replay
- * validates, then runs: each move is native), DISPATCH (one group of ntargets jobs through
- * kdp_run), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
- * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
+enum kq_rec_what { KQ_REC_EXEC = 1, KQ_REC_REFUSE, KQ_REC_RESULT };
+uint32_t kq_rec_cold(unsigned what, ...);
+
+/* The commands no bench figure measures, once kq_sub_check accepted s: REPLAY (copied,
+ * validated, then replayed from the copy: each move is native), DISPATCH (one group of ntargets jobs through
+ * kdp_run), UNITS, STOP (nothing to do before its completion); RECORD, FORGET, RECORDS
+ * (record.c); fills e. NOP and RUN stay in queue.c (cmd_overhead_insns, host_vs_fw_ratio).
+ * The records' entry is called from here, native code, not from kq_cold: a cold-to-cold call
+ * stays on the caller's interpreted stack, and kq_cold's frame (144) under kq_rec_cold's (336)
+ * and rec_validate's (64) would pass KVM_STACK_BYTES (448; docs/kvm.md "Stack"). */
 static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
-    kq_cold(KQ_COLD_EXEC, e, s);
+    if (s->op >= KQ_OP_RECORD)
+        kq_rec_cold(KQ_REC_EXEC, e, s);
+    else
+        kq_cold(KQ_COLD_EXEC, e, s);
 }
 
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
@@ -124,10 +134,11 @@ static inline void kq_cold_stop(const struct kq_err *e)
 /* A RUN's REPLAY step i, st (the step's checked copy): copies its list into the firmware's
  * copy buffer, validates the copy (kq_steps_check validated the list in place when the RUN was
  * accepted; this second validation is what makes a list rewritten since harmless) and replays
- * it from there (kmv_replay: the moves native). A refusal at use is KS_CHANGED (detail = the
+ * it from there (cold_replay_copy: validation through kq_env.validate, then
+ * kmv_replay_validated, the moves native). A refusal at use is KS_CHANGED (detail = the
  * validator's status); any other failure is the REPLAY command's, under step i
  * (value[63:48]). RV64's KS_XFORM_UNCHECKED is kept in e and the RUN goes on (returns KS_OK).
- * The glue is cold: no issue 8 figure runs a RUN with a REPLAY step (host_vs_fw_ratio's RUN is
+ * The glue is cold: no bench figure runs a RUN with a REPLAY step (host_vs_fw_ratio's RUN is
  * DISPATCH and WAIT steps; replay_insns_per_write calls kmv_replay_validated itself). */
 static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *st, uint32_t i)
 {
@@ -135,41 +146,36 @@ static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step
 }
 
 
-/* Boot, once the queue is accepted: kq_caps = this variant's caps with the owned ranges
- * (kq_owned: the firmware's DRAM, the queue header, both rings) and the index reader
- * (kq_env.map, the processor's DRAM reach), installed for the checks (kq_env.caps) and for
- * kmv_replay (kmv_caps_use). */
-static inline void kq_cold_owned(const struct kx_bootblock *bb)
-{
-    kq_cold(KQ_COLD_OWNED, bb);
-}
+/* KQ_COLD_OWNED (through kq_env.prepare, before every list validation, and before every
+ * replay): kq_caps = this variant's caps with the owned ranges (kq_owned: the firmware's DRAM,
+ * the queue header, both rings; the command's slots are set by the caller) and the index
+ * reader (kq_env.map, the processor's DRAM reach), installed for kmv_replay (kmv_caps_use) and used by the service's own validations.
+ * On the cold path, not at boot: boot_insns (issue 8) does not pay for it. */
 
-/* RUN step i failed its check at use with ce (the host rewrote it mid-command): e becomes
- * KS_CHANGED, detail = ce's status, value = step i | ce's value. */
-static inline void kq_cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)
+/* RUN step i (its copy at use, st) failed kq_step_use (the host rewrote it mid-command): e
+ * becomes KS_CHANGED, detail = the status the step's full check gives (kq_step_check on the
+ * copy), value = step i | that check's value. */
+static inline void kq_cold_changed(struct kq_err *e, const struct kq_step *st, uint32_t i)
 {
-    kq_cold(KQ_COLD_CHANGED, e, ce, i);
+    kq_cold(KQ_COLD_CHANGED, e, st, i);
 }
 
 /* ---- Records (record.c: cold code on RV32, its own entry) ----
- * Boot (kq_cold.c cold_owned, cold code too: inline here so boot pays no second cold entry):
- * the limits checked (else the core stops, KX_BOOT_BAD_RECORDS), slot 0 marked free (the
- * table is zero), this run's generations starting at the next submission. The record area
- * is owned whatever its size (KQ_FW_OWN_HI). */
+ * Boot (queue.c kq_boot, native: three stores, no cold entry, so boot_insns grows by little;
+ * boot/ refused limits out of range, KX_BOOT_BAD_RECORDS): slot 0 marked free (the table is
+ * zero), this run's generations starting at the next submission. The record area is owned
+ * whatever its size (KQ_FW_OWN_HI: in kq_owned[KQ_OWN_FW], which the cold path fills before
+ * every validation, and in kq_env.reach.rsv). */
 static inline void kq_rec_boot(const struct kx_bootblock *bb)
 {
-    uint32_t nh = bb->rec_handles, nb = bb->rec_bytes;
-    if (nh > KQ_REC_MAX_HANDLES || nb > KQ_REC_MAX_BYTES || (nb & 31u)) {
-        hal_puts("kohaku-fw " BOARD_NAME ": boot block record limits refused\n");
-        hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_RECORDS));
-    }
+    uint32_t nh = bb->rec_handles;
     uint32_t g = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
     kq_recs.r[0].key = KQ_REC_FREE(0);
     kq_recs.lo_slots = g | (nh ? nh : KQ_REC_DEF_HANDLES) << 24;
     kq_recs.gen_hi = g;
 }
 
-/* The cold entry:
+/* kq_rec_cold, the records' cold entry (declared above kq_cold_exec):
  * KQ_REC_EXEC (struct kq_err *, const struct kq_sub *): RECORD, FORGET, RECORDS;
  * KQ_REC_REFUSE (struct kq_err *, const struct kq_sub *): a REPLAY / RUN by handle whose
  *   handle queue.c's lookup did not find: the named status (KS_REC_*);
@@ -178,7 +184,4 @@ static inline void kq_rec_boot(const struct kx_bootblock *bb)
  *   KQ_NO_STEP: a command); returns KS_OK where a RUN goes on (RV64 KS_XFORM_UNCHECKED).
  * An unrecorded RUN's REPLAY_H step becomes, in its at-use copy, the REPLAY of its record's
  * list (kq_check_cold.c), and runs as REPLAY steps do. */
-enum kq_rec_what { KQ_REC_EXEC = 1, KQ_REC_REFUSE, KQ_REC_RESULT };
-uint32_t kq_rec_cold(unsigned what, ...);
-
 #endif

@@ -36,14 +36,15 @@ static const void *kq_map(uint64_t ug)
 }
 
 /* The records: in .bss, so every boot (a restart too) starts with none, zeroed by crt0
- * natively; kq_rec_boot (cold) finishes it. In the scratchpad on RV32, which neither the
+ * natively; kq_rec_boot (kq_boot) finishes it. In the scratchpad on RV32, which neither the
  * host, nor a unit, nor the mover writes while the core runs. */
 struct kq_recs kq_recs;
 
-/* The ranges no mover walk may reach (kq.h enum kq_own) and the caps that carry them; the cold
- * boot path (kq_cold_owned) fills both. */
-struct kmv_span kq_owned[KQ_OWN_N];
-struct kmv_caps kq_caps;
+/* The ranges no mover walk may reach (kq.h enum kq_own) and the caps that carry them: filled
+ * by the cold path before every list validation and replay (KQ_COLD_OWNED; the command's two
+ * slots by the caller), so never read unset and in .noinit (boot_insns does not clear them). */
+struct kmv_span kq_owned[KQ_OWN_N] __attribute__((section(".noinit.kq_owned")));
+struct kmv_caps kq_caps __attribute__((section(".noinit.kq_caps")));
 
 /* What the checks need: constant but for the mover caps and the unit count (kq_boot). In
  * .data, so it costs no instructions to set up. */
@@ -54,6 +55,7 @@ struct kq_env kq_env = {
     .map = kq_map,
     .validate = kmv_validate,
     .owned = kq_owned,
+    .prepare = kq_cold,
     .recs = &kq_recs,
 };
 
@@ -159,17 +161,19 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
     unsigned nj = 0;
     uint32_t busy = 0;                  /* units in the group, bit = table index */
     /* Checked once, used once (issue 13 item 8): each step runs from a copy in firmware
-     * memory, checked again there (kq_step_check), so a step list rewritten since
-     * kq_steps_check accepted it never runs unchecked. */
+     * memory, whose every field the step reads is checked again there (kq_step_use), so a
+     * step list rewritten since kq_steps_check accepted it never runs unchecked. */
     struct kq_step cur;
-    struct kq_err ce;
     uint32_t changed = 0;
-    kq_env.at_use = 1;
     for (uint32_t i = 0;; i++, st++) {
         unsigned op = 0;                            /* 0: past the last step, or changed */
+        int ui = 0;
         if (i < n) {
             kq_copy((volatile kq_word *)&cur, (const volatile kq_word *)st, KQ_STEP_BYTES / 4);
-            if (rec || kq_step_check(&cur, &kq_env, 0, &ce) == KS_OK)
+            /* a record's steps were checked when recorded and sit in memory the firmware
+             * owns: they run as they are (kq_step_use still gives a DISPATCH's unit index; a
+             * descriptor list's record ends its one REPLAY step with an op-0 step) */
+            if ((ui = kq_step_use(&cur, &kq_env)) >= 0 || rec)
                 op = cur.op;
             else
                 changed = i + 1;                    /* run the group pending, then stop */
@@ -178,13 +182,13 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
          * there is room: any other step sees busy & ~0, nonzero exactly when nj > 0. */
         uint32_t bit = ~0u;
         if (op == KQ_STEP_DISPATCH)
-            bit = 1u << kq_unit_index(&kq_env, cur.target);    /* checked: known */
+            bit = 1u << ui;                         /* checked at use: known */
         if ((busy & bit) || nj == KDP_MAX_JOBS) {
             /* the group is steps i - nj .. i - 1 */
             unsigned gs = kdp_run(&kq.dp, kq.job, nj);
             if (gs != KS_OK) {
                 kq_cold_group_failed(e, gs, nj, i - nj);
-                goto out;
+                return;
             }
             nj = 0, busy = 0;
             /* Time has passed: read the steps after this from memory as it is now, not from
@@ -197,10 +201,12 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
             busy |= bit;
         } else if (op == KQ_STEP_REPLAY && rec) {
             if (kq_replay_rec(cur.addr, cur.n, e, i) != KS_OK)
-                goto out;
-        } else if (op == KQ_STEP_REPLAY) {         /* a REPLAY_H's copy is one by now */
+                return;
+        } else if (op == KQ_STEP_REPLAY || op == KQ_STEP_REPLAY_H) {
+            /* cold: a REPLAY_H's handle is looked up on the copy, which becomes the REPLAY of
+             * its record's list */
             if (kq_cold_run_replay(e, &cur, i) != KS_OK)
-                goto out;                       /* e: the replay's failure, under step i */
+                return;                         /* e: the replay's failure, under step i */
         } else if (op == KQ_STEP_SIGNAL) {
             kq_hdr->info.progress = cur.addr;
             hal_shared_release();
@@ -215,9 +221,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
      * step ends the loop, an op-0 step after it). */
     e->value = n;
     if (changed)
-        kq_cold_changed(e, &ce, changed - 1);
-out:
-    kq_env.at_use = 0;
+        kq_cold_changed(e, &cur, changed - 1);
 }
 
 /* ---- Boot and the loop ---- */
@@ -240,7 +244,7 @@ static void kq_boot(void)
     kq.m.cq_tail = h->cq_tail.value;
     kq.m.cq_head = h->cq_head.value;
     kq_hdr = h;
-    kq_cold_owned(bb);                  /* the caps with the ranges the firmware owns */
+    kq_rec_boot(bb);                    /* records: limits, slot 0, this run's generations */
 
     kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
     if (bb->flags & KX_BOOT_F_UNITS) {

@@ -2,7 +2,8 @@
  * decode-step GEMVs (K = N = 256, 2,096 unit cycles each, docs/npu.md §5), all dispatched by one
  * kdp_run of the real dispatch layer. For each unit the image prints
  *  - busy: the unit's own busy-cycle counter (CU_COUNTERS [31:0], read through the mailbox
- *    before and after), i.e. what the model says the unit spent executing;
+ *    before and after): the cycles it was executing, held instructions or had a completion
+ *    queued (docs/hardware.md §1.1);
  *  - span: processor cycles from the kdp_run call (every instruction still undispatched) to the
  *    firmware seeing the program complete (rep.t_done - call; cycle = ns = unit cycle).
  * busy / span is the unit's feed. span also holds the hop and polling latency after the last
@@ -34,9 +35,11 @@ int main(void)
         uint64_t cnt = kb_counters(&ctx, KDT_NP(u + 1), (uint8_t)(0x90 + u));
         uint32_t busy = (uint32_t)cnt - busy0[u];
         /* Every instruction retired, and busy as docs/npu.md §5 says: MEMSET 4 cycles, GEMV
-         * K = N = 256 2,096 cycles with all lanes. */
+         * K = N = 256 2,096 cycles with all lanes, each plus the cycle its completion waits to
+         * leave (CU_COUNTERS counts the cycles with CU_STATUS.busy set, completions queued
+         * included: docs/hardware.md §1.1; the next instruction issues in that same cycle). */
         EXPECT_EQ(jobs[u].rep.completions + ((cnt >> 32) << 16), (2 + GEMVS) * 0x10001u);
-        EXPECT_EQ(busy, 2u * 4u + GEMVS * 2096u);
+        EXPECT_EQ(busy, 2u * (4u + 1u) + GEMVS * (2096u + 1u));
         kb_raw(busy_key[u], busy);
         kb_raw(span_key[u], jobs[u].rep.t_done - t_call);
     }

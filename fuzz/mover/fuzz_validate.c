@@ -80,7 +80,9 @@ static void fuzz_records(const uint8_t *p, size_t len)
         unsigned so = kmv_validate(recs, n, &c, &ro);
         if (so == KS_OK)
             check(s32 == KS_OK && ro.moves == r32.moves);
-        if (so == KS_MV_OWNED || (so == KS_MV_ADDR && (ro.detail >> 8) == KMV_ADDR_UNREAD) ||
+        /* new here: owned ranges, and the rows (their addresses, or an unreadable index word) */
+        if (so == KS_MV_OWNED ||
+            (so == KS_MV_ADDR && ((ro.detail >> 8) == KMV_ADDR_UNREAD || (ro.detail & 0xFFu) == KMV_WHAT_ROWS)) ||
             (so == KS_MV_WRAP && (ro.detail & 0xFFu) == KMV_WHAT_ROWS))
             check(s32 == KS_OK || r32.index >= ro.index);
         else

@@ -25,7 +25,9 @@
 #define KS_DISPATCH_BAD_TARGET 0x31u    /* target not in the unit table; detail = {y,x} */
 #define KS_DISPATCH_BAD_PROG   0x32u    /* payload not 8-byte aligned, or too many jobs */
 #define KS_DISPATCH_BAD_UNITS  0x33u    /* unit table refused (count, duplicate, depth 0, agent) */
-#define KS_UNIT_FAULT          0x50u    /* a unit's FAULT signal; detail = {y,x}, value = exec_result */
+#define KS_UNIT_FAULT          0x50u    /* a unit's FAULT signal; detail = {y,x}, value = exec_result
+                                         * (detail 0x100 | {y,x}: seen only by credit, value
+                                         * jobs << 16 | count; 0x300: unit uncertain) */
 #define KS_TIMEOUT             0x60u    /* a bounded wait ran out; detail = (what << 8) | {y,x} */
 #define KS_DISPATCH_NO_UNITS   0x70u    /* enumeration found no unit */
 

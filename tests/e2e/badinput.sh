@@ -109,8 +109,9 @@ else
   boot_row boot_queue_in_processor_window queue_addr 0x4000800000 0xb0070005 1 # the uncached alias (bit 38)
 fi
 boot_row boot_queue_other_mesh queue_addr 0x1000800000 0xb0070005 1
-# RV32: the firmware's own DRAM code (host-interface.md §2.1, 0x40_0000 + 64 KB) is no queue.
-[ $variant = 32 ] && boot_row boot_queue_in_firmware_dram queue_addr 0x400000 0xb0070005 1
+# The firmware's own DRAM range (host-interface.md §2.1, 0x40_0000 + 64 KB: RV32 cold code, the
+# copy buffer on both variants) is no queue.
+boot_row boot_queue_in_firmware_dram queue_addr 0x400000 0xb0070005 1
 boot_row queue_bad_magic q_magic 0x4B51554F 0xb0070005 2
 boot_row queue_bad_version q_version 2 0xb0070005 3
 boot_row queue_flags q_flags 1 0xb0070005 4
@@ -139,10 +140,11 @@ row replay_bit38 BAD_ADDR 0xc 0x4000980000 -- submit --op 1 --addr 0x4000980000 
 if [ $variant = 32 ]; then
   row replay_in_processor_window BAD_ADDR 0xc 0x80980000 -- submit --op 1 --addr 0x80980000 --count 1
   row replay_staging_unreachable BAD_ADDR 0xc 0x8000000000 -- submit --op 1 --addr 0x8000000000 --count 1
-  # Data pointing into the firmware's own DRAM code (host-interface.md §2.1: 0x40_0000, 64 KB).
-  row replay_into_firmware_dram BAD_ADDR 0xc 0x400000 -- submit --op 1 --addr 0x400000 --count 1
-  row run_overlapping_firmware_dram BAD_ADDR 0x40 0x3fffe0 -- submit --op 3 --addr 0x3fffe0 --count 2
 fi
+# Data pointing into the firmware's own DRAM range (host-interface.md §2.1: 0x40_0000, 64 KB;
+# both variants own it).
+row replay_into_firmware_dram BAD_ADDR 0xc 0x400000 -- submit --op 1 --addr 0x400000 --count 1
+row run_overlapping_firmware_dram BAD_ADDR 0x40 0x3fffe0 -- submit --op 3 --addr 0x3fffe0 --count 2
 row dispatch_count_zero BAD_LEN 0x0 0x0 -- submit --op 2 --addr $DATA --count 0 --target 1,2
 row dispatch_count_above_max BAD_LEN 0x10001 0x0 -- submit --op 2 --addr $DATA --count 65537 --target 1,2
 row dispatch_nine_targets BAD_NTARGETS 0x9 0x0 -- submit --op 2 --addr $DATA --count 1 --target 1,1 --target 2,1 \
@@ -312,6 +314,30 @@ k read 0x140000 8
 grep -q "^0000140000: 00 00 00 00 00 00 00 00$" <<< "$OUT" && why="$why 0x140000 not generated: $OUT;"
 untouched
 end
+
+# RV32 (RV64 cannot gather): a REPLAY whose second move gathers 2 rows by the index word at
+# DATA + 0x3000 ({1, 2}); while the first move (16 MB GENERATE) runs, the host rewrites the
+# index word to {5, 5}. The firmware copied the index word with the list and pointed the
+# gather at its copy: the rows are source words 1 and 2, not 5.
+if [ $variant = 32 ]; then
+  begin midrun_gather_indices_rewritten
+  put 0x180000 "$(le 32 0)$(printf '22%.0s' {1..32})$(printf '33%.0s' {1..32})$(le 32 0)$(le 32 0)$(printf '55%.0s' {1..32})"
+  put 0x140000 "$(le 32 0)$(le 32 0)"
+  put $((DATA + 0x3000)) "$(le 4 1)$(le 4 2)$(le 8 0)$(le 8 0)$(le 8 0)"
+  GI=( "$(rec 0x10 $((0x180000 << 4)))" "$(rec 0x10 $(((1 << 44) | (0x140000 << 4) | 1)))"
+       "$(rec 0x18 $(((32 << 20) | (2 << 4) | 1)))" "$(rec 0x20 0)" "$(rec 0x28 1)" "$(rec 0x28 3)"
+       "$(rec 0x30 $(((2 << 40) | (DATA + 0x3000))))" "$(rec 0x50 $(((1 << 32) | 32)))" "$(rec 0x00 0x10012)" )
+  hex=""; for r in "${BIG[@]}" "${GI[@]}"; do hex+=$r; done
+  put $DATA "$hex"
+  r=$("$helper" "$HP_SOCK" midrun 1 $DATA 18 mover $((DATA + 0x3000)) "$(le 4 5)$(le 4 5)" 2>&1)
+  echo "midrun midrun_gather_indices_rewritten: $r" >> "$work/transcript.txt"
+  grep -qE "^midrun: status=OK detail=0x0 value=0x2 " <<< "$r" || why="$why midrun: $r, want OK 0x2;"
+  k read 0x140000 64
+  want_out "^0000140000: 22 22 22 22 22 22 22 22"
+  want_out "^0000140020: 33 33 33 33 33 33 33 33"
+  untouched
+  end
+fi
 
 # Too long: more records than KD_MAX_WRITES (4096) is refused by the command check first.
 row list_too_long BAD_LEN 0x1001 0x0 -- submit --op 1 --addr $DATA --count 4097

@@ -256,8 +256,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: badinput_guard SOCKET boot FW FIELD VALUE | guard fill|check ADDR LEN\n");
         return 2;
     }
-    struct kh_transport t;
-    if (kh_transport_unix(argv[1], &t, node.err, sizeof node.err) || kh_open(&node, &t))
+    if (kh_open_link(&node, argv[1], 0))
         return die("connect");
     int rc = 2;
     if (!strcmp(argv[2], "boot") && argc == 6)

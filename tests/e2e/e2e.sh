@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # e2e.sh — end-to-end tests through kactl and libkohaku against the firmware in our QEMU machine
-# (TESTING.md layer 3; issue 6 "Tests"): every kactl command; every malformed input of issue 6
+# (docs/design.md §7 layer 3; issue 6 "Tests"): every kactl command; every malformed input of issue 6
 # with its exact status (include/kohaku/status.h names) and the node still answering NOP; a
 # replay needing IMM/GATHER refused with NO_REACH on RV64 and run on RV32; 10,000 NOPs and 1,000
 # mixed commands with nothing lost or duplicated; a firmware restart resuming the host's queue
 # indices; the referee counters zero at the end of every QEMU run.
-# Usage: tests/e2e/e2e.sh BOARD OUTDIR     -> PASS:/FAIL:/HANG: lines on stdout (suite log)
+# Usage: tests/e2e/e2e.sh BOARD OUTDIR [LINK]  -> PASS:/FAIL:/HANG: lines on stdout (suite log)
+# LINK (docs/host.md): qemu (default: the host port's Unix socket), jtag (our Tcl server script
+# in tclsh over the stand-in Vivado commands, tests/links/) or xdma (the XDMA link's device files
+# stood in for by tests/links/xdma_shim.c): the same suite through each; the suite's test names
+# are e2e-BOARD/... on qemu and e2e-LINK-BOARD/... on the others. Every link also gets the
+# bounded-wait tests of issue 13 item 5 (a frozen QEMU, a silent socket, a second client).
 # Expected values are literals: status names and codes from status.h, the default unit map from
 # docs/model-mesh.md §1 (NP at 1,1..4,1, TU at 1,2 and 2,2, depth 16), the agent's CAPS grid
 # fields (0x11, 0x24), DRAM reach from hal/rv*/hal_shared.h, data from the demo's own inputs.
 set -u
-board=$1 out=$2
+board=$1 out=$2 link=${3:-qemu}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 . scripts/qemu-hostport.sh
-kactl=$out/host/kactl kademo=$out/host/kademo soak=$out/tests/e2e/e2e_soak
+kactl=$out/host/kactl kademo=$out/host/kademo soak=$out/tests/e2e/e2e_soak helper=$out/tests/e2e/badinput_guard
 fw=$out/$board/fw.elf demo=host/demo
-work=$out/tests/e2e/$board
+suite=$board; [ "$link" = qemu ] || suite=$link-$board
+[ "$link" = jtag ] && export HP_TCP=1
+work=$out/tests/e2e/$suite
 rm -rf "$work" && mkdir -p "$work"
 case $board in
   *rv32) variant=32 dram_end=0x70000000 ;;   # RV32_DRAM_LIMIT - RV32_DRAM_BASE
@@ -32,9 +39,9 @@ k() { if [ -n "$dead" ] && ! [[ " boot status referee " == *" $1 "* ]]; then OUT
   OUT=$("$kactl" "$@" 2>&1); RC=$?; echo "\$ kactl $* -> $RC" >> "$work/transcript.txt"; echo "$OUT" >> "$work/transcript.txt"; }
 . tests/e2e/checks.sh
 end() {
-  if [ -z "$why" ]; then echo "PASS: e2e-$board/$T"; return; fi
+  if [ -z "$why" ]; then echo "PASS: e2e-$suite/$T"; return; fi
   [ -n "$dead" ] && [ "$T" != "$dead_test" ] && why=" not run: the firmware did not boot in this QEMU run ($dead)"
-  echo "FAIL: e2e-$board/$T$(head -c 600 <<< "$why")"
+  echo "FAIL: e2e-$suite/$T$(head -c 600 <<< "$why")"
 }
 # After a boot test: a failed boot makes the rest of the run moot.
 booted() { [ "$RC" -eq 0 ] || { dead=$(tail -n1 <<< "$OUT" | head -c 200); dead_test=$T; }; }
@@ -49,26 +56,29 @@ refused() { # NAME STATUS DETAIL VALUE -- submit args
   end
 }
 
+. tests/links/links.sh
 start() { # extra machine props
-  hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$board/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
-  export KACTL_SOCKET=$HP_SOCK
+  hp_start "$board" "$out" "$work/qemu$1" "${2:-}" || { echo "FAIL: e2e-$suite/qemu_start$1 $(cat "$HP_LOG" 2>/dev/null | head -c 300)"; exit 0; }
+  link_start "$link" "$work/link$1" || { echo "FAIL: e2e-$suite/link_start$1 $LINK_WHY"; exit 0; }
+  export KACTL_LINK=$LINK
   dead=""
 }
 finish() { # NAME: referee counters zero at the end of this QEMU run, then shut it down
   begin "referee_zero_$1"
   k referee
   want_rc 0 referee
-  # Every counter by name (MODEL.md §3, model/include/kmodel.h), each 0: not only kactl's verdict.
+  # Every counter by name (docs/hardware.md §10.3, model/include/kmodel.h), each 0: not only kactl's verdict.
   [ "$(grep -cE '^referee: (credit_violations|bad_reg_writes|busy_go|cpu_aux_cfg_writes|stage_oob_writes|kick_while_running|stage_overrun|rx_dropped)=0$' <<< "$OUT")" -eq 8 ] ||
     why="$why referee lines: $(tr '\n' '|' <<< "$OUT");"
   end
+  link_stop
   hp_stop
 }
-trap 'hp_stop' EXIT
+trap 'link_stop; hp_stop' EXIT
 
 # ---------------------------------------------------------------- without a node
 begin help_every_command
-for c in boot restart replay dispatch run units status read write nop stop referee submit; do
+for c in boot restart replay dispatch run units status read write nop stop referee submit inject; do
   k "$c" --help
   want_rc 0 "$c --help"
   want_out "^usage: kactl $c"
@@ -82,6 +92,8 @@ OUT=$(KACTL_SOCKET=$work/none.sock "$kactl" status 2>&1); RC=$?
 want_rc 3 status
 want_out "cannot connect to the host port"
 end
+
+link_absent_tests
 
 begin boot_refuses_non_elf
 k boot "$demo/copy.txt"
@@ -103,6 +115,9 @@ want_rc 0 boot
 want_out "^boot: READY on RV$variant, 6 units \(enumerated\), queue 0x800000 \(256 entries\)"
 booted
 end
+
+link_used_test
+link_hazard_tests
 
 begin units_default_map
 k units
@@ -140,8 +155,9 @@ begin read_agent_caps
 k read --agent 0x10
 want_rc 0 read
 v=$(sed -n 's/^agent\[0x0010\] = \(0x[0-9a-f]*\)$/\1/p' <<< "$OUT")
-if [ -z "$v" ] || [ $(((v >> 24) & 0xff)) -ne $((0x11)) ] || [ $(((v >> 32) & 0xff)) -ne $((0x24)) ]; then
-  why="$why CAPS $v: grid low/high want 0x11/0x24;"
+# docs/hardware.md §1: GRID_LO 1 and GRID_HI 4 (scalars: the larger side of the default 4x2 grid)
+if [ -z "$v" ] || [ $(((v >> 24) & 0xff)) -ne 1 ] || [ $(((v >> 32) & 0xff)) -ne 4 ]; then
+  why="$why CAPS $v: GRID_LO/GRID_HI want 1/4;"
 fi
 end
 
@@ -185,14 +201,11 @@ want_rc 0 dispatch
 c=$("$kademo" check 2>&1) || why="$why reference check after the fault: $(tr '\n' '|' <<< "$c");"
 end
 
-# A mover fault likewise: an AXI error injected on the mover's first access (fault 3) at the
-# demo copy's first GO, write index 10. A COPY from staging aperture 1 (which the memory agent
-# drops, docs/hardware.md §8) no longer reaches the mover: the validator refuses the address
-# (MV_ADDR, detail 5 << 8 | 0: an aperture other than 0, the source walk), nothing sent.
+# A mover fault likewise: the model's first mover access after arming answers an AXI error
+# (fault 3, docs/model.md "Fault injection"), at the copy's first GO, write index 10. (A COPY from
+# staging aperture 1, which the memory agent drops, never reaches the mover: kactl refuses it
+# before sending, and the firmware's validator refuses it MV_ADDR: the bad-input matrix.)
 begin mover_fault_fails_only_its_command
-k replay tests/e2e/axi-fault.txt
-want_rc 1 replay
-want_out "^replay: status=MV_ADDR detail=0x500 value=0xa00000000 "
 k inject axi@1
 want_rc 0 inject
 k replay "$demo/copy.txt"
@@ -204,6 +217,152 @@ want_rc 0 inject
 k replay "$demo/copy.txt"
 want_rc 0 replay
 want_out "^replay: status=OK detail=0x0 value=0x2 "
+end
+
+# ---- issue 13 item 3: the host refuses what would alias, wrap or reach no memory (docs/hardware.md
+# preamble: [38] reserved, [37:36] mesh; §7: 4 GB of DRAM; §8: a foreign mesh's DRAM is served
+# from local memory, an unserved aperture is dropped, 4-64 GB hits nothing). Exit 2, nothing
+# sent: the bytes at local 0x200000 (what the aliases would hit) stay as written.
+sq_now() { "$kactl" status | sed -n 's/.* sq_tail=\([0-9]*\) .*/\1/p'; }
+begin write_aliases_refused
+"$kactl" write 0x200000 a1b2c3d4 > /dev/null
+for a in "0x100000000 DRAM offset 0x100000000, past the 4 GB of DRAM" \
+         "0xFFFFFFFE runs past the end of the 4 GB of DRAM at 0x100000000: its last 2 bytes" \
+         "0x1000200000 names mesh 1 \(bits 37:36\).*local DRAM offset 0x200000 \(aliased\)" \
+         "0x4000200000 has reserved bit 38 set.*DRAM offset 0x200000" \
+         "0x8100000000 is aperture 1 \(bits 35:32\)" \
+         "0x8000200000 is staging offset 0x200000, past the 2 MB staging store" \
+         "0x10000200000 is an outside address .* for mesh 0's unit-global 0x200000"; do
+  k write ${a%% *} 11223344
+  want_rc 2 "write ${a%% *}"
+  want_out "${a#* }"
+  no_out "^wrote"
+done
+k read 0x100000000 4
+want_rc 2 read
+want_out "past the 4 GB of DRAM"
+k read 0x200000 4
+want_out "^0000200000: a1 b2 c3 d4$"
+k write 0xFFFFFFFC 11223344                  # the last word below 4 GB is memory
+want_rc 0 write
+end
+
+# A list whose FILL crosses 4 GB, or lands on mesh 1 / bit 38: refused before the upload, the
+# move, the walk and the decode named; the same list inside a RUN step too. No submission.
+begin replay_list_aliases_refused
+before=$(sq_now)
+printf '# FILL 2 words from 0xFFFFFFE0: the second is past the 4 GB of DRAM\n0x10 0x0000100ffffffe01\n0x18 0x0000000002000021\n0x20 0\n0x28 1\n0x28 3\n0x40 1\n0x00 0x10014\n' > "$work/fill-4g.txt"
+k replay "$work/fill-4g.txt"
+want_rc 2 replay
+want_out "fill-4g.txt: write 6: move 0 \(FILL, GO at write 6\): the destination walk \(0xffffffe0 \+ 64 bytes\).*runs past the end of the 4 GB of DRAM at 0x100000000: its last 32 bytes"
+for m in "0x0000110002000001 names mesh 1" "0x0000140002000001 reserved bit 38"; do
+  printf '0x10 %s\n0x18 0x0000000002000011\n0x20 0\n0x28 1\n0x28 3\n0x40 1\n0x00 0x10014\n' "${m%% *}" > "$work/fill-alias.txt"
+  k replay "$work/fill-alias.txt"
+  want_rc 2 replay
+  want_out "${m#* }"
+done
+printf 'barrier\nreplay fill-4g.txt\n' > "$work/steps-4g.txt"
+k run "$work/steps-4g.txt"
+want_rc 2 run
+want_out "fill-4g.txt: write 6: move 0 \(FILL"
+k replay tests/e2e/axi-fault.txt          # a COPY from aperture 1: dropped on the mesh
+want_rc 2 replay
+want_out "the source walk .*aperture 1"
+after=$(sq_now)
+[ -n "$before" ] && [ "$before" = "$after" ] || why="$why submissions changed: $before -> $after;"
+end
+
+# ---- issue 13 item 7: text is text; one set of limits (include/kohaku/queue.h, desc_list.h)
+begin nul_in_files_is_syntax_error
+before=$(sq_now)
+printf '0 0 0 0x3800000001000000\n0 0 \0 0x1\n' > "$work/nul.prog"
+k dispatch "$work/nul.prog" --target 1,1
+want_rc 2 dispatch
+want_out "nul.prog:2:5: a NUL byte"
+printf '0x10 0x0000100001900001\n0x18 0x0000000002000801\0\n' > "$work/nul-list.txt"
+k replay "$work/nul-list.txt"
+want_rc 2 replay
+want_out "nul-list.txt:2:24: a NUL byte"
+printf 'barrier # ok\nsig\0nal 1\n' > "$work/nul-steps.txt"
+k run "$work/nul-steps.txt"
+want_rc 2 run
+want_out "nul-steps.txt:2:4: a NUL byte"
+printf '1,1 NP 16\n2,1 NP\x01 16\n' > "$work/ctl-units.txt"
+k boot "$fw" --units "$work/ctl-units.txt"
+want_rc 2 boot
+want_out "ctl-units.txt:2:7: control byte 0x01"
+no_out "^boot: flashed"
+after=$(sq_now)
+[ -n "$before" ] && [ "$before" = "$after" ] || why="$why submissions changed: $before -> $after;"
+still_serves
+end
+
+begin limits_are_the_firmwares
+before=$(sq_now)
+awk 'BEGIN { for (i = 0; i < 4097; i++) print "0x38 0x0" }' > "$work/list-4097.txt"
+k replay "$work/list-4097.txt"
+want_rc 2 replay
+want_out "list-4097.txt:4097:1: more than 4096 writes: a REPLAY takes at most 4096"
+awk 'BEGIN { for (i = 0; i < 65537; i++) print "0 0 0 0" }' > "$work/prog-65537.prog"
+k dispatch "$work/prog-65537.prog" --target 2,2
+want_rc 2 dispatch
+want_out "prog-65537.prog:65537:1: more than 65536 payloads"
+awk 'BEGIN { for (i = 0; i < 4097; i++) print "barrier" }' > "$work/steps-4097.txt"
+k run "$work/steps-4097.txt"
+want_rc 2 run
+want_out "steps-4097.txt:4097:1: more than 4096 steps"
+# Nine programs of 65,536 payloads (2 MB each) and nine 32-byte steps: 18,874,656 bytes, more
+# than the 16 MB data area; the message gives the total.
+head -n 65536 "$work/prog-65537.prog" > "$work/prog-65536.prog"
+for i in 1 2 3 4 5 6 7 8 9; do echo "dispatch 2,2 prog-65536.prog"; done > "$work/steps-big.txt"
+k run "$work/steps-big.txt"
+want_rc 2 run
+want_out "its data \(18874656 bytes in all\) does not fit kactl's 16777216-byte \(16 MB\) data area"
+after=$(sq_now)
+[ -n "$before" ] && [ "$before" = "$after" ] || why="$why submissions changed: $before -> $after;"
+# The largest program the firmware takes goes through kactl too (it once stopped at 32,768).
+k dispatch "$work/prog-65536.prog" --target 2,2
+want_rc 0 dispatch
+want_out "^dispatch: status=OK detail=0x0 value=0x10000 "
+# The firmware's maximum passes kactl and the node: 4,096 SIGNAL steps, the last one's value kept.
+awk 'BEGIN { for (i = 0; i < 4096; i++) printf "signal 0x%x\n", i }' > "$work/steps-4096.txt"
+k run "$work/steps-4096.txt"
+want_rc 0 run
+want_out "^run: status=OK detail=0x0 value=0x1000 "
+k status
+want_out "progress=0xfff "
+end
+
+# Every boot argument is checked before the node is touched: exit 2, and the running firmware
+# goes on serving (it was not held, reflashed or restarted).
+begin boot_arguments_checked_first
+for a in "--entries 3|--entries 3 is not a power of two in 1..4096" \
+         "--entries 0|--entries 0 is not a power of two" \
+         "--timeout-cycles 0|--timeout-cycles 0: every wait would time out at once"; do
+  k boot "$fw" ${a%%|*}
+  want_rc 2 "boot ${a%%|*}"
+  want_out "${a#*|}"
+  no_out "^boot: flashed"
+done
+k --queue 0x800010 boot "$fw"
+want_rc 2 "boot --queue 0x800010"
+want_out "--queue 0x800010 is not 32-byte aligned"
+k --queue 0x1000800000 boot "$fw"
+want_rc 2 "boot --queue 0x1000800000"
+want_out "names mesh 1"
+k --queue 0x900000 boot "$fw"
+want_rc 2 "boot --queue 0x900000"
+want_out "overlaps kactl's command data area"
+if [ $variant = 32 ]; then
+  k --queue 0x400000 boot "$fw"
+  want_rc 2 "boot --queue 0x400000"
+  want_out "overlaps the RV32 firmware's own DRAM \[0x400000, 0x410000\)"
+  k --queue 0x6ffff000 boot "$fw"
+  want_rc 2 "boot --queue 0x6ffff000"
+  want_out "past the DRAM the RV32 core reaches"
+fi
+no_out "^boot: flashed"
+still_serves
 end
 
 begin run_step_list
@@ -312,7 +471,7 @@ want_out "^nop: 10000 completed, 0 not OK, tags [0-9]+\.\.[0-9]+ in order"
 end
 
 begin mixed_1000
-if S=$("$soak" "$HP_SOCK" $variant 1000 "$demo" 2>&1); then
+if S=$("$soak" "$LINK" $variant 1000 "$demo" 2>&1); then
   grep -q '^PASS: mixed_1000_commands' <<< "$S" || why="$why $(tr '\n' '|' <<< "$S");"
 else
   why="$why $(tr '\n' '|' <<< "$S" | head -c 400);"
@@ -343,12 +502,89 @@ end
 
 # The same program host-driven (issue 8 item 6's path), the agent free now the firmware stopped.
 begin host_driven_dispatch
-if S=$("$soak" "$HP_SOCK" $variant hostdrive "$demo" 2>&1); then
+if S=$("$soak" "$LINK" $variant hostdrive "$demo" 2>&1); then
   c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
 else
   why="$why $(tr '\n' '|' <<< "$S");"
 fi
 echo "$S" >> "$work/transcript.txt"
+end
+
+# ---- issue 13 item 6: nothing is submitted unless the firmware is READY; a second stop sends
+# nothing; every command is accounted for across a restart (ran, aborted, discarded).
+begin stop_again_sends_nothing
+before=$(sq_now)
+k stop
+want_rc 0 stop
+want_out "^stop: already stopped: firmware STOPPED, core exited with word 0x0 \(clean stop\).*nothing sent"
+k replay "$demo/copy.txt"
+want_rc 3 replay
+want_out "replay: nothing sent: the firmware is STOPPED"
+k nop
+want_rc 3 nop
+after=$(sq_now)
+[ -n "$before" ] && [ "$before" = "$after" ] || why="$why submissions changed: $before -> $after;"
+end
+
+begin restart_discards_what_was_never_taken
+# Two NOPs a dying host left in the ring while the firmware was stopped (e2e_soak pend).
+S=$("$soak" "$LINK" $variant pend 2 2>&1) || why="$why pend: $S;"
+k restart
+want_rc 0 restart
+want_out "^restart: earlier: tag [0-9]+ \(NOP, submitted and never taken\) is discarded"
+want_out "^restart: earlier commands: 0 ran, 0 aborted, 2 discarded$"
+k status
+want_out "sq_tail=([0-9]+) sq_head=\1 cq_tail=\1 cq_head=\1 "
+k nop --count 3
+want_rc 0 nop
+want_out "^nop: 3 completed, 0 not OK"
+no_out "earlier"
+end
+
+begin restart_keep_pending_runs_them
+k stop
+want_rc 0 stop
+S=$("$soak" "$LINK" $variant pend 2 2>&1) || why="$why pend: $S;"
+k restart --keep-pending
+want_rc 0 restart
+want_out "is kept: it runs after the restart"
+want_out "^earlier: ran after the restart: status=OK "
+want_out "^restart: earlier commands: 2 ran, 0 aborted, 0 discarded$"
+still_serves
+end
+
+# A fresh boot replaces the queue: it says what the old one still held.
+begin fresh_boot_says_what_it_discards
+k stop
+want_rc 0 stop
+S=$("$soak" "$LINK" $variant pend 3 2>&1) || why="$why pend: $S;"
+k boot "$fw"
+want_rc 0 boot
+want_out "^boot: the earlier queue at 0x800000 had 3 command\(s\) not completed and 0 completion\(s\) not read: the fresh queue discards them"
+want_out "^boot: READY on RV$variant, 6 units"
+booted
+k boot "$fw"
+no_out "earlier queue"
+still_serves
+end
+
+# A kactl that gave up waiting leaves its command running; the next kactl waits for it (bounded)
+# and prints its completion before sending its own: no "completion has tag ..." ever after.
+# The firmware's own wait is made long (200,000,000 cycles) so that kactl's 300 ms, which also
+# bounds each round trip on the link, runs out first.
+begin late_completion_accounted_for
+k boot "$fw" --timeout-cycles 200000000
+want_rc 0 boot
+k --timeout-ms 300 dispatch tests/e2e/tu-hang.prog --target 2,2
+want_rc 3 dispatch
+want_out "timed out after 300 ms"
+k nop
+want_rc 0 nop
+want_out "^earlier: completed after its kactl stopped waiting: status=TIMEOUT detail=0x322 "
+want_out "^nop: 1 completed, 0 not OK"
+k nop --count 5
+want_rc 0 nop
+no_out "earlier"
 end
 finish 1
 
@@ -394,7 +630,7 @@ begin restart_aborts_taken_command
 printf '1,1 NP 16\n2,2 TU 16\n' > "$work/units-tu.txt"
 k boot "$fw" --units "$work/units-tu.txt" --timeout-cycles 4294967295
 want_rc 0 boot
-if S=$("$soak" "$HP_SOCK" $variant abort tests/e2e/tu-delay.prog 2>&1); then
+if S=$("$soak" "$LINK" $variant abort tests/e2e/tu-delay.prog 2>&1); then
   grep -q '^PASS: abort' <<< "$S" || why="$why $(tr '\n' '|' <<< "$S");"
 else
   why="$why $(tr '\n' '|' <<< "$S" | head -c 400);"
@@ -402,12 +638,27 @@ fi
 echo "$S" >> "$work/transcript.txt"
 end
 
+begin restart_aborts_what_kactl_gave_up_on
+k --timeout-ms 300 dispatch tests/e2e/tu-delay.prog --target 2,2
+want_rc 3 dispatch
+k restart
+want_rc 0 restart
+want_out "^restart: earlier: tag [0-9]+ \(taken, not completed\) is aborted by the restart"
+want_out "^earlier: aborted by the restart: status=ABORTED "
+want_out "^restart: earlier commands: 0 ran, 1 aborted, 0 discarded$"
+still_serves
+end
+
+bounded_wait_tests
+
+# kactl refuses --timeout-cycles 0 itself (boot_arguments_checked_first); the firmware's own
+# refusal of such a block, explained in words, through the library (badinput_guard).
 begin boot_block_refused_explained
-k boot "$fw" --timeout-cycles 0
-want_rc 3 boot
-want_out "boot block refused: wait_cycles is 0 \(reason 6\)"
+r=$("$helper" "$LINK" boot "$fw" wait_cycles 0)
+[ "$r" = "stopped state=3 word=0xb0070006" ] || why="$why helper: $r;"
 k status
 want_rc 1 status
+want_out "boot block refused: wait_cycles is 0 \(reason 6\)"
 want_out "0xb0070006"
 end
 finish 2

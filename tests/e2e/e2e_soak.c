@@ -9,8 +9,12 @@
  *        e2e_soak SOCKET VARIANT abort PROG: PROG (a long TU DELAY) dispatched to TU 2,2; once the
  *        firmware has taken it, the core is restarted: the restart must complete it exactly
  *        once as KS_ABORTED (host-interface.md §8) and then serve a NOP
+ *        e2e_soak SOCKET VARIANT pend N: writes N NOP submissions into the ring and exits without
+ *        waiting, whatever the firmware's state: a host that died after submitting (issue 13
+ *        item 6), for kactl restart to account for
  * Prints "PASS: <what>" or "FAIL: <what> <why>" lines; exit 0 only when all passed. */
 #define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +50,7 @@ int main(int argc, char **argv)
     int hostdrive = !strcmp(argv[3], "hostdrive");
     unsigned total = (unsigned)atoi(argv[3]);
     char path[512];
-    struct kh_transport t;
-    if (kh_transport_unix(argv[1], &t, node.err, sizeof node.err) || kh_open(&node, &t)) {
+    if (kh_open_link(&node, argv[1], 0)) {
         printf("FAIL: soak connect %s\n", kh_error(&node));
         return 1;
     }
@@ -78,6 +81,35 @@ int main(int argc, char **argv)
         return r.requests >= 105 ? 0 : 1;
     }
     struct kx_bootblock bb;
+    if (!strcmp(argv[3], "pend")) {
+        struct kh_queue pq;
+        struct kq_sub ps[16];
+        unsigned k = (unsigned)atoi(argv[4]);
+        memset(ps, 0, sizeof ps);
+        if (k == 0 || k > 16 || kh_bootblock_read(&node, &bb) || kh_queue_attach(&node, &pq, bb.queue_addr)) {
+            printf("FAIL: pend %s\n", k == 0 || k > 16 ? "N must be 1..16" : kh_error(&node));
+            return 1;
+        }
+        /* Written as a host that bypasses the library's READY check would: entries, then
+         * sq_tail (kh_submit refuses a firmware that is not READY). */
+        for (unsigned i = 0; i < k; i++) {
+            ps[i].tag = kh_tag_next(&pq);
+            uint64_t slot = (pq.sq_tail + i) & (pq.sq_entries - 1u);
+            if (kh_mem_write(&node, pq.sq_addr + slot * sizeof ps[i], &ps[i], sizeof ps[i])) {
+                printf("FAIL: pend write %s\n", kh_error(&node));
+                return 1;
+            }
+        }
+        pq.sq_tail += k;
+        struct kq_index_line tl = { .value = pq.sq_tail };
+        if (kh_mem_write(&node, pq.addr + offsetof(struct kq_header, sq_tail), &tl, sizeof tl)) {
+            printf("FAIL: pend tail %s\n", kh_error(&node));
+            return 1;
+        }
+        printf("PASS: pend %u NOPs, tags %u..%u, sq_tail %llu\n", k, ps[0].tag, ps[k - 1].tag,
+               (unsigned long long)pq.sq_tail);
+        return 0;
+    }
     struct kh_queue q;
     if (!strcmp(argv[3], "abort")) {
         static uint64_t ap[4][4];

@@ -41,6 +41,17 @@ $(addprefix test-suite-e2e-faults-,$(REL_BOARDS)): test-suite-e2e-faults-%: rel-
 $(addprefix test-suite-e2e-badinput-,$(REL_BOARDS)): test-suite-e2e-badinput-%: rel-images-% $(O)/tests/e2e/badinput_guard
 	$(call rel-run,e2e-badinput-$*,tests/e2e/badinput.sh,$*,600)
 
+# Issue 13 item 1: a FAULT at every position of programs of 1-200 instructions, TU and NP, one
+# and two targets, DISPATCH and RUN (tests/e2e/faultpos.c), each board.
+TEST_SUITES += $(addprefix e2e-faultpos-,$(REL_BOARDS))
+.PHONY: $(addprefix test-suite-e2e-faultpos-,$(REL_BOARDS))
+$(addprefix test-suite-e2e-faultpos-,$(REL_BOARDS)): test-suite-e2e-faultpos-%: rel-images-% $(O)/tests/e2e/faultpos
+	$(call rel-run,e2e-faultpos-$*,tests/e2e/faultpos.sh,$*,600)
+
+$(O)/tests/e2e/faultpos: tests/e2e/faultpos.c $(HOST_LIB) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB) -o $@
+
 $(O)/tests/e2e/badinput_guard: tests/e2e/badinput_guard.c $(HOST_LIB) $(HOST_HDRS)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB) -o $@
@@ -80,10 +91,11 @@ $(foreach v,FUZZ_HOST_SECS FUZZ_MOVER_SECS FUZZ_SERVICE_SECS,$(if $(filter file,
 fuzz: fuzz-model-mesh fuzz-faults
 
 FUZZ_FAULTS_BIN  := $(O)/fuzz/faults/fuzz_faults
-$(FUZZ_FAULTS_BIN): fuzz/faults/fuzz_faults.c host/node.c $(MODEL_SRCS) $(HOST_HDRS) $(wildcard model/*.h model/include/*.h)
+# kh_parse_fault lives in host/node.c, which needs the rest of the library (its links, the clock).
+$(FUZZ_FAULTS_BIN): fuzz/faults/fuzz_faults.c $(HOST_SRCS) $(HOST_SHARED) $(HOST_GEN) $(MODEL_SRCS) $(HOST_HDRS) $(wildcard model/*.h model/include/*.h)
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=all $(MODEL_INC) -Ihost $< host/node.c $(MODEL_SRCS) $(MODEL_LDLIBS) -o $@
+	  -fno-sanitize-recover=all $(MODEL_INC) $(HOST_INC) $< $(HOST_SRCS) $(HOST_SHARED) $(MODEL_SRCS) $(MODEL_LDLIBS) -o $@
 
 .PHONY: fuzz-faults
 fuzz-faults: $(FUZZ_FAULTS_BIN)

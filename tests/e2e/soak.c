@@ -139,8 +139,7 @@ int main(int argc, char **argv)
     }
     variant = (unsigned)atoi(argv[2]);
     unsigned total = (unsigned)strtoul(argv[3], NULL, 0);
-    struct kh_transport t;
-    if (kh_transport_unix(argv[1], &t, node.err, sizeof node.err) || kh_open(&node, &t))
+    if (kh_open_link(&node, argv[1], 0))
         return fail("connect: %s", kh_error(&node));
     struct kx_bootblock bb;
     if (kh_bootblock_read(&node, &bb) || kh_queue_attach(&node, &q, bb.queue_addr))

@@ -45,8 +45,8 @@ static void teardown(void)
 static void integ_caps_default_map(void)
 {
     setup();
-    /* Default map grid=4x2: CAPS 288, 4, low 0x11, high 0x24. */
-    KT_EXPECT_EQ(rd(0x0010), 0x0000002411040120ull);
+    /* Default map grid=4x2: CAPS 288, 4, GRID_LO 1, GRID_HI 4 (scalars, docs/hardware.md §1). */
+    KT_EXPECT_EQ(rd(0x0010), 0x0000000401040120ull);
     KT_EXPECT_EQ(rd(0x0008), 0x4);
     teardown();
 }

@@ -145,13 +145,29 @@ static void t_flit_layout(void)
 static void t_caps_status_idle(void)
 {
     setup(NULL);
-    /* FLIT_WIDTH 288 = 0x120, POS_WIDTH 4, grid low {1,1} = 0x11, high {y=2,x=4} = 0x24. */
-    CHECK_EQ(rd(0x0010), 0x0000002411040120ull);
+    /* FLIT_WIDTH 288 = 0x120, POS_WIDTH 4, GRID_LO 1 and GRID_HI 4 (docs/hardware.md §1: scalars, the
+     * larger side of the 4x2 grid; issue 14 item 1 — the model had published {y,x} pairs). */
+    CHECK_EQ(rd(0x0010), 0x0000000401040120ull);
     CHECK_EQ(rd(0x0008), 0x4);             /* busy 0, error 0, mesh ready 1 */
     CHECK_EQ(rd(0x01C8), 0x10000);         /* RX empty */
     CHECK_EQ(rd(0x0148), 0);               /* TX not full */
     CHECK_EQ(rd(0x0058), 0);               /* PROG_STAT at reset */
     CHECK_EQ(rd(0x0018), 0);               /* IRQ_STAT reads 0 */
+    teardown();
+}
+
+/* Issue 14 item 1: CAPS GRID_LO/GRID_HI are scalars (docs/hardware.md §1): GRID_LO 1, GRID_HI the
+ * larger side of the router grid, whatever the shape. */
+static void t_caps_grid_shapes(void)
+{
+    setup("grid=2x5;agent@0,1;TU@1,1");
+    CHECK_EQ(rd(0x0010), 0x0000000501040120ull);   /* tall: GRID_HI 5 */
+    teardown();
+    setup("grid=3x3;agent@0,2;TU@1,1");
+    CHECK_EQ(rd(0x0010), 0x0000000301040120ull);   /* square: GRID_HI 3 */
+    teardown();
+    setup("grid=7x1;agent@0,1;TU@1,1");
+    CHECK_EQ(rd(0x0010), 0x0000000701040120ull);   /* wide: GRID_HI 7 */
     teardown();
 }
 
@@ -180,7 +196,7 @@ static void t_registers(void)
     /* Only [15:0] decode: the map repeats every 64 KB. */
     wr(0x10000, 0x55);
     CHECK_EQ(rd(0x0000), 0x55);
-    CHECK_EQ(rd(0x30010), 0x0000002411040120ull);
+    CHECK_EQ(rd(0x30010), 0x0000000401040120ull);
     /* Masked fields: PROG_DST [7:0], PROG_LEN/CRED/BASE [15:0]. */
     wr(0x0040, 0xFFFF);
     CHECK_EQ(rd(0x0040), 0xFF);
@@ -319,6 +335,13 @@ static void t_stage_overrun(void)
     kick(127, 2, 0x21, 2);         /* slot 128 is past the 128-slot RAM */
     CHECK_EQ(M->ref.stage_overrun, 1);
     run(200);
+    /* Issue 14 item 6: the flit past the RAM never becomes a request. Kicked at the agent's
+     * own coordinate, an all-zero flit would be a memory read (type 0) of address 0. */
+    kick(127, 3, 0x10, 3);
+    CHECK_EQ(M->ref.stage_overrun, 2);
+    run(200);
+    CHECK_EQ(fake_mem.by_type[0], 0);
+    CHECK_EQ(rd(0x0058) & 1, 0);   /* the kick finished: both past slots spent */
     teardown();
 }
 
@@ -411,6 +434,178 @@ static void t_ctrl_while_busy(void)
     run(100);
     CHECK_EQ(rd(0x0180 + 0x18) >> 48, 0x0202);       /* reply, index 2 */
     CHECK_EQ(rd(0x0180 + 0x20), 0x01127038u);
+    teardown();
+}
+
+/* Issue 14 item 2 (docs/hardware.md §1.1): while a unit's instruction FIFO is full its endpoint takes no
+ * flit of any type; a CU_CTRL request waits in the mesh until an instruction issues. DELAY 1000
+ * executing plus 16 NOPs queued (the executing one is not in the FIFO: 16 free slots filled,
+ * no credit violation). */
+static void t_fifo_full_takes_nothing(void)
+{
+    setup(NULL);
+    stage(0, 0, 0, 0, (0x1ull << 60) | 1000u, inst_hdr(1, 0));
+    for (unsigned i = 1; i <= 16; i++)
+        stage(i, 0, 0, 0, 0, inst_hdr(1, i == 16));
+    kick(0, 17, 0x21, 17);
+    run(200);
+    ctrl_read(1, 2, 1, 5);          /* CU_STATUS */
+    run(500);
+    CHECK_EQ(n_seen, 0);            /* not taken: no reply, the DELAY still runs */
+    run(2000);
+    /* Taken once the DELAY retired and the first NOP issued (15 queued: 1 free); the reply
+     * leaves after the completions queued then, so it is not the first flit seen. */
+    CHECK_EQ(rd(0x01C8) & 0x10000, 0);            /* RX holds the reply */
+    CHECK_EQ(rd(0x0180 + 0x20), 0x01127058u);     /* dst (0,1), src (1,2), type 7, txn 5 */
+    CHECK_EQ(rd(0x0180 + 0x18) >> 48, 0x0201);    /* reply, index 1 */
+    CHECK((rd(0x0180 + 0x18) >> 16 & 0xFFFF) >= 1, "free slots 0 in the reply");
+    CHECK_EQ(M->ref.credit_violations, 0);
+    teardown();
+}
+
+/* Issue 14 item 3 (docs/hardware.md §1.1): TX_FLIT has no reset; a TX_KICK after a reset resends what
+ * it held (here a CU_CTRL read of CU_CAPS of the TU at (1,2), txn 0x44: its reply comes; an
+ * all-zero flit would have been a memory read of address 0 instead). */
+static void t_tx_flit_no_reset(void)
+{
+    setup(NULL);
+    ctrl_read(1, 2, 0, 0x44);
+    run(100);
+    CHECK_EQ(n_seen, 1);
+    wr(0x01C0, 1);
+    km_agent_reset(M->agent);
+    wr(0x0140, 1);                  /* TX_KICK only */
+    run(100);
+    CHECK_EQ(n_seen, 2);
+    CHECK_EQ(rd(0x0180 + 0x20), 0x01127448u);     /* the reply to txn 0x44 again */
+    CHECK_EQ(rd(0x0180 + 0x18), 0x0200545501000100ull);
+    CHECK_EQ(fake_mem.by_type[0], 0);
+    teardown();
+}
+
+/* Issue 14 item 4 (docs/hardware.md §1.1): CU_COUNTERS [63:32] retired, [31:0] the cycles with
+ * CU_STATUS.busy set (executing, or instructions queued, or completions queued), not only the
+ * executing ones. Three NOPs kicked back to back: busy from the first arrival to the last
+ * completion leaving; in the model a NOP takes 1 cycle, the next issues a cycle after the
+ * retirement and a completion leaves a cycle after it is queued: 6 cycles (the upstream RTL
+ * takes 9, its datapath a cycle more per instruction: docs/model-mesh.md §3). Executing
+ * alone would be 3. */
+static void t_counters_busy_cycles(void)
+{
+    setup(NULL);
+    for (unsigned i = 0; i < 3; i++)
+        stage(i, 0, 0, 0, i, inst_hdr(7, i == 2));
+    kick(0, 3, 0x21, 3);
+    run(500);
+    ctrl_read(1, 2, 2, 6);
+    run(100);
+    CHECK_EQ(rd(0x0180 + 0x18) >> 48, 0x0202);
+    /* value [63:0] = word 3 [47:0] << 16 | word 2 [63:48] */
+    uint64_t v = (rd(0x0180 + 0x18) << 16) | (rd(0x0180 + 0x10) >> 48);
+    CHECK_EQ(v >> 32, 3);
+    CHECK_EQ(v & 0xFFFFFFFFu, 6);
+    teardown();
+}
+
+/* Issue 14 item 5 (the upstream dispatcher reads a staged flit one 64-bit word a cycle, five
+ * words a flit; docs/model-mesh.md §3): ten NOPs to the TU at (1,2), credit 10, kicked at t0.
+ * Flit k starts at t0 + 1 + 5k, so flits left drops at each fifth word and run falls at
+ * t0 + 50 (the last flit's fifth word), not at t0 + 10 as one flit a cycle would. */
+static void t_dispatch_rate(void)
+{
+    setup(NULL);
+    for (unsigned i = 0; i < 10; i++)
+        stage(i, 0, 0, 0, 0, inst_hdr(3, i == 9));
+    kick(0, 10, 0x21, 10);
+    run(5);                                         /* t0 + 5: flit 0's fifth word */
+    CHECK_EQ((rd(0x0058) >> 1) & 0xFFFF, 9);
+    CHECK_EQ((rd(0x0058) >> 17) & 0xFFFF, 9);       /* credit 10 - 1 (flit 1 not started) */
+    run(20);                                        /* t0 + 25 */
+    CHECK_EQ((rd(0x0058) >> 1) & 0xFFFF, 5);
+    run(24);                                        /* t0 + 49 */
+    CHECK_EQ(rd(0x0058) & 1, 1);
+    run(1);                                         /* t0 + 50 */
+    CHECK_EQ(rd(0x0058) & 1, 0);
+    run(1000);
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 10);
+    teardown();
+}
+
+/* Issue 14 item 5 (docs/hardware.md §1.1): a PROG_CRED write wins its cycle over a flit's start. A
+ * kick at t0 starts its first flit at t0 + 1; PROG_CRED = 7 written at t0 + 1 before that
+ * event runs: the flit still starts, and credit reads 7, not 6. */
+static void t_cred_write_wins_over_start(void)
+{
+    setup(NULL);
+    stage(0, 0, 0, 0, 0, inst_hdr(5, 0));
+    stage(1, 0, 0, 0, 0, inst_hdr(5, 1));
+    kick(0, 2, 0x21, 2);
+    M->now += 1;                    /* the clock at t0 + 1, its events not run yet */
+    wr(0x0060, 7);
+    run(0);                         /* the first flit starts in the write's cycle */
+    CHECK_EQ(rd(0x0060), 7);
+    run(5);                         /* the second starts at t0 + 6 and spends one */
+    CHECK_EQ(rd(0x0060), 6);
+    run(1000);
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 2);
+    teardown();
+}
+
+/* Issue 14 item 5 (docs/hardware.md §1.1): STATUS.busy (TX not empty or run) reads 0 while the last
+ * flit has not reached the unit, and a TX_KICK in that gap is lost (the revision that loses a
+ * TX_KICK right after run falls; the model loses every one up to the last flit's push). One
+ * NOP kicked at t0: its first word at t0 + 1, run falls at t0 + 5, the push into TX at t0 + 7. */
+static void t_busy_gap_and_late_tx_kick(void)
+{
+    setup(NULL);
+    stage(0, 0, 0, 0, 0, inst_hdr(4, 1));
+    kick(0, 1, 0x21, 1);
+    run(3);
+    ctrl_read(1, 2, 0, 0x20);                       /* run 1: refused, dropped */
+    run(2);
+    CHECK_EQ(rd(0x0058) & 1, 0);                    /* run 0 */
+    CHECK_EQ(rd(0x0008) & 1, 0);                    /* busy 0 ... */
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 0);   /* ... and nothing delivered */
+    run(1);                                         /* t0 + 6: inside the gap */
+    ctrl_read(1, 2, 0, 0x21);                       /* TX_KICK lost */
+    run(200);
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 1);   /* the program ran */
+    CHECK_EQ(rd(0x01C8) & 0x10000, 0x10000);        /* no reply: the request was lost */
+    ctrl_read(1, 2, 0, 0x22);                       /* after the gap: answered */
+    run(200);
+    CHECK_EQ(rd(0x0180 + 0x20), 0x01127228u);
+    teardown();
+}
+
+/* Issue 14 item 5: finite buffering (KM_LINK_FLITS = 4 flits a destination's link holds that it
+ * has not taken, docs/model-mesh.md §2). The TU at (1,2) takes nothing while its FIFO is full
+ * (DELAY 3000 executing, 16 NOPs queued); CU_CTRL requests to it fill its link (4), then the
+ * agent's output stage (1), then the 16-deep TX FIFO: after 21 TX_KICKs TX reads full and a
+ * 22nd is refused. Once the DELAY retires everything drains; nothing is lost but the requests
+ * the unit drops while a reply is pending. */
+static void t_backpressure_tx_full(void)
+{
+    setup(NULL);
+    stage(0, 0, 0, 0, (0x1ull << 60) | 3000u, inst_hdr(1, 0));
+    for (unsigned i = 1; i <= 16; i++)
+        stage(i, 0, 0, 0, 0, inst_hdr(1, i == 16));
+    kick(0, 17, 0x21, 17);
+    run(200);
+    CHECK_EQ(rd(0x0058) & 1, 0);
+    for (unsigned i = 0; i < 20; i++) {
+        ctrl_read(1, 2, 0, i);
+        run(20);
+    }
+    CHECK_EQ(rd(0x0148), 0);                        /* 20 held: not full yet */
+    ctrl_read(1, 2, 0, 20);
+    run(20);
+    CHECK_EQ(rd(0x0148), 0x10000);                  /* TX full */
+    CHECK_EQ(rd(0x0008) & 1, 1);                    /* busy: TX not empty */
+    run(4000);
+    CHECK_EQ(rd(0x0148), 0);                        /* drained */
+    CHECK_EQ(rd(0x0008) & 1, 0);
+    CHECK_EQ(rd(0x1000 + 0x21 * 8) >> 8 & 0xFFFF, 17);
+    CHECK_EQ(M->ref.credit_violations, 0);
     teardown();
 }
 
@@ -570,10 +765,12 @@ static void t_credit_violation(void)
     run(10000);
     CHECK_EQ(rd(0x0070), 18);
     CHECK_EQ(rd(0x1000 + 0x21 * 8), (0x01ull << 56) | (0x50ull << 24) | (18ull << 8) | 1u);
-    /* CU_COUNTERS: retired 18 at [63:32]; busy cycles 18 x 200 = 3600 at [31:0]. */
+    /* CU_COUNTERS: retired 18 at [63:32]; [31:0] the cycles with busy set (docs/hardware.md §1.1):
+     * 18 x 200 executing, the 17 cycles between a retirement and the next issue (instructions
+     * queued meanwhile) and the cycle the last completion waits to leave = 3618. */
     ctrl_read(1, 2, 2, 1);
     run(100);
-    CHECK_EQ(kf_ctrl_value_get(last_seen()), (18ull << 32) | 3600u);
+    CHECK_EQ(kf_ctrl_value_get(last_seen()), (18ull << 32) | 3618u);
     teardown();
 }
 
@@ -600,8 +797,8 @@ static void t_clamping(void)
     run(100);
     CHECK_EQ((rd(0x0180 + 0x20) >> 16) & 0xFF, 0x33);
     wr(0x01C0, 1);
-    /* CAPS grid low 0x11, high 0x33. */
-    CHECK_EQ((rd(0x0010) >> 24) & 0xFFFF, 0x3311);
+    /* CAPS GRID_LO 1, GRID_HI 3 (scalars, docs/hardware.md §1). */
+    CHECK_EQ((rd(0x0010) >> 24) & 0xFFFF, 0x0301);
     teardown();
 }
 
@@ -819,6 +1016,14 @@ int main(void)
     static const struct { const char *name; void (*fn)(void); } tests[] = {
         { "flit_layout", t_flit_layout },
         { "caps_status_idle", t_caps_status_idle },
+        { "caps_grid_shapes", t_caps_grid_shapes },
+        { "fifo_full_takes_nothing", t_fifo_full_takes_nothing },
+        { "tx_flit_no_reset", t_tx_flit_no_reset },
+        { "counters_busy_cycles", t_counters_busy_cycles },
+        { "dispatch_rate", t_dispatch_rate },
+        { "cred_write_wins_over_start", t_cred_write_wins_over_start },
+        { "busy_gap_and_late_tx_kick", t_busy_gap_and_late_tx_kick },
+        { "backpressure_tx_full", t_backpressure_tx_full },
         { "registers", t_registers },
         { "stage_window", t_stage_window },
         { "dispatch_basic", t_dispatch_basic },

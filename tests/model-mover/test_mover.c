@@ -263,7 +263,7 @@ static void ref_copy(struct ctx *c, const struct wspec *s, const struct wspec *d
         if (!dv)
             continue;
         if (sv)
-            exp_copy_word(c, da, sa & ~UINT64_C(31));    /* the aligned word (BOARD.md §3.1) */
+            exp_copy_word(c, da, sa & ~UINT64_C(31));    /* the aligned word (docs/hardware.md §3.1) */
         else
             exp_fill_word(c, da, width, imm);
     }
@@ -727,7 +727,7 @@ static void t_misaligned_source_unchecked(struct ctx *c)
     program(c, DST, &d);
     go(c, COPY, W16);
     EXPECT_EQ(ST_FAULT(stat(c)), 0);
-    /* Unchecked (no fault 6), and read as the aligned word containing it (BOARD.md §3.1). */
+    /* Unchecked (no fault 6), and read as the aligned word containing it (docs/hardware.md §3.1). */
     exp_copy_word(c, A_DST, A_SRC);
     exp_copy_word(c, A_DST + 32, A_SRC + 32);
     EXPECT_MEM(c);
@@ -814,7 +814,7 @@ static void t_gather_count0_and_stale_rows(struct ctx *c)
     unsigned before = c->f.reads;
     go(c, GATHER, W16);
     EXPECT_EQ(c->f.reads - before, 1 + 10);
-    /* Row 8 starts index word 1: the erratum (BOARD.md §3.1) gives it index[0], 20. */
+    /* Row 8 starts index word 1: the erratum (docs/hardware.md §3.1) gives it index[0], 20. */
     for (unsigned k = 0; k < 16; k++)
         exp_copy_word(c, A_DST + 32 * k, A_SRC + 32 * (k == 8 ? 20 : 20 + k));
     for (unsigned k = 0; k < 8; k++)
@@ -907,7 +907,7 @@ static void t_fault1_index_length(struct ctx *c)
     EXPECT_EQ(ST_MOVES(stat(c)), 1);
 }
 
-/* BOARD.md §3.1 erratum: with words = 1, rows 8, 16, 24 read index[0], index[8], index[16]
+/* docs/hardware.md §3.1 erratum: with words = 1, rows 8, 16, 24 read index[0], index[8], index[16]
  * (the previous index word's first index) instead of index[8], index[16], index[24]; rows 0-7
  * and the rest of each word are right. With the erratum turned off the rows follow their
  * own indices. */
@@ -965,7 +965,7 @@ static void t_gather_erratum_off(struct ctx *c)
     EXPECT_MEM(c);
 }
 
-/* BOARD.md §3.1: a misaligned source (base, stride, index base, pitch) is read as the aligned
+/* docs/hardware.md §3.1: a misaligned source (base, stride, index base, pitch) is read as the aligned
  * word that contains it. */
 static void t_misaligned_source_reads_aligned_word(struct ctx *c)
 {
@@ -1142,7 +1142,7 @@ static void t_xform_saturate_and_occupant_fault(struct ctx *c)
 
 static void t_xform_bypass_id0(struct ctx *c)
 {
-    /* BOARD.md §3.1: the geometry is one mover parameter for every id (2048 bits in, 4 words
+    /* docs/hardware.md §3.1: the geometry is one mover parameter for every id (2048 bits in, 4 words
      * out); there is no 1:1 id. Id 0 (the agent's bypass) takes 8-word entries like id 1 and
      * passes each entry's first 4 words (the model's choice for what a bypass emits). */
     struct wspec s = lin(A_SRC, 16, 32), d = lin(A_DST, 2, 128);
@@ -1167,7 +1167,7 @@ static void t_xform_bypass_id0(struct ctx *c)
     EXPECT_MEM(c);
 }
 
-/* BOARD.md §3.1: XFORM with a bound enabled faults 7 only when a source element is out of range
+/* docs/hardware.md §3.1: XFORM with a bound enabled faults 7 only when a source element is out of range
  * at the first word of an entry; a bound that never excludes anything runs normally. */
 static void t_xform_bound_fault7_at_entry(struct ctx *c)
 {

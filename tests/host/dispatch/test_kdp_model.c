@@ -13,6 +13,8 @@
 #include "hal/hal.h"
 #include "kohaku/npu_isa.h"
 #include "tu.h"
+#include "km_internal.h"
+#include "kohaku/hostport.h"
 
 static int failed_in_test;
 #define CHECK(c) do { if (!(c)) { printf("  check failed: %s (line %d)\n", #c, __LINE__); failed_in_test = 1; } } while (0)
@@ -85,8 +87,9 @@ static void enumerate(void)
     kdp_init(&ctx, AGENT, WAIT, 128);
     uint8_t lo, hi;
     kdp_scan_range(&lo, &hi);
-    CHECK_EQ(lo, 0x00);                 /* CAPS grid {1,1}..{2,4}, widened by one step */
-    CHECK_EQ(hi, 0x35);
+    CHECK_EQ(hal_agent_rd(KA_CAPS), 0x401040120ull);  /* GRID_LO 1, GRID_HI 4 (docs/hardware.md §1) */
+    CHECK_EQ(lo, 0x00);                 /* both axes GRID_LO-1 .. GRID_HI+1 */
+    CHECK_EQ(hi, 0x55);
     CHECK_EQ(kdp_enumerate(&ctx, lo, hi, 2000), KS_OK);
     CHECK_EQ(ctx.n_units, 6);           /* the clamped edge coordinates are not counted */
     static const uint8_t want[6] = { 0x11, 0x12, 0x13, 0x14, 0x21, 0x22 };
@@ -256,6 +259,73 @@ static void tu_fault(void)
     CHECK_EQ(credit_violations(), 0);
 }
 
+/* Issue 13 item 1: a fault is never reported as success. A fault armed at every position of
+ * programs of n instructions (n in 1, 2, 3, 16, 17, 64, 65, 200), TU and NP, one target and two:
+ * every run ends KS_UNIT_FAULT. docs/hardware.md §1.1: only code 0x00 returns credit, so a FAULT that
+ * NODE_STATUS overwrote before it was read shows as a missing credit: detail 0x100 | {y,x}
+ * (0x300 when two jobs had unseen signals), value = jobs that may hold it << 16 | 1. Seen, it is
+ * detail {y,x} and value its exec_result (the armed code). The run after each succeeds. */
+static void fault_every_position(void)
+{
+    static const unsigned ns[] = { 1, 2, 3, 16, 17, 64, 65, 200 };
+    static const uint8_t target[2] = { TU1, NP(2) }, other[2] = { TU2, NP(3) };
+    unsigned runs = 0, hidden = 0, unplaced = 0;
+    setup();
+    for (unsigned ty = 0; ty < 2; ty++)
+        for (unsigned k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+            unsigned n = ns[k];
+            for (unsigned i = 0; i < n; i++) {
+                if (ty == 0)
+                    tu(pay[i], TU_OP_NOP, i);
+                else
+                    np_payload(pay[i], np_memset_shape(i % 64, 1, 2, 3));
+            }
+            struct kdp_prog p = { .payload = pay, .n = n, .txn = (uint8_t)(0x50 + k) };
+            for (unsigned multi = 0; multi < 2; multi++)
+                for (unsigned pos = 0; pos < n; pos++) {
+                    struct kdp_job jobs[2];
+                    unsigned nj = multi ? 2 : 1, ti = multi ? 1 : 0;
+                    kdt_job(&jobs[0], &p, multi ? other[ty] : target[ty]);
+                    kdt_job(&jobs[1], &p, target[ty]);
+                    uint8_t yx = target[ty];
+                    uint32_t code = 0xFA000000u | (ty << 16) | pos;
+                    CHECK_EQ(km_inject(fh_model, KHP_INJ_FAULT, yx & 15u, yx >> 4, pos + 1, code), 0);
+                    unsigned st = kdp_run(&ctx, jobs, nj);
+                    km_inject_clear(fh_model);
+                    runs++;
+                    if (st != KS_UNIT_FAULT) {
+                        printf("  ty %u n %u pos %u multi %u: status 0x%x detail 0x%x\n", ty, n,
+                               pos, multi, st, (unsigned)ctx.detail);
+                        CHECK_EQ(st, KS_UNIT_FAULT);
+                        continue;
+                    }
+                    CHECK_EQ(jobs[ti].rep.status, KS_UNIT_FAULT);
+                    if (!(ctx.detail & KDP_FAULT_HIDDEN)) {
+                        CHECK_EQ(ctx.detail, yx);
+                        CHECK_EQ(ctx.value, code);
+                    } else {
+                        hidden++;
+                        CHECK(pos != n - 1);    /* the last instruction's FAULT is the last signal */
+                        CHECK_EQ(ctx.value & 0xFFFFu, 1);
+                        CHECK((ctx.value >> 16) & (1u << ti));
+                        if (ctx.detail & KDP_FAULT_UNPLACED)
+                            unplaced++;
+                        else
+                            CHECK_EQ(ctx.detail, KDP_FAULT_HIDDEN | yx);
+                    }
+                    CHECK(agent_quiet());
+                }
+            /* the node serves on: the same program with nothing armed */
+            struct kdp_job j;
+            CHECK_EQ(kdp_dispatch(&ctx, kdt_job(&j, &p, target[ty])), KS_OK);
+        }
+    CHECK_EQ(runs, 2u * 2u * 368u);
+    CHECK_EQ(credit_violations(), 0);
+    printf("  %u runs, %u faults seen only by credit (%u of them in one of two units)\n", runs,
+           hidden, unplaced);
+    CHECK(hidden > 0);          /* the check is exercised, not only the mirror */
+}
+
 static void tu_hang(void)
 {
     setup();
@@ -342,6 +412,7 @@ int main(void)
     run("four_units", four_units);
     run("interleaved", interleaved);
     run("tu_fault", tu_fault);
+    run("fault_every_position", fault_every_position);
     run("tu_hang", tu_hang);
     run("overseed_caught", overseed_caught);
     run("bad_input", bad_input);

@@ -3,11 +3,16 @@
  * strings and coordinates. Invariants checked beyond "no crash, no sanitizer report": an
  * accepted ELF's segments lie inside the file and inside one window of its class; a parsed
  * program or step list never reports more entries than asked for. The first input byte picks
- * the parser. */
+ * the parser. Issue 13 item 7: two modes embed NULs — one inserts a NUL at a position the input
+ * chooses into text for the program and step parsers, which must refuse it at that byte (or at
+ * an earlier byte that is not text), never read it as the end of the file; the other runs a
+ * descriptor list through kactl's path (kh_text_check, kd_text_parse, kh_list_check), where an
+ * accepted text has no NUL and a refused list names a write inside it. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/status.h"
 #include "libkohaku.h"
 
 static uint64_t prog[64][4];
@@ -17,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    unsigned which = data[0] % 4;
+    unsigned which = data[0] % 6;
     data++, size--;
     if (which == 0) {
         struct kh_elf e;
@@ -38,11 +43,62 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         return 0;
     }
+    if (which == 4) {
+        /* data[0..1]: where the NUL goes; the rest: the text around it. */
+        if (size < 2)
+            return 0;
+        size_t at = ((size_t)data[0] | (size_t)data[1] << 8) % (size - 1);
+        data += 2, size -= 2;
+        char *t = malloc(size + 2);
+        memcpy(t, data, at);
+        t[at] = 0;
+        memcpy(t + at + 1, data + at, size - at);
+        t[size + 1] = 0;
+        unsigned line = 1, col = 1, clean = 1;
+        for (size_t i = 0; i < at; i++) {
+            unsigned char c = (unsigned char)t[i];
+            if (c == '\n')
+                line++, col = 1;
+            else
+                col++;
+            if (c != '\n' && c != '\t' && (c < 0x20 || c > 0x7E))
+                clean = 0;
+        }
+        struct kh_text_err te;
+        uint32_t tn;
+        int rp = kh_parse_program(t, size + 1, prog, 64, &tn, &te);
+        if (rp != KH_E_INPUT || te.line > line || (te.line == line && te.col > col) ||
+            (clean && (te.line != line || te.col != col)))
+            abort();
+        int rs = kh_parse_steps(t, size + 1, "d", steps, 16, &tn, &te);
+        if (rs != KH_E_INPUT || te.line > line || (te.line == line && te.col > col) ||
+            (clean && (te.line != line || te.col != col)))
+            abort();
+        free(t);
+        return 0;
+    }
     char *text = malloc(size + 1);
     memcpy(text, data, size);
     text[size] = 0;
     uint32_t n = 0;
     struct kh_text_err e;
+    if (which == 5) {
+        static struct kd_write w[KD_MAX_WRITES];
+        struct kd_text_err de;
+        char err[512];
+        uint32_t bad = UINT32_MAX;
+        if (kh_text_check(text, size, &e) == KH_OK) {
+            if (memchr(text, 0, size))
+                abort();
+            if (kd_text_parse(text, size, w, KD_MAX_WRITES, &n, &de) == KS_OK && n > 0 &&
+                kh_list_check(w, n, &bad, err, sizeof err) != KH_OK && bad >= n)
+                abort();
+        } else if (e.line == 0 || e.col == 0) {
+            abort();
+        }
+        free(text);
+        return 0;
+    }
     if (which == 1) {
         if (kh_parse_program(text, size, prog, 64, &n, &e) == KH_OK && (n == 0 || n > 64))
             abort();

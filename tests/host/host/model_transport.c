@@ -38,8 +38,9 @@ void mt_free(struct mt *t)
     free(t);
 }
 
-static int mt_write(void *ctx, const void *buf, size_t n)
+static int mt_write(void *ctx, const void *buf, size_t n, uint64_t deadline_ms)
 {
+    (void)deadline_ms;     /* in-process: never waits */
     struct mt *t = ctx;
     if (t->closed || n > MT_CAP - t->in_len)
         return -1;
@@ -62,8 +63,9 @@ static int mt_write(void *ctx, const void *buf, size_t n)
     }
 }
 
-static int mt_read(void *ctx, void *buf, size_t n)
+static int mt_read(void *ctx, void *buf, size_t n, uint64_t deadline_ms)
 {
+    (void)deadline_ms;
     struct mt *t = ctx;
     if (t->closed || n > t->out_len - t->out_pos)
         return -1;

@@ -498,7 +498,13 @@ static void fake_fw(struct mt *t, void *ctx)
 {
     struct fakefw *f = ctx;
     struct kq_header h;
-    if (f->stall || mt_mem_read(t, 0x800000, &h, sizeof h))
+    if (mt_mem_read(t, 0x800000, &h, sizeof h))
+        return;
+    if (h.setup.magic == KQ_MAGIC && h.fw.state != KQ_STATE_READY) {
+        struct kq_fw_state ready = { .state = KQ_STATE_READY };   /* a firmware past boot */
+        mt_mem_write(t, 0x800000 + 5 * 32, &ready, sizeof ready);
+    }
+    if (f->stall)
         return;
     if (h.setup.magic != KQ_MAGIC || h.sq_tail.value == f->sq_head)
         return;
@@ -525,6 +531,7 @@ static void submit_wrap_reap(void)
     struct fakefw f = { 0 };
     t->hook = fake_fw;
     t->hook_ctx = &f;
+    fake_fw(t, &f);                                /* past boot: READY before the first submission */
     /* 11 submissions into a 4-entry ring: kh_submit waits for room three times and wraps. */
     struct kq_sub s[11];
     memset(s, 0, sizeof s);
@@ -589,10 +596,13 @@ static void transport_closed(void)
     CHECK_EQ(kh_reg_read(&n, KHP_CPU_BASE + KHP_CPU_STATE, &v), KH_E_IO);
     CHECK_HAS(kh_error(&n), "QEMU gone");
     t->closed = 0;
-    /* A dropped address (staging aperture 1, docs/hardware.md §8) is refused by the port, by name. */
+    /* A dropped address (staging aperture 1, docs/hardware.md §8) is refused by the library before
+     * anything is sent (the port would refuse it too, KHP_E_ADDR). */
     uint8_t b[32];
-    CHECK_EQ(kh_mem_read(&n, (UINT64_C(1) << 39) | (UINT64_C(1) << 32), b, 32), KH_E_PORT);
-    CHECK_HAS(kh_error(&n), "E_ADDR");
+    uint64_t r0 = n.requests;
+    CHECK_EQ(kh_mem_read(&n, (UINT64_C(1) << 39) | (UINT64_C(1) << 32), b, 32), KH_E_INPUT);
+    CHECK_HAS(kh_error(&n), "aperture 1");
+    CHECK_EQ(n.requests, r0);
     CHECK_EQ(kh_mem_read(&n, UINT64_C(0xFFFFFFFFF0), b, 32), KH_E_INPUT);
     CHECK_HAS(kh_error(&n), "40-bit");
     mt_free(t);
@@ -646,6 +656,17 @@ static void status_table_agrees(void)
     c.status = 0x40, c.detail = 3;
     kh_explain_cpl(&c, ex, sizeof ex);
     CHECK_HAS(ex, "mover fault 3 AXI");
+    /* docs/dispatch.md: UNIT_FAULT detail 0x100 | {y,x}, value jobs << 16 | count */
+    c.status = 0x50, c.detail = 0x121, c.value = 0x10001;
+    kh_explain_cpl(&c, ex, sizeof ex);
+    CHECK_HAS(ex, "unit 1,2 faulted 1 time(s), seen only as credit not returned");
+    c.detail = 0x322, c.value = 0x30001;
+    kh_explain_cpl(&c, ex, sizeof ex);
+    CHECK_HAS(ex, "1 FAULT(s) seen only as credit not returned, in one of the targets 0x03 "
+                  "(bit = target index; unit 2,2 first)");
+    c.detail = 0x21, c.value = 0x77;
+    kh_explain_cpl(&c, ex, sizeof ex);
+    CHECK_HAS(ex, "unit 1,2 reported exec_result 0x77");
 }
 
 /* ---- text forms ---- */
@@ -888,6 +909,337 @@ static void demo_lists_reach(void)
     }
 }
 
+
+/* ---- issue 13 item 3: no alias, no wrap, nothing that reaches no memory ---- */
+
+/* Expected words are docs/hardware.md's: the 40-bit format (preamble), 4 GB DRAM and 2 MB staging
+ * (§7), what the memory agent does with the rest (§8). */
+static void ug_ranges(void)
+{
+    static const struct { uint64_t ug, len; const char *has; } bad[] = {
+        { UINT64_C(0x100000000), 4, "DRAM offset 0x100000000, past the 4 GB of DRAM" },
+        { UINT64_C(0xFFFFFFFE), 4, "runs past the end of the 4 GB of DRAM at 0x100000000: its last 2 bytes" },
+        { UINT64_C(0x1000200000), 4, "names mesh 1 (bits 37:36)" },
+        { UINT64_C(0x1000200000), 4, "local DRAM offset 0x200000 (aliased)" },
+        { UINT64_C(0x3000200000), 4, "names mesh 3" },
+        { UINT64_C(0x4000200000), 4, "reserved bit 38 set" },
+        { UINT64_C(0x4000200000), 4, "DRAM offset 0x200000" },
+        { UINT64_C(0x8100000000), 32, "aperture 1 (bits 35:32)" },
+        { UINT64_C(0x9000000000), 32, "mesh 1's staging" },
+        { UINT64_C(0xC000000000), 32, "reserved bit 38 set: the memory agent drops it" },
+        { UINT64_C(0x8000200000), 32, "staging offset 0x200000, past the 2 MB staging store" },
+        { UINT64_C(0x80001FFFF0), 32, "runs past the end of the 2 MB staging store at 0x8000200000: its last 16 bytes" },
+        { UINT64_C(0x10000000000), 1, "40-bit" },
+        { UINT64_C(0x10000200000), 4, "an outside address (the host port's (mesh + 1) << 40 | unit-global form) "
+                                      "for mesh 0's unit-global 0x200000" },
+        { UINT64_C(0x100000000000), 4, "leaves the 40-bit" },
+        { UINT64_C(0xFFFFFFFFF0), 32, "40-bit" },
+        { UINT64_C(0xFFFFFFFFFFFFFFF8), 16, "40-bit" },
+    };
+    char err[512];
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        CHECK_EQ(kh_ug_check(bad[i].ug, bad[i].len, err, sizeof err), KH_E_INPUT);
+        CHECK_HAS(err, bad[i].has);
+    }
+    static const struct { uint64_t ug, len; } good[] = {
+        { 0, 1 }, { 0x200000, 4 }, { UINT64_C(0xFFFFFFE0), 32 }, { 0, UINT64_C(0x100000000) },
+        { UINT64_C(0x8000000000), UINT64_C(0x200000) }, { UINT64_C(0x80001FFFE0), 32 },
+        { UINT64_C(0x100000000), 0 },
+    };
+    for (unsigned i = 0; i < sizeof good / sizeof good[0]; i++)
+        CHECK_EQ(kh_ug_check(good[i].ug, good[i].len, err, sizeof err), KH_OK);
+}
+
+/* The library refuses such a range itself, before any request: the model (which aliases and
+ * drops as the hardware does) never sees it, and the aliased DRAM keeps its bytes. */
+static void mem_refuses_aliases(void)
+{
+    struct kh_node n;
+    struct mt *t = open_node(&n, 64);
+    uint8_t four[4] = { 0x11, 0x22, 0x33, 0x44 }, back[4];
+    uint64_t r0 = n.requests;
+    CHECK_EQ(kh_mem_write(&n, UINT64_C(0x1000200000), four, 4), KH_E_INPUT);
+    CHECK_HAS(kh_error(&n), "mesh 1");
+    CHECK_EQ(kh_mem_write(&n, UINT64_C(0x4000200000), four, 4), KH_E_INPUT);
+    CHECK_EQ(kh_mem_write(&n, UINT64_C(0x100000000), four, 4), KH_E_INPUT);
+    CHECK_EQ(kh_mem_write(&n, UINT64_C(0xFFFFFFFE), four, 4), KH_E_INPUT);
+    CHECK_HAS(kh_error(&n), "last 2 bytes");
+    CHECK_EQ(kh_mem_zero(&n, UINT64_C(0xFFFFFFE0), 64), KH_E_INPUT);
+    CHECK_EQ(kh_mem_read(&n, UINT64_C(0x100000000), back, 4), KH_E_INPUT);
+    CHECK_EQ(n.requests, r0);                      /* nothing reached the port */
+    CHECK(mt_mem_read(t, 0x200000, back, 4) == 0);
+    CHECK_EQ(back[0] | back[1] | back[2] | back[3], 0);   /* local 0x200000 untouched */
+    CHECK_EQ(kh_mem_write(&n, UINT64_C(0xFFFFFFFC), four, 4), KH_OK);   /* the last word is fine */
+    CHECK_EQ(kh_mem_read(&n, UINT64_C(0xFFFFFFFC), back, 4), KH_OK);
+    CHECK_EQ(memcmp(back, four, 4), 0);
+    mt_free(t);
+}
+
+static uint32_t put_rec(struct kd_write *w, uint32_t i, uint32_t off, uint64_t v)
+{
+    w[i] = kd_make(off, v);
+    return i + 1;
+}
+
+/* One FILL of `count` words from base (docs/hardware.md §3 field positions). */
+static uint32_t fill_move(struct kd_write *w, uint32_t i, uint64_t base, unsigned count, int32_t stride)
+{
+    i = put_rec(w, i, 0x10, 1u | base << 4 | UINT64_C(1) << 44);                    /* HDR dst, 1 dim */
+    i = put_rec(w, i, 0x18, 1u | (uint64_t)count << 4 | (uint64_t)(uint32_t)stride << 20);   /* DIM 0 */
+    i = put_rec(w, i, 0x20, 0);                                                   /* AXIS commits */
+    return put_rec(w, i, 0x00, 4u | 2u << 3 | UINT64_C(1) << 16);                 /* FILL, 32-bit, GO */
+}
+
+static void list_extents(void)
+{
+    struct kd_write w[32];
+    uint32_t bad = 99, n;
+    char err[512];
+    /* A FILL of two words across 4 GB: its second word would hit nothing. */
+    n = fill_move(w, 0, UINT64_C(0xFFFFFFE0), 2, 32);
+    CHECK_EQ(kh_list_check(w, n, &bad, err, sizeof err), KH_E_INPUT);
+    CHECK_EQ(bad, 3);
+    CHECK_HAS(err, "move 0 (FILL, GO at write 3): the destination walk (0xffffffe0 + 64 bytes)");
+    CHECK_HAS(err, "its last 32 bytes");
+    /* The same FILL one word long is fine; a second move to mesh 1 is refused as move 1. */
+    n = fill_move(w, 0, UINT64_C(0xFFFFFFE0), 1, 32);
+    CHECK_EQ(kh_list_check(w, n, &bad, err, sizeof err), KH_OK);
+    n = fill_move(w, n, UINT64_C(0x1000200000), 1, 32);
+    CHECK_EQ(kh_list_check(w, n, &bad, err, sizeof err), KH_E_INPUT);
+    CHECK_EQ(bad, 7);
+    CHECK_HAS(err, "move 1 (FILL, GO at write 7)");
+    CHECK_HAS(err, "names mesh 1");
+    /* Bit 38, and a negative stride walking below 0. */
+    n = fill_move(w, 0, UINT64_C(0x4000200000), 1, 32);
+    CHECK_EQ(kh_list_check(w, n, &bad, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "reserved bit 38");
+    n = fill_move(w, 0, 0x20, 3, -32);
+    CHECK_EQ(kh_list_check(w, n, &bad, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "starts 32 bytes below address 0");
+    /* A COPY reading from aperture 1: the source walk is named. */
+    n = put_rec(w, 0, 0x10, 1u | UINT64_C(0x100000) << 4 | UINT64_C(1) << 44);
+    n = put_rec(w, n, 0x18, 1u | 1u << 4 | 32u << 20);
+    n = put_rec(w, n, 0x20, 0);
+    n = put_rec(w, n, 0x10, 0u | UINT64_C(0x8100000000) << 4 | UINT64_C(1) << 44);
+    n = put_rec(w, n, 0x18, 0u | 1u << 4 | 32u << 20);
+    n = put_rec(w, n, 0x20, 0);
+    n = put_rec(w, n, 0x00, 0u | 2u << 3 | UINT64_C(1) << 16);
+    CHECK_EQ(kh_list_check(w, n, &bad, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "move 0 (COPY, GO at write 6): the source walk");
+    CHECK_HAS(err, "aperture 1");
+    /* A GATHER whose index buffer lies past 4 GB (16 indices: two words). */
+    n = fill_move(w, 0, 0x100000, 1, 32);
+    n = put_rec(w, n, 0x30, UINT64_C(0xFFFFFFE0) | UINT64_C(16) << 40);
+    n = put_rec(w, n, 0x00, 2u | 2u << 3 | UINT64_C(1) << 16);
+    CHECK_EQ(kh_list_check(w, n, &bad, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "move 1 (GATHER, GO at write 5): the index buffer (0xffffffe0 + 64 bytes)");
+    /* Offsets beyond the mover's signed 32 bits wrap: 65535 words of 64 KB stride. */
+    n = fill_move(w, 0, 0, 65535, 65536);
+    CHECK_EQ(kh_list_check(w, n, &bad, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "wrap");
+}
+
+/* Every demo list passes the host's check (they are what make run sends). */
+static void demo_lists_pass_check(void)
+{
+    static const char *const f[] = { "copy.txt", "fill.txt", "gather.txt" };
+    for (unsigned i = 0; i < 3; i++) {
+        char path[512];
+        snprintf(path, sizeof path, KH_TOP "/host/demo/%s", f[i]);
+        size_t len;
+        char *t = kh_read_file(path, &len);
+        CHECK(t != NULL);
+        if (!t)
+            continue;
+        struct kd_write w[64];
+        uint32_t n, bad;
+        struct kd_text_err e;
+        char err[512];
+        CHECK_EQ(kd_text_parse(t, len, w, 64, &n, &e), KS_OK);
+        CHECK_EQ(kh_list_check(w, n, &bad, err, sizeof err), KH_OK);
+        free(t);
+    }
+}
+
+/* ---- issue 13 item 7: text files are text; the firmware's limits; boot arguments ---- */
+
+static void text_not_text(void)
+{
+    struct kh_text_err e;
+    static const char nul[] = "0 0 0 0x1\n0 0 \0 0x2\n0 0 0 0x3\n";
+    CHECK_EQ(kh_text_check(nul, sizeof nul - 1, &e), KH_E_INPUT);
+    CHECK_EQ(e.line, 2);
+    CHECK_EQ(e.col, 5);
+    CHECK_HAS(e.why, "NUL");
+    uint64_t p[4][4];
+    uint32_t n = 0;
+    CHECK_EQ(kh_parse_program(nul, sizeof nul - 1, p, 4, &n, &e), KH_E_INPUT);
+    CHECK_EQ(e.line, 2);
+    CHECK_EQ(e.col, 5);
+    /* A NUL inside a comment, at the very start, a control byte, a lone 0xFF: all refused. */
+    static const char cmt[] = "barrier # a\0b\n";
+    struct kh_step_src st[2];
+    CHECK_EQ(kh_parse_steps(cmt, sizeof cmt - 1, NULL, st, 2, &n, &e), KH_E_INPUT);
+    CHECK_EQ(e.line, 1);
+    CHECK_EQ(e.col, 12);
+    CHECK_EQ(kh_text_check("\0barrier\n", 9, &e), KH_E_INPUT);
+    CHECK_EQ(e.col, 1);
+    CHECK_EQ(kh_text_check("barrier\x1b\n", 9, &e), KH_E_INPUT);
+    CHECK_HAS(e.why, "control byte 0x1b");
+    CHECK_EQ(kh_text_check("# \xff\n", 4, &e), KH_E_INPUT);
+    CHECK_HAS(e.why, "0xff");
+    CHECK_EQ(kh_text_check("# caf\xc3\xa9 \xe2\x80\x94 ok\r\n\tbarrier\n", 22, &e), KH_OK);   /* UTF-8, CR, tab */
+    CHECK_EQ(kh_text_check("# \xc3\n", 4, &e), KH_E_INPUT);        /* a cut UTF-8 sequence */
+}
+
+static void text_limits_are_firmware(void)
+{
+    /* KQ_MAX_PROG payloads parse; one more is refused, naming the limit (queue.h: 65536). */
+    size_t cap = 65537u * 12u + 1;
+    char *t = malloc(cap);
+    uint64_t (*p)[4] = malloc(65536 * sizeof *p);
+    CHECK(t && p);
+    if (!t || !p) {
+        free(t);
+        free(p);
+        return;
+    }
+    size_t len = 0;
+    for (unsigned i = 0; i < 65536; i++)
+        len += (size_t)sprintf(t + len, "0 0 0 0x%x\n", i & 0xF);
+    uint32_t n = 0;
+    struct kh_text_err e;
+    CHECK_EQ(kh_parse_program(t, len, p, KQ_MAX_PROG, &n, &e), KH_OK);
+    CHECK_EQ(n, 65536);
+    len += (size_t)sprintf(t + len, "0 0 0 1\n");
+    CHECK_EQ(kh_parse_program(t, len, p, KQ_MAX_PROG, &n, &e), KH_E_INPUT);
+    CHECK_EQ(e.line, 65537);
+    CHECK_HAS(e.why, "at most 65536");
+    free(p);
+    /* Steps: 4096 (queue.h KQ_MAX_STEPS) parse, 4097 do not. */
+    CHECK_EQ(KH_STEPS_MAX, 4096);
+    struct kh_step_src *st = calloc(4096, sizeof *st);
+    len = 0;
+    for (unsigned i = 0; i < 4097; i++)
+        len += (size_t)sprintf(t + len, "barrier\n");
+    CHECK_EQ(kh_parse_steps(t, len - 8, NULL, st, KH_STEPS_MAX, &n, &e), KH_OK);
+    CHECK_EQ(n, 4096);
+    CHECK_EQ(kh_parse_steps(t, len, NULL, st, KH_STEPS_MAX, &n, &e), KH_E_INPUT);
+    CHECK_EQ(e.line, 4097);
+    CHECK_HAS(e.why, "at most 4096");
+    free(st);
+    free(t);
+}
+
+static void boot_placement(void)
+{
+    char err[512];
+    CHECK_EQ(kh_queue_place_check(32, 0x800000, 256, err, sizeof err), KH_OK);
+    CHECK_EQ(kh_queue_place_check(64, 0x800000, 4096, err, sizeof err), KH_OK);
+    CHECK_EQ(kh_queue_place_check(32, 0x800000, 3, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "--entries 3 is not a power of two in 1..4096");
+    CHECK_EQ(kh_queue_place_check(32, 0x800000, 8192, err, sizeof err), KH_E_INPUT);
+    CHECK_EQ(kh_queue_place_check(64, 0x800010, 256, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "not 32-byte aligned");
+    /* The RV32 firmware's DRAM 0x40_0000-0x40_FFFF (host-interface.md §2.1): RV64 has none. */
+    CHECK_EQ(kh_queue_place_check(32, 0x400000, 256, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "overlaps the RV32 firmware's own DRAM [0x400000, 0x410000)");
+    CHECK_EQ(kh_queue_place_check(32, 0x3FF000, 16, err, sizeof err), KH_E_INPUT);   /* rings run into it */
+    CHECK_EQ(kh_queue_place_check(64, 0x400000, 256, err, sizeof err), KH_OK);
+    /* kactl's data area [0x90_0000, 0x190_0000). */
+    CHECK_EQ(kh_queue_place_check(64, 0x900000, 16, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "kactl's command data area");
+    CHECK_EQ(kh_queue_place_check(64, 0x18FFFE0, 1, err, sizeof err), KH_E_INPUT);
+    CHECK_EQ(kh_queue_place_check(64, 0x1900000, 256, err, sizeof err), KH_OK);
+    /* RV32 reaches DRAM below 0x7000_0000 only; RV64 also the staging store. */
+    CHECK_EQ(kh_queue_place_check(32, 0x6FFFF000, 256, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "past the DRAM the RV32 core reaches");
+    CHECK_EQ(kh_queue_place_check(64, 0x6FFFF000, 256, err, sizeof err), KH_OK);
+    CHECK_EQ(kh_queue_place_check(64, UINT64_C(0x8000000000), 256, err, sizeof err), KH_OK);
+    CHECK_EQ(kh_queue_place_check(32, UINT64_C(0x8000000000), 256, err, sizeof err), KH_E_INPUT);
+    CHECK_EQ(kh_queue_place_check(64, UINT64_C(0x1000800000), 256, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "mesh 1");
+    CHECK_EQ(kh_queue_place_check(64, UINT64_C(0xFFFFF000), 256, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "4 GB");
+}
+
+/* ---- issue 13 item 6: the host never gets out of step with the rings ---- */
+
+static void queue_state_gates(void)
+{
+    struct kh_node n;
+    struct mt *t = open_node(&n, 64);
+    struct kh_queue q;
+    CHECK_EQ(kh_queue_create(&n, &q, 0x800000, 4, 4), KH_OK);
+    struct kq_sub one = { .op = KQ_OP_NOP };
+    struct kq_cpl c;
+    uint64_t tail;
+    /* A firmware not READY (BOOTING here: nobody serves the queue): nothing is written. */
+    q.timeout_ms = 50;
+    CHECK_EQ(kh_command(&n, &q, &one, &c), KH_E_STATE);
+    CHECK_HAS(kh_error(&n), "nothing submitted: the firmware is BOOTING, not READY");
+    mt_mem_read(t, 0x800000 + 32, &tail, 8);
+    CHECK_EQ(tail, 0);
+    struct kq_sub early = { .op = KQ_OP_NOP, .tag = 1 };
+    CHECK_EQ(kh_submit(&n, &q, &early, 1), KH_E_STATE);     /* kh_submit refuses too */
+    CHECK_HAS(kh_error(&n), "nothing submitted: the firmware is BOOTING, not READY (1 submission not written)");
+    CHECK_EQ(q.sq_tail, 0);
+    mt_mem_read(t, 0x800000 + 32, &tail, 8);
+    CHECK_EQ(tail, 0);
+    /* READY, with two submissions written and not taken (an earlier kactl that gave up):
+     * kh_command refuses rather than mistake their completions for its own. */
+    struct kq_fw_state ready = { .state = KQ_STATE_READY };
+    mt_mem_write(t, 0x800000 + 5 * 32, &ready, sizeof ready);
+    struct kq_sub two[2] = { { .op = KQ_OP_REPLAY, .tag = 7 }, { .op = KQ_OP_STOP, .tag = 8 } };
+    CHECK_EQ(kh_submit(&n, &q, two, 2), KH_OK);
+    CHECK_EQ(kh_command(&n, &q, &one, &c), KH_E_STATE);
+    CHECK_HAS(kh_error(&n), "2 earlier submissions have not completed");
+    mt_mem_read(t, 0x800000 + 32, &tail, 8);
+    CHECK_EQ(tail, 2);
+    /* They can be listed, and withdrawn only while the core does not run. */
+    struct kq_sub p[4];
+    unsigned got;
+    uint64_t head = 99, w = 99;
+    CHECK_EQ(kh_queue_pending(&n, &q, p, 4, &got, &head), KH_OK);
+    CHECK_EQ(got, 2);
+    CHECK_EQ(head, 0);
+    CHECK_EQ(p[0].tag, 7);
+    CHECK_EQ(p[1].op, KQ_OP_STOP);
+    CHECK_EQ(kh_core_hold(&n, false), KH_OK);
+    CHECK_EQ(kh_queue_withdraw(&n, &q, &w), KH_E_STATE);
+    CHECK_HAS(kh_error(&n), "core held or stopped");
+    CHECK_EQ(kh_core_hold(&n, true), KH_OK);
+    CHECK_EQ(kh_queue_withdraw(&n, &q, &w), KH_OK);
+    CHECK_EQ(w, 2);
+    CHECK_EQ(q.sq_tail, 0);
+    mt_mem_read(t, 0x800000 + 32, &tail, 8);
+    CHECK_EQ(tail, 0);                             /* published: the firmware sees none */
+    CHECK_EQ(kh_queue_pending(&n, &q, p, 4, &got, NULL), KH_OK);
+    CHECK_EQ(got, 0);
+    /* A completion posted and not consumed: refused too. */
+    struct kq_cpl late = { .tag = 5 };
+    uint64_t one_idx = 1;
+    mt_mem_write(t, q.cq_addr, &late, sizeof late);
+    mt_mem_write(t, 0x800000 + 3 * 32, &one_idx, 8);
+    CHECK_EQ(kh_command(&n, &q, &one, &c), KH_E_STATE);
+    CHECK_HAS(kh_error(&n), "1 completions are posted and not consumed");
+    mt_free(t);
+}
+
+static void status_text_whole(void)
+{
+    /* status.h's comments that continue on a second line come through whole. */
+    CHECK_HAS(kh_status_text(0x05), "naming another mesh / aperture / bit 38, or overlapping the firmware's "
+              "own DRAM code (RV32); detail = bytes, value = address");
+    CHECK_HAS(kh_status_text(0x0A), "before it; detail = {y,x}, value[47:0] = n");
+    CHECK_HAS(kh_status_text(0x71), "it may have run partly; detail = 0, value = 0");
+    struct kq_cpl c = { .status = 0x05 };
+    char ex[512];
+    kh_explain_cpl(&c, ex, sizeof ex);
+    CHECK_HAS(ex, "detail = bytes, value = address");
+}
+
 int main(void)
 {
     RUN(elf_parse_rv32);
@@ -912,5 +1264,14 @@ int main(void)
     RUN(text_desc_list_reused);
     RUN(demo_program_is_npu_example);
     RUN(demo_lists_reach);
+    RUN(ug_ranges);
+    RUN(mem_refuses_aliases);
+    RUN(list_extents);
+    RUN(demo_lists_pass_check);
+    RUN(text_not_text);
+    RUN(text_limits_are_firmware);
+    RUN(boot_placement);
+    RUN(queue_state_gates);
+    RUN(status_text_whole);
     return ht_failures ? 1 : 0;
 }

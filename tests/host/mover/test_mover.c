@@ -558,7 +558,7 @@ static void validate_xform(void)
 
 /* ---- issue 14 items 7 and 10, issue 13 items 2 and 3 ---- */
 
-/* Erratum (BOARD.md §3.1): row 8 of a gather takes index[0]. A move may reach rows 0-7 only. */
+/* Erratum (docs/hardware.md §3.1): row 8 of a gather takes index[0]. A move may reach rows 0-7 only. */
 static void validate_gather_rows(void)
 {
     n = 0;
@@ -618,7 +618,7 @@ static void build_gather_splits(void)
     CHECK_EQ(kmv_build_gather(&b, &d, 0x4000, 0x8000, 12, 64, 1, 0), KS_MV_GATHER_ROWS);
 }
 
-/* BOARD.md §3.1: an XFORM entry is one 4-word (128-byte) burst; refuse destinations whose bursts
+/* docs/hardware.md §3.1: an XFORM entry is one 4-word (128-byte) burst; refuse destinations whose bursts
  * could cross a 4 KB page: 0x110fe0 (the issue's) is 32-aligned but its burst runs to 0x111060. */
 static void validate_xform_4k(void)
 {
@@ -644,7 +644,7 @@ static void copy_to(uint64_t dst, uint64_t src)
     L[5] = kd_make(0x10, UINT64_C(0x0000100000000001) | dst << 4);
 }
 
-/* The unit-global address map (BOARD.md header, §7, §8): what decodes to no memory or aliases. */
+/* The unit-global address map (docs/hardware.md header, §7, §8): what decodes to no memory or aliases. */
 static void validate_address_map(void)
 {
     copy_to(0x200000, 0x2000);
@@ -673,6 +673,11 @@ static const uint32_t test_idx[8] = { 0, 1, 0x10000, 3, 0, 0, 0, 0 };
 static const void *test_map(uint64_t ug)
 {
     return ug == 0x8000 ? (const void *)test_idx : NULL;
+}
+
+static const void *test_map_copy(uint64_t ug)
+{
+    return ug == 0x404000 ? (const void *)test_idx : NULL;
 }
 
 /* Owned ranges: no walk, index word or gather row may overlap one. */
@@ -718,6 +723,19 @@ static void validate_owned(void)
     c.map_end = 0x8000;                            /* the index word past what the CPU reads */
     VC(KS_MV_ADDR, KMV_ADDR_UNREAD << 8 | KMV_WHAT_INDEX, 8);
     c.map_end = 0x1000000;
+    /* Index words the firmware copied into memory it owns (caps idx_lo/idx_hi): not refused as
+     * owned; their rows are still checked. The copy at 0x404000, in owned range 0. */
+    L[6] = kd_make(0x30, UINT64_C(0x0000040000404000));
+    c.map = test_map_copy;
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_INDEX, 8);           /* without the exemption */
+    c.idx_lo = 0x404000;
+    c.idx_hi = 0x404020;
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_ROWS, 8);            /* row 2 still in firmware DRAM */
+    c.idx_hi = 0x40401F;                                   /* the word not wholly inside */
+    VC(KS_MV_OWNED, 0 << 8 | KMV_WHAT_INDEX, 8);
+    c.idx_lo = c.idx_hi = 0;
+    c.map = test_map;
+    L[6] = kd_make(0x30, UINT64_C(0x0000040000008000));
     /* source base 2^40 - 32: row 0 (index 0) of 2 words runs past 2^40 */
     L[0] = kd_make(0x10, ((UINT64_C(1) << 40) - 32) << 4);
     VC(KS_MV_WRAP, KMV_WHAT_ROWS, 8);

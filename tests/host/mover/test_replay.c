@@ -166,7 +166,7 @@ static void replay_faults(void)
     CHECK_EQ(kmv_replay(big, 8, TMO, &r), KS_MOVER_FAULT);
     CHECK_EQ(r.detail, 2);
     /* Fault 7: XFORM with a source bound out of range at the first entry's first word (bound 0
-     * base -1, extent 4, no axis feeding it: BOARD.md §3.1); and occupant fault 1: XFORM mode 2. */
+     * base -1, extent 4, no axis feeding it: docs/hardware.md §3.1); and occupant fault 1: XFORM mode 2. */
     static struct kd_write x[] = {
         { 0x10, 0x00020000u, 0x00009000u },          /* src 0x2000, 1 dim, id 1 */
         { 0x18, 0x02000080u, 0 }, { 0x20, 0, 0 }, { 0x28, 0x0013FFFCu, 0 }, { 0x28, 2, 0 },

@@ -6,8 +6,8 @@
  * its own rules (re-checked here independently). Then the host's rewrite mid-command (issue 13
  * item 8): the input's last 16 bytes overwrite part of the accepted step list or of one of its
  * REPLAY lists, and the RUN is walked as service/queue.c kq_run runs it — each step copied and
- * re-checked at use (kq_step_check, at_use 1), each REPLAY list copied and validated on the
- * copy with the owned ranges — asserting that whatever passes those checks is safe to run:
+ * re-checked at use (kq_step_use; a REPLAY step's count and range as kq_cold.c checks them),
+ * each REPLAY list copied and validated on the copy with the owned ranges — asserting that whatever passes those checks is safe to run:
  * a known op, a target in the unit table, data inside memory and outside the reserve, a list
  * that ends with a GO, reaches only mover offsets the caps allow and no owned range. */
 #include <stdint.h>
@@ -128,14 +128,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct kd_write copy[KD_MAX_WRITES];
     for (uint32_t i = 0; i < s.count; i++) {
         struct kq_step cur = steps[i];
-        if (kq_step_check(&cur, &env, 0, &e) != KS_OK) {
-            kqf_check_status(e.status);
-            break;                              /* KS_CHANGED: nothing after runs */
+        int ui = kq_step_use(&cur, &env);
+        if (ui < 0) {
+            /* KS_CHANGED: nothing after runs; its detail is what the full check says */
+            env.at_use = 1;
+            unsigned why = kq_step_check(&cur, &env, 0, &e);
+            env.at_use = 0;
+            (void)why;
+            break;
+        }
+        if (cur.op == KQ_STEP_REPLAY) {
+            struct kq_err re;
+            if (cur.n - 1u >= KD_MAX_WRITES ||
+                kq_range(&env.reach, cur.addr, cur.n * KD_RECORD_BYTES, 4, &re) != KS_OK)
+                break;                          /* kq_cold.c: KS_CHANGED */
         }
         if (cur.op < KQ_STEP_DISPATCH || cur.op > KQ_STEP_SIGNAL)
             __builtin_trap();
         if (cur.op == KQ_STEP_DISPATCH || cur.op == KQ_STEP_WAIT)
-            if (kq_unit_index(&env, cur.target) < 0)    /* 1u << kq_unit_index() */
+            if (kq_unit_index(&env, cur.target) != ui || ui < 0)    /* 1u << ui */
                 __builtin_trap();
         if (cur.op == KQ_STEP_DISPATCH || cur.op == KQ_STEP_REPLAY) {
             struct kq_err re;

@@ -228,7 +228,7 @@ static const struct kx_unit_entry units[] = {
 
 static struct kq_env env(const struct kq_reach *r, const struct kmv_caps *caps)
 {
-    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0, 0 };
+    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0, 0, 0 };
     return e;
 }
 
@@ -572,20 +572,119 @@ static void handles(void)
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_UNKNOWN);
 }
 
+/* RV64 owns the firmware's DRAM range too (KQ_FW_OWN_*, host-interface.md §2.1: the copy
+ * buffer); the 32-bit end test stays exact at the 4 GB reach end. */
+static void range_rv64_fw_dram(void)
+{
+    static const struct kq_reach r = { { 0x100000000ull, 0x200000ull }, { KQ_FW_OWN_LO, KQ_FW_OWN_HI } };
+    struct kq_err e;
+    CHECK_EQ(KQ_FW_OWN_LO, 0x400000u);
+    CHECK_EQ(KQ_FW_OWN_HI, 0x510000u);        /* and the record area at its largest, 1 MB */
+    CHECK_EQ(kq_range(&r, 0x404000ull, 12, 4, &e), KS_BAD_ADDR);        /* the copy buffer */
+    CHECK_EQ(kq_range(&r, 0x3FFFE0ull, 64, 32, &e), KS_BAD_ADDR);       /* runs into it */
+    CHECK_EQ(kq_range(&r, 0x410000ull, 32, 32, &e), KS_BAD_ADDR);       /* the record area */
+    CHECK_EQ(kq_range(&r, 0x50FFE0ull, 64, 32, &e), KS_BAD_ADDR);       /* its last bytes */
+    CHECK_EQ(kq_range(&r, 0x510000ull, 32, 32, &e), KS_OK);
+    CHECK_EQ(kq_range(&r, 0xFFFFFFE0ull, 32, 32, &e), KS_OK);           /* ends at 4 GB exactly */
+    CHECK_EQ(kq_range(&r, 0xFFFFFFE0ull, 64, 32, &e), KS_BAD_ADDR);     /* across 4 GB */
+}
+
+/* At use (issue 13 item 8): kq_step_use checks, on a step's copy, what its execution reads. */
+static void step_use(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    step(0, 1, 0x12, 8, 0x2000);                           /* DISPATCH to the table's entry 1 */
+    CHECK_EQ(kq_step_use(&steps[0], &v), 1);
+    step(0, 3, 0x21, 5, 0);                                /* WAIT: entry 2; its count not read */
+    CHECK_EQ(kq_step_use(&steps[0], &v), 2);
+    step(0, 1, 0x99, 8, 0x2000);                           /* rewritten target */
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
+    step(0, 3, 0x99, 1, 0);
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
+    step(0, 9, 0x12, 8, 0x2000);                           /* rewritten op */
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
+    step(0, 0, 0x12, 8, 0x2000);
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
+    step(0, 1, 0x12, 0, 0x2000);                           /* count 0 */
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
+    step(0, 1, 0x12, 65537, 0x2000);                       /* count past KQ_MAX_PROG */
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
+    step(0, 1, 0x12, 1, 0x400000);                         /* into the firmware's DRAM */
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
+    step(0, 1, 0x12, 1, 0x2004);                           /* misaligned */
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
+    step(0, 5, 0x99, 0, 0xFFFF);                           /* SIGNAL: nothing it reads */
+    CHECK_EQ(kq_step_use(&steps[0], &v), 0);
+    step(0, 2, 0x99, 9999, 0x102);                         /* REPLAY: checked on its copy */
+    CHECK_EQ(kq_step_use(&steps[0], &v), 0);
+    step(0, 6, 0x99, 9999, 0x102);                         /* REPLAY_H: looked up on its copy */
+    CHECK_EQ(kq_step_use(&steps[0], &v), 0);
+    step(0, 7, 0x12, 8, 0x2000);                           /* past REPLAY_H */
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
+}
+
+/* A REPLAY step's list is validated with the owned ranges: the RUN's step list (KQ_OWN_CMD)
+ * and its own list (KQ_OWN_LIST) are in use; at use (at_use) the list is not read here. */
+static void run_steps_replay_owned(void)
+{
+    struct kmv_span owned[KQ_OWN_N] = { { 0x400000, 0x410000 } };
+    struct kmv_caps caps = kmv_caps_rv32;
+    caps.owned = owned;
+    caps.n_owned = KQ_OWN_N;
+    struct kq_env v = env(&rv32, &caps);
+    struct kq_sub s = sub(3, 0x1000, 2);
+    struct kq_err e;
+    v.owned = owned;
+    v.sub = &s;
+    /* A GENERATE of one word at DST (7 records at 0x100). */
+    uint64_t dst[4] = { 0x1000, 0x100, 0x3000, 0x400000 };
+    unsigned want[4] = { KS_MV_OWNED, KS_MV_OWNED, KS_OK, KS_MV_OWNED };
+    uint32_t det[4] = { 0x401, 0x501, 0, 0x001 };
+    for (unsigned k = 0; k < 4; k++) {
+        uint32_t *w = (uint32_t *)(void *)(mem + 0x100);
+        uint64_t hdr = 1 | (dst[k] << 4) | (UINT64_C(1) << 44);
+        uint32_t l[7][3] = { { 0x10, (uint32_t)hdr, (uint32_t)(hdr >> 32) }, { 0x18, 0x2000011, 0 },
+                             { 0x20, 0, 0 }, { 0x28, 1, 0 }, { 0x28, 3, 0 }, { 0x38, 7, 0 },
+                             { 0x00, 0x10013, 0 } };
+        memcpy(w, l, sizeof l);
+        step(0, 4, 0, 0, 0);
+        step(1, 2, 0, 7, 0x100);
+        CHECK_EQ(kq_steps_check(steps, 2, &v, &e), want[k]);
+        CHECK_EQ(e.detail, det[k]);
+        if (want[k] != KS_OK)
+            CHECK_EQ(e.value, (1ull << 48) | 6);              /* step 1, the GO's write */
+        CHECK_EQ(owned[KQ_OWN_CMD].lo, 0x1000ull);
+        CHECK_EQ(owned[KQ_OWN_CMD].hi, 0x1040ull);
+        CHECK_EQ(owned[KQ_OWN_LIST].lo, 0x100ull);
+        CHECK_EQ(owned[KQ_OWN_LIST].hi, 0x154ull);
+    }
+    /* At use the list is not read (it is checked on its copy where it runs). */
+    v.at_use = 1;
+    CHECK_EQ(kq_step_check(&steps[1], &v, 0, &e), KS_OK);
+}
+
 /* The status table keeps its ranges (status.h): input codes change nothing, ABORTED is other. */
 static void status_ranges(void)
 {
     static const unsigned input[] = { KS_BAD_OP, KS_BAD_FLAGS, KS_BAD_LEN, KS_BAD_ALIGN,
         KS_BAD_ADDR, KS_BAD_TARGET, KS_BAD_NTARGETS, KS_DUP_TARGET, KS_BAD_STEP,
-        KS_UNSATISFIABLE, KS_BAD_RSVD };
+        KS_UNSATISFIABLE, KS_BAD_RSVD, KS_CHANGED };
     for (unsigned i = 0; i < sizeof input / sizeof input[0]; i++) {
         CHECK_EQ(KS_IS_INPUT(input[i]), 1);
-        CHECK_EQ(input[i], i + 1);             /* 0x01..0x0B in order, no gaps, no reuse */
+        CHECK_EQ(input[i], i + 1);             /* 0x01..0x0C in order, no gaps, no reuse */
     }
     CHECK_EQ(KS_IS_OTHER(KS_ABORTED), 1);
     CHECK_EQ(KS_ABORTED, 0x71);
     CHECK_EQ(KS_IS_INPUT(KS_REC_UNKNOWN) && KS_IS_INPUT(KS_REC_STALE) && KS_IS_INPUT(KS_REC_KIND), 1);
     CHECK_EQ(KS_IS_OTHER(KS_REC_FULL), 1);
+    /* The mover's refusals of walks are input (nothing written); RV64's XFORM completion is
+     * "other": the moves ran. */
+    CHECK_EQ(KS_IS_INPUT(KS_MV_OWNED) && KS_IS_INPUT(KS_MV_ADDR) && KS_IS_INPUT(KS_MV_GATHER_ROWS), 1);
+    CHECK_EQ(KS_MV_OWNED, 0x20);
+    CHECK_EQ(KS_MV_ADDR, 0x21);
+    CHECK_EQ(KS_MV_GATHER_ROWS, 0x22);
+    CHECK_EQ(KS_IS_OTHER(KS_XFORM_UNCHECKED), 1);
+    CHECK_EQ(KS_XFORM_UNCHECKED, 0x72);
 }
 
 int main(void)
@@ -607,6 +706,9 @@ int main(void)
     RUN(run_steps_replay);
     RUN(sub_records);
     RUN(handles);
+    RUN(range_rv64_fw_dram);
+    RUN(step_use);
+    RUN(run_steps_replay_owned);
     RUN(status_ranges);
     fprintf(stderr, "host-service: %u checks, %u failed\n", checks, fails);
     return fails != 0;

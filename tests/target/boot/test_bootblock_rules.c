@@ -53,6 +53,15 @@ int main(void)
     EXPECT_EQ(kx_bootblock_check(bb), 4);
     bb = kt_good(3); bb->wait_cycles = 0;
     EXPECT_EQ(kx_bootblock_check(bb), 6);
+    /* the records' limits (exitword.h KX_BOOT_BAD_RECORDS 8; queue.h: 8 records, 1 MB, 32-byte units) */
+    bb = kt_good(3); bb->rec_handles = 8; bb->rec_bytes = 0x100000;
+    EXPECT_EQ(kx_bootblock_check(bb), 0);
+    bb = kt_good(3); bb->rec_handles = 9;
+    EXPECT_EQ(kx_bootblock_check(bb), 8);
+    bb = kt_good(3); bb->rec_bytes = 0x100020;
+    EXPECT_EQ(kx_bootblock_check(bb), 8);
+    bb = kt_good(3); bb->rec_bytes = 100;
+    EXPECT_EQ(kx_bootblock_check(bb), 8);
     bb = kt_good(3); bb->flags = 0;                                 /* a table without the flag */
     EXPECT_EQ(kx_bootblock_check(bb), 7);
     bb = kt_good(0); bb->flags = 1;                                 /* the flag without a table */

@@ -26,7 +26,7 @@ static const struct kd_write f5[] = {
     MV_WALK1(0, S, 4, 32), MV_WALK1(1, D, 4, 32), MV_W(0x00, MV_CTRL(0, 3, 0)),
 };
 /* Fault 7: XFORM with a source bound out of range at the first entry's first word (base -1,
- * extent 4, no axis feeding it: BOARD.md §3.1; a bound that excludes nothing would run). */
+ * extent 4, no axis feeding it: docs/hardware.md §3.1; a bound that excludes nothing would run). */
 static const struct kd_write f7[] = {
     MV_W(0x10, MV_HDRX(S, 1, 1, 0)), MV_W(0x18, MV_DIM(0, 0, 16, 32)), MV_W(0x20, 0),
     MV_W(0x28, MV_BOUND(0, 0, -1, 4)), MV_W(0x28, MV_BOUND(0, 1, 0, 0)),

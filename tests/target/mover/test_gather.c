@@ -2,7 +2,7 @@
  * row, §3 reach): four 32-bit indices read first, rows of two words at source base + index x
  * pitch, the destination walk setting the count. RV32 runs it, checked word by word; RV64
  * cannot write GATHER (0x50) and refuses with NO_REACH naming it, writing nothing — also when
- * the list leaves GATHER out, since RV64 can never set it. The erratum (BOARD.md §3.1: row 8
+ * the list leaves GATHER out, since RV64 can never set it. The erratum (docs/hardware.md §3.1: row 8
  * takes index[0]): a gather of 10 rows is refused (KS_MV_GATHER_ROWS, nothing written); the
  * same gather as two moves of 8 and 2 rows (index base 32 bytes further) moves the right data. */
 // kohaku-test: expect-referee=busy_go=0

@@ -4,7 +4,7 @@
  * from that description. Occupant mode 0 (overflow -> infinity) and 1 (saturating) in one
  * list; mode 2 is an occupant fault: RV32 reports it (MVGO [11:8]) as KS_XFORM_FAULT, RV64 has
  * no way to see it (MVSTAT carries the mover's fault only) and the entry's output is zero, so
- * every RV64 list with an XFORM move ends KS_XFORM_UNCHECKED (never a plain OK, BOARD.md
+ * every RV64 list with an XFORM move ends KS_XFORM_UNCHECKED (never a plain OK, docs/hardware.md
  * §3.1), detail = its XFORM moves. A destination whose 4-word bursts would cross a 4 KB page
  * (base D + 0xFE0: the burst runs to D + 0x1060) is refused on both, nothing written. */
 // kohaku-test: expect-referee=busy_go=0
