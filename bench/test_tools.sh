@@ -45,7 +45,7 @@ begin check_all_at_limits_pass
 good > "$work/good.txt"
 out=$("$here/check.sh" "$work/good.txt"); rc=$?
 [ $rc -eq 0 ] || why="$why exit $rc;"
-[ "$(grep -c '^bench-check: ok ' <<< "$out")" -eq 21 ] || why="$why not 21 ok lines;"
+[ "$(grep -c '^bench-check: ok ' <<< "$out")" -eq 23 ] || why="$why not 23 ok lines;"
 end
 
 # One step past each limit, one figure at a time: exit 1 and exactly that line marked FAIL.

@@ -31,7 +31,7 @@ enum kx_boot_reason {
     KX_BOOT_BAD_QUEUE = 5,
     KX_BOOT_BAD_TIMEOUT = 6,
     KX_BOOT_BAD_UNITS = 7,
-    KX_BOOT_BAD_RECORDS = 8,    /* rec_handles or rec_bytes out of range (service/record.c) */
+    KX_BOOT_BAD_RECORDS = 8,    /* rec_handles or rec_bytes out of range (boot/bootblock.c) */
 };
 
 #endif
