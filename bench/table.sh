@@ -7,7 +7,8 @@ awk '
   BEGIN {
     n = split("boot_insns enum_cycles dispatch_insns_per_flit dispatch_cycles_per_flit " \
               "dispatch_insns_per_flit_marginal unit_feed_pct replay_insns_per_write " \
-              "replay_validate_insns_per_write move_cycles cmd_overhead_insns host_vs_fw_ratio " \
+              "replay_validate_insns_per_write move_cycles record_replay_insns_per_write " \
+              "record_run_overhead_insns cmd_overhead_insns host_vs_fw_ratio " \
               "host_driven_ns fw_driven_ns serves_queue imem_bytes spad_bytes " \
               "link_jtag_boot_round_trips link_jtag_boot_bytes link_jtag_replay1000_round_trips " \
               "link_jtag_replay1000_bytes link_jtag_kactl_replay1000_round_trips " \
@@ -16,6 +17,7 @@ awk '
     b["dispatch_insns_per_flit"] = "<= 24 / <= 12"; b["unit_feed_pct"] = ">= 90 / >= 95"
     b["replay_insns_per_write"] = "<= 12 / <= 8"; b["boot_insns"] = "<= 3000 / <= 3000"
     b["host_vs_fw_ratio"] = ">= 20 / >= 20"; b["imem_bytes"] = "<= 7680 / <= 24576"
+    b["record_replay_insns_per_write"] = "<= 12 / <= 10"; b["record_run_overhead_insns"] = "<= 2500 / <= 1500"
     b["spad_bytes"] = "<= 8192 / <= 32768"; b["serves_queue"] = "1 / 1"
     b["link_jtag_boot_round_trips"] = "<= 64 / -"; b["link_jtag_replay1000_round_trips"] = "<= 8 / <= 8"
   }

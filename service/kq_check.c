@@ -77,6 +77,7 @@ enum kq_rule_kind {
     KQ_R_TARGETS = KQ_R_COLD + KQ_CHECK_TARGETS,   /* a DISPATCH command's n targets */
     KQ_R_LIST = KQ_R_COLD + KQ_CHECK_LIST,         /* a REPLAY step's descriptor list (u64
                                                     * address, range-checked by the row before) */
+    KQ_R_HANDLE = KQ_R_COLD + KQ_CHECK_HANDLE,     /* a REPLAY_H step's handle (u32) */
 };
 
 /* Every row has one value, the field of `vwidth` bytes at `voff`, read once before the row's
@@ -117,8 +118,13 @@ _Static_assert(KQ_REC_OK(KQ_SUB_BYTES) && KQ_REC_OK(KQ_CPL_BYTES) && KQ_REC_OK(K
 #define KQ_LIST                  { KQ_R_LIST, offsetof(struct kq_step, addr), \
                                    KQ_FIELD(struct kq_step, n), 0, 0, 0, 0, 0, 0 }
 #define KQ_NEXT(T, f, base)      { KQ_R_NEXT, 0, KQ_FIELD(T, f), 0, 0, 0, 0, base, 0 }
+#define KQ_HANDLE_ROW            { KQ_R_HANDLE, offsetof(struct kq_step, addr), 0, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_LISTS_SUB             0u                  /* kq_lists[] by enum kq_op */
-#define KQ_LISTS_STEP            (KQ_OP_STOP + 1u)   /* kq_lists[] by enum kq_step_op */
+#define KQ_LISTS_STEP            (KQ_OP_LAST + 1u)   /* kq_lists[] by enum kq_step_op */
+#define KQ_LISTS_REPLAY          (KQ_LISTS_STEP + KQ_STEP_REPLAY_H + 1u)   /* ... by flags */
+#define KQ_LISTS_RUN             (KQ_LISTS_REPLAY + KQ_SUB_F_ALL + 1u)
+#define KQ_LISTS_RECORD          (KQ_LISTS_RUN + KQ_SUB_F_ALL + 1u)
+#define KQ_LISTS_FORGET          (KQ_LISTS_RECORD + KQ_SUB_F_ALL + 1u)
 
 /* Setup line (docs/host-interface.md §3.2): the status is the KQ_SETUP_* rule. */
 static const struct kq_rule kq_rules_setup[] = {
@@ -133,20 +139,30 @@ static const struct kq_rule kq_rules_setup[] = {
     KQ_END
 };
 
-/* Submissions (§5): op, flags, rsvd, then per op. */
+/* Submissions (§5): op, flags (the bits any op knows), rsvd, then per op: each op's list
+ * starts by the flags it takes (a NEXT on them) or a row refusing any. */
 static const struct kq_rule kq_rules_sub[] = {
-    KQ_LIMIT(struct kq_sub, op, KS_BAD_OP, 0, KQ_OP_STOP),
-    KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, 0),
+    KQ_LIMIT(struct kq_sub, op, KS_BAD_OP, 0, KQ_OP_LAST),
+    KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, KQ_SUB_F_ALL),
     KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[0]), 8), KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[1]), 8),
     KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[2]), 8), KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[3]), 8),
     KQ_NEXT(struct kq_sub, op, KQ_LISTS_SUB)
 };
+#define KQ_NO_FLAGS  KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, 0)
+static const struct kq_rule kq_rules_noflags[] = { KQ_NO_FLAGS, KQ_END };
 static const struct kq_rule kq_rules_replay[] = {
     KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KD_MAX_WRITES),
     KQ_DATA(struct kq_sub, addr, count, 0, KD_RECORD_BYTES, 4),
     KQ_END
 };
+/* REPLAY or RUN with KQ_SUB_F_HANDLE, FORGET: addr[31:0] a handle, looked up when it runs */
+static const struct kq_rule kq_rules_handle[] = {
+    KQ_ZERO_AT(offsetof(struct kq_sub, addr) + 4, 4),
+    KQ_ZERO(struct kq_sub, count),
+    KQ_END
+};
 static const struct kq_rule kq_rules_dispatch[] = {
+    KQ_NO_FLAGS,
     KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KQ_MAX_PROG),
     KQ_DATA(struct kq_sub, addr, count, 0, KQ_PAYLOAD_BYTES, 8),
     KQ_LIMIT(struct kq_sub, ntargets, KS_BAD_NTARGETS, 1, KQ_MAX_TARGETS),
@@ -158,10 +174,22 @@ static const struct kq_rule kq_rules_run[] = {
     KQ_DATA(struct kq_sub, addr, count, 0, KQ_STEP_BYTES, 8),
     KQ_END
 };
+static const struct kq_rule kq_rules_records[] = {
+    KQ_NO_FLAGS,
+    KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KQ_REC_MAX_HANDLES),
+    KQ_DATA(struct kq_sub, addr, count, 0, sizeof(struct kq_rec_info), KQ_LINE),
+    KQ_END
+};
+/* the ops that take flags: their list by the flags (bounded to KQ_SUB_F_ALL by the row above) */
+#define KQ_BY_FLAGS(base)        { KQ_NEXT(struct kq_sub, flags, base) }
+static const struct kq_rule kq_rules_replay_f[] = KQ_BY_FLAGS(KQ_LISTS_REPLAY);
+static const struct kq_rule kq_rules_run_f[] = KQ_BY_FLAGS(KQ_LISTS_RUN);
+static const struct kq_rule kq_rules_record_f[] = KQ_BY_FLAGS(KQ_LISTS_RECORD);
+static const struct kq_rule kq_rules_forget_f[] = KQ_BY_FLAGS(KQ_LISTS_FORGET);
 
 /* RUN steps (§6): op, rsvd, then per op (the DISPATCH and REPLAY rows as the commands'). */
 static const struct kq_rule kq_rules_step[] = {
-    KQ_LIMIT(struct kq_step, op, KS_BAD_STEP, KQ_STEP_DISPATCH, KQ_STEP_SIGNAL),
+    KQ_LIMIT(struct kq_step, op, KS_BAD_STEP, KQ_STEP_DISPATCH, KQ_STEP_REPLAY_H),
     KQ_ZERO(struct kq_step, rsvd0), KQ_ZERO(struct kq_step, rsvd1),
     KQ_ZERO(struct kq_step, rsvd2), KQ_ZERO(struct kq_step, rsvd3),
     KQ_NEXT(struct kq_step, op, KQ_LISTS_STEP)
@@ -188,23 +216,54 @@ static const struct kq_rule kq_rules_step_wait[] = {
     KQ_TALLY(1),
     KQ_END
 };
+/* a recorded descriptor list by its handle: the record was checked when it was made */
+static const struct kq_rule kq_rules_step_replay_h[] = {
+    KQ_ZERO(struct kq_step, n),
+    KQ_ZERO_AT(offsetof(struct kq_step, addr) + 4, 4),
+    KQ_HANDLE_ROW,
+    KQ_END
+};
 static const struct kq_rule kq_rules_none[] = { KQ_END };
 
 /* The per-op lists (KQ_R_NEXT): commands by enum kq_op, then steps by enum kq_step_op. */
 static const struct kq_rule *const kq_lists[] = {
-    [KQ_LISTS_SUB + KQ_OP_NOP] = kq_rules_none,
-    [KQ_LISTS_SUB + KQ_OP_REPLAY] = kq_rules_replay,
+    [KQ_LISTS_SUB + KQ_OP_NOP] = kq_rules_noflags,
+    [KQ_LISTS_SUB + KQ_OP_REPLAY] = kq_rules_replay_f,
     [KQ_LISTS_SUB + KQ_OP_DISPATCH] = kq_rules_dispatch,
-    [KQ_LISTS_SUB + KQ_OP_RUN] = kq_rules_run,
-    [KQ_LISTS_SUB + KQ_OP_UNITS] = kq_rules_none,
-    [KQ_LISTS_SUB + KQ_OP_STOP] = kq_rules_none,
+    [KQ_LISTS_SUB + KQ_OP_RUN] = kq_rules_run_f,
+    [KQ_LISTS_SUB + KQ_OP_UNITS] = kq_rules_noflags,
+    [KQ_LISTS_SUB + KQ_OP_STOP] = kq_rules_noflags,
+    [KQ_LISTS_SUB + KQ_OP_RECORD] = kq_rules_record_f,
+    [KQ_LISTS_SUB + KQ_OP_FORGET] = kq_rules_forget_f,
+    [KQ_LISTS_SUB + KQ_OP_RECORDS] = kq_rules_records,
     [KQ_LISTS_STEP] = kq_rules_none,                /* no step 0: refused by the op row */
     [KQ_LISTS_STEP + KQ_STEP_DISPATCH] = kq_rules_step_dispatch,
     [KQ_LISTS_STEP + KQ_STEP_REPLAY] = kq_rules_step_replay,
     [KQ_LISTS_STEP + KQ_STEP_WAIT] = kq_rules_step_wait,
     [KQ_LISTS_STEP + KQ_STEP_BARRIER] = kq_rules_none,
     [KQ_LISTS_STEP + KQ_STEP_SIGNAL] = kq_rules_none,
+    [KQ_LISTS_STEP + KQ_STEP_REPLAY_H] = kq_rules_step_replay_h,
+    /* by flags: 0 the data in place, KQ_SUB_F_HANDLE a handle; RECORD: 0 a descriptor list,
+     * KQ_SUB_F_STEPS a RUN step list (checked as REPLAY and RUN check theirs) */
+    [KQ_LISTS_REPLAY + 0] = kq_rules_replay,
+    [KQ_LISTS_REPLAY + KQ_SUB_F_HANDLE] = kq_rules_handle,
+    [KQ_LISTS_REPLAY + KQ_SUB_F_STEPS] = kq_rules_noflags,
+    [KQ_LISTS_REPLAY + KQ_SUB_F_ALL] = kq_rules_noflags,
+    [KQ_LISTS_RUN + 0] = kq_rules_run,
+    [KQ_LISTS_RUN + KQ_SUB_F_HANDLE] = kq_rules_handle,
+    [KQ_LISTS_RUN + KQ_SUB_F_STEPS] = kq_rules_noflags,
+    [KQ_LISTS_RUN + KQ_SUB_F_ALL] = kq_rules_noflags,
+    [KQ_LISTS_RECORD + 0] = kq_rules_replay,
+    [KQ_LISTS_RECORD + KQ_SUB_F_HANDLE] = kq_rules_noflags,
+    [KQ_LISTS_RECORD + KQ_SUB_F_STEPS] = kq_rules_run,
+    [KQ_LISTS_RECORD + KQ_SUB_F_ALL] = kq_rules_noflags,
+    [KQ_LISTS_FORGET + 0] = kq_rules_handle,        /* FORGET: flags 0, a handle */
+    [KQ_LISTS_FORGET + KQ_SUB_F_HANDLE] = kq_rules_noflags,
+    [KQ_LISTS_FORGET + KQ_SUB_F_STEPS] = kq_rules_noflags,
+    [KQ_LISTS_FORGET + KQ_SUB_F_ALL] = kq_rules_noflags,
 };
+_Static_assert(sizeof kq_lists / sizeof kq_lists[0] == KQ_LISTS_FORGET + KQ_SUB_F_ALL + 1u,
+               "every list entry filled");
 
 /* Fields are read at their natural alignment: every record is aligned (the setup line to 32,
  * a submission is a local copy, steps to 8, checked before they are read) and so is every
@@ -343,7 +402,7 @@ int kq_step_use(const struct kq_step *st, const struct kq_env *env)
 {
     unsigned op = st->op;
     struct kq_err e;
-    if (op - KQ_STEP_DISPATCH > KQ_STEP_SIGNAL - KQ_STEP_DISPATCH)
+    if (op - KQ_STEP_DISPATCH > KQ_STEP_REPLAY_H - KQ_STEP_DISPATCH)
         return -1;
     if (op != KQ_STEP_DISPATCH && op != KQ_STEP_WAIT)
         return 0;

@@ -21,6 +21,20 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
                         st = KS_DUP_TARGET;
             }
         }
+    } else if (what == KQ_CHECK_HANDLE) {
+        const struct kq_rec *r;
+        st = kq_rec_check(env, *(const uint32_t *)(const void *)f, 0, e, &r);
+        if (st == KS_OK && env->at_use == 1) {
+            /* At use (queue.c kq_run: f is in the firmware's own copy of the step): the step
+             * becomes the REPLAY of its record's list, which kq_run replays as any REPLAY
+             * step (copied, validated, run). The record's first step is that REPLAY. */
+            struct kq_step *cur = (struct kq_step *)(uintptr_t)(f - offsetof(struct kq_step, addr));
+            const struct kq_step *rs = (const struct kq_step *)env->map(r->ug);
+            cur->op = KQ_STEP_REPLAY;
+            cur->n = rs->n;
+            cur->addr = rs->addr;
+        }
+        return st;
     } else if (!env->at_use) {                      /* KQ_CHECK_LIST */
         /* the address was range-checked by the row before; fields are 8-byte aligned. At use
          * (a RUN running its steps) the list is checked where it runs, on its own copy
@@ -52,3 +66,4 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
     }
     return st;
 }
+

@@ -45,6 +45,7 @@ static void cold_aborted(struct kq_err *e)
     e->tag = kq_hdr->sq_head.tag;
     e->status = KS_ABORTED;
     e->detail = 0;
+    e->mover_cycles = 0;
     e->value = 0;
     e->cycles = 0;
 }
@@ -306,12 +307,23 @@ uint32_t kq_cold(unsigned what, ...)
             uint32_t i = va_arg(ap, uint32_t);
             struct kmv_result r;
             const struct kq_sub *sub = kq_env.sub;
-            /* at use, on the step's copy: the count and range of the list it reads */
+            /* at use, on the step's copy: the count and range of the list it reads; a
+             * REPLAY_H step's handle, looked up there (kq_check_cold.c), makes the copy the
+             * REPLAY of its record's list (in the record area, which the range test would
+             * refuse: checked when it was recorded, copied and validated again below) */
             struct kq_err ce;
             ce.status = KS_BAD_LEN;
             ce.value = 0;
-            if (step->n - 1u >= KD_MAX_WRITES ||
-                kq_range(&kq_env.reach, step->addr, step->n * KD_RECORD_BYTES, 4, &ce) != KS_OK) {
+            unsigned hs = KS_OK;
+            if (step->op == KQ_STEP_REPLAY_H) {
+                kq_env.at_use = 1;
+                hs = kq_step_check(step, &kq_env, 0, &ce);
+                kq_env.at_use = 0;
+            } else if (step->n - 1u >= KD_MAX_WRITES ||
+                       kq_range(&kq_env.reach, step->addr, step->n * KD_RECORD_BYTES, 4, &ce) != KS_OK) {
+                hs = KS_CHANGED;
+            }
+            if (hs != KS_OK) {
                 cold_changed(e, &ce, i);
                 ret = KS_CHANGED;
                 goto done;

@@ -41,6 +41,8 @@ extern volatile struct kq_header *kq_hdr;
 extern struct kq_env kq_env;
 extern struct kmv_span kq_owned[KQ_OWN_N];
 extern struct kmv_caps kq_caps;
+/* The records (queue.c, in .bss: zeroed at every boot; kq_rec_boot finishes it). */
+extern struct kq_recs kq_recs;
 
 /* ---- For kq_cold.c ---- */
 /* `first` of kq_cold_group_failed (and a replay result's step, kq_cold.c) for a command (not
@@ -94,13 +96,22 @@ static inline void kq_cold_aborted(struct kq_err *e)
     kq_cold(KQ_COLD_ABORTED, e);
 }
 
+enum kq_rec_what { KQ_REC_EXEC = 1, KQ_REC_REFUSE, KQ_REC_RESULT };
+uint32_t kq_rec_cold(unsigned what, ...);
+
 /* The commands no bench figure measures, once kq_sub_check accepted s: REPLAY (copied,
  * validated, then replayed from the copy: each move is native), DISPATCH (one group of ntargets jobs through
- * kdp_run), UNITS, STOP (nothing to do before its completion); fills e. NOP and RUN stay
- * in queue.c (cmd_overhead_insns, host_vs_fw_ratio). */
+ * kdp_run), UNITS, STOP (nothing to do before its completion); RECORD, FORGET, RECORDS
+ * (record.c); fills e. NOP and RUN stay in queue.c (cmd_overhead_insns, host_vs_fw_ratio).
+ * The records' entry is called from here, native code, not from kq_cold: a cold-to-cold call
+ * stays on the caller's interpreted stack, and kq_cold's frame (144) under kq_rec_cold's (336)
+ * and rec_validate's (64) would pass KVM_STACK_BYTES (448; docs/kvm.md "Stack"). */
 static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
-    kq_cold(KQ_COLD_EXEC, e, s);
+    if (s->op >= KQ_OP_RECORD)
+        kq_rec_cold(KQ_REC_EXEC, e, s);
+    else
+        kq_cold(KQ_COLD_EXEC, e, s);
 }
 
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
@@ -148,4 +159,28 @@ static inline void kq_cold_changed(struct kq_err *e, const struct kq_step *st, u
     kq_cold(KQ_COLD_CHANGED, e, st, i);
 }
 
+/* ---- Records (record.c: cold code on RV32, its own entry) ----
+ * Boot (queue.c kq_boot, native: three stores, no cold entry, so boot_insns grows by little;
+ * boot/ refused limits out of range, KX_BOOT_BAD_RECORDS): slot 0 marked free (the table is
+ * zero), this run's generations starting at the next submission. The record area is owned
+ * whatever its size (KQ_FW_OWN_HI: in kq_owned[KQ_OWN_FW], which the cold path fills before
+ * every validation, and in kq_env.reach.rsv). */
+static inline void kq_rec_boot(const struct kx_bootblock *bb)
+{
+    uint32_t nh = bb->rec_handles;
+    uint32_t g = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
+    kq_recs.r[0].key = KQ_REC_FREE(0);
+    kq_recs.lo_slots = g | (nh ? nh : KQ_REC_DEF_HANDLES) << 24;
+    kq_recs.gen_hi = g;
+}
+
+/* kq_rec_cold, the records' cold entry (declared above kq_cold_exec):
+ * KQ_REC_EXEC (struct kq_err *, const struct kq_sub *): RECORD, FORGET, RECORDS;
+ * KQ_REC_REFUSE (struct kq_err *, const struct kq_sub *): a REPLAY / RUN by handle whose
+ *   handle queue.c's lookup did not find: the named status (KS_REC_*);
+ * KQ_REC_RESULT (struct kq_err *, unsigned st, const struct kmv_result *, uint32_t step): a
+ *   recorded list's replay ended st != KS_OK: e as REPLAY reports it (under step in a RUN;
+ *   KQ_NO_STEP: a command); returns KS_OK where a RUN goes on (RV64 KS_XFORM_UNCHECKED).
+ * An unrecorded RUN's REPLAY_H step becomes, in its at-use copy, the REPLAY of its record's
+ * list (kq_check_cold.c), and runs as REPLAY steps do. */
 #endif

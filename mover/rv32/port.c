@@ -11,7 +11,7 @@
 #define KMV_SPAD_WRITES  32u
 
 /* .bss is in the scratchpad on RV32 (linker/rv32.ld.S): MVGO reads it by word index. */
-static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES];
+static uint32_t kmv_spad[2][1u + KD_RECORD_WORDS * KMV_SPAD_WRITES] __attribute__((section(".noinit.kmv")));
 
 /* The staged chunk: its buffer and the write after it. Its GO's mode goes straight to
  * kmv_port_mode_bit (kmv_port.h): replay reads it after kmv_port_start, before staging the
@@ -22,6 +22,7 @@ static struct {
 } kmv_staged = { kmv_spad[1], 0 };
 
 uint32_t kmv_port_mode_bit;
+uint32_t kmv_wait_cycles;           /* kmv.h: here, with the wait that counts it */
 const uint8_t kmv_port_occ_seen = 1;
 
 const struct kmv_caps *kmv_caps_use = &kmv_caps_rv32;
@@ -42,6 +43,7 @@ uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
         el = hal_cycles32() - t0;
         st = hal_mvgo_status();
     } while (((st & KMV_ST_BUSY) | hold) && el <= timeout);
+    kmv_wait_cycles += el;              /* the completion's mover_cycles */
     *raw = st;
     return st;
 }

@@ -58,6 +58,8 @@ class Completion:
     value: int
     cycles: int
     explanation: str
+    # processor cycles the command spent waiting for the mover (struct kq_cpl mover_cycles)
+    mover_cycles: int = 0
 
     @property
     def ok(self) -> bool:
@@ -68,7 +70,7 @@ class Completion:
         buf = ctypes.create_string_buffer(256)
         L.kh_explain_cpl(ctypes.byref(c), buf, len(buf))
         return cls(int(c.tag), int(c.status), status_name(c.status), int(c.detail), int(c.value),
-                   int(c.cycles), buf.value.decode())
+                   int(c.cycles), buf.value.decode(), int(c.mover_cycles))
 
 
 @dataclass(frozen=True)
