@@ -1,4 +1,4 @@
-/* klinks.c — issue 16's link cost figures (docs/bench.md "Links"): one REPLAY command of a
+/* klinks.c — the link cost figures (docs/bench.md "Links"): one REPLAY command of a
  * descriptor list through a link, the way kactl runs it (posted writes: the list and the
  * submission ride with the next read), counted from writing the list to reaping the completion:
  * the round trips and bytes the host spends when "the firmware does the work, the host only

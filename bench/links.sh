@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# links.sh — issue 16's link cost figures for one board (docs/bench.md "Links"): for each link
+# links.sh — the link cost figures for one board (docs/bench.md "Links"): for each link
 # (qemu, jtag through its stand-in, xdma through its shim) the round trips and bytes of
 # `kactl boot` of the board's image (the whole process: connecting included) and of one REPLAY
 # of a 1,000-write descriptor list (bench/klinks.c: from writing the list to reaping the

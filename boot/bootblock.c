@@ -22,7 +22,7 @@ unsigned kx_bootblock_check(const struct kx_bootblock *bb)
         return KX_BOOT_BAD_TIMEOUT;
     /* Every wait compares a 32-bit elapsed count, now - start, with the limit; it polls at
      * least every few thousand cycles, so a limit of at most 2^31 - 1 is exceeded before the
-     * count can wrap. 0xFFFFFFFF could never be exceeded (issue 13 item 5). */
+     * count can wrap. 0xFFFFFFFF could never be exceeded. */
     if (bb->wait_cycles > KX_BOOT_WAIT_MAX)
         return KX_BOOT_BAD_WAIT;
     /* The records' limits (0: the firmware's defaults): at most KQ_REC_MAX_HANDLES records and

@@ -1,6 +1,6 @@
 /* fatal.c — the fatal path (docs/design.md §6 "Errors", docs/design.md §2.4): one function that reports and
- * stops the core. RV64 traps and assertions on both variants end here. Native and one-shot
- * (issue 13 item 4): it never runs cold code (the interpreter or the cold segment may be what
+ * stops the core. RV64 traps and assertions on both variants end here. Native and one-shot:
+ * it never runs cold code (the interpreter or the cold segment may be what
  * failed; the hook, service/queue.c, is native too), and a second entry, from a fault inside
  * the report or the hook, stops the core at once with its own word, as a nested RV64 trap
  * does. */

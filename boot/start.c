@@ -11,7 +11,7 @@ void kx_cstart(void)
 {
     unsigned reason = kx_bootblock_check(&__kx_bootblock);
     /* RV32: the cold segment the loader wrote into DRAM must be this image's before anything
-     * can call into it (issue 13 item 4); RV64 has none (hal_cold_bad is 0). */
+     * can call into it; RV64 has none (hal_cold_bad is 0). */
     if (!reason && hal_cold_bad())
         reason = KX_BOOT_BAD_COLD;
     if (reason) {

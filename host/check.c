@@ -1,4 +1,4 @@
-/* check.c — the host's checks before it touches the node (issue 13 items 3 and 7): where a
+/* check.c — the host's checks before it touches the node: where a
  * unit-global range lands (docs/hardware.md §0, §7, §8), every move of a descriptor list against
  * that, the text files' bytes, and kactl boot's queue placement. Pure: no I/O, nothing sent.
  * The device model keeps decoding as the hardware does (aliasing a foreign mesh, dropping an
@@ -320,8 +320,10 @@ int kh_queue_place_check(unsigned variant, uint64_t hdr, uint32_t entries, char 
         return fail(err, errlen, "--queue 0x%llx: the queue ends at 0x%llx, past the DRAM the RV32 core "
                     "reaches (below 0x%llx)", (unsigned long long)hdr, (unsigned long long)end,
                     (unsigned long long)(RV32_DRAM_LIMIT - RV32_DRAM_BASE));
-    if (variant == 32 && hdr < KX_FW_DRAM_OFFSET + KX_FW_DRAM_BYTES && end > KX_FW_DRAM_OFFSET)
-        return fail(err, errlen, "--queue 0x%llx: the queue [0x%llx, 0x%llx) overlaps the RV32 firmware's "
+    /* The firmware owns this range on both variants (RV32 cold code, the copy buffer) and refuses
+     * a queue there itself (setup rule 1): refused here first, with nothing sent. */
+    if (hdr < KX_FW_DRAM_OFFSET + KX_FW_DRAM_BYTES && end > KX_FW_DRAM_OFFSET)
+        return fail(err, errlen, "--queue 0x%llx: the queue [0x%llx, 0x%llx) overlaps the firmware's "
                     "own DRAM [0x%x, 0x%x)", (unsigned long long)hdr, (unsigned long long)hdr,
                     (unsigned long long)end, KX_FW_DRAM_OFFSET, KX_FW_DRAM_OFFSET + KX_FW_DRAM_BYTES);
     if (hdr < KH_DEF_DATA_UG + KH_DEF_DATA_BYTES && end > KH_DEF_DATA_UG)

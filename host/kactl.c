@@ -342,7 +342,7 @@ static const char *op_name(unsigned op)
     return op < sizeof names / sizeof names[0] ? names[op] : "unknown op";
 }
 
-/* ---- every command accounted for across a restart (issue 13 item 6) ---- */
+/* ---- every command accounted for across a restart ---- */
 
 struct earlier { unsigned ran, aborted, discarded, kept; uint64_t want; };
 

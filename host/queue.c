@@ -289,7 +289,7 @@ int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, 
         if (rc)
             return rc;
         /* Only a READY firmware takes submissions; anything written now would wait in the ring
-         * and run after the next restart unasked (issue 13 item 6). */
+         * and run after the next restart unasked. */
         if (state != KQ_STATE_READY)
             return kh_fail(n, KH_E_STATE, "nothing submitted: the firmware is %s, not READY (%u submission%s "
                            "not written)", kh_fw_state_name(state), k, k == 1 ? "" : "s");

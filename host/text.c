@@ -99,7 +99,7 @@ static int each_line(const char *text, size_t len, line_fn fn, void *ctx, struct
 {
     const char *p = text, *end = text + len;
     /* Bytes that are not text (a NUL first of all) are a syntax error at their position, never
-     * the end of the file: a NUL used to truncate the text silently (issue 13 item 7). */
+     * the end of the file: a NUL used to truncate the text silently. */
     int rc = kh_text_check(text, len, e);
     if (rc)
         return rc;

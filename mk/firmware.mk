@@ -214,7 +214,7 @@ firmware-$(1): $(FW_O)/$(1)/fw.elf $(FW_O)/$(1)/fw.imem.hex $(FW_O)/$(1)/fw.spad
 FW_IMAGES += firmware-$(1)
 endef
 
-# fw_stack_check(elf): the RV32 product image's stack budgets (issue 13 item 4, docs/kvm.md
+# fw_stack_check(elf): the RV32 product image's stack budgets (docs/kvm.md
 # "Stack"): scripts/stack-check.py reads the deepest native chain (against BOARD_STACK_BYTES)
 # and the deepest interpreted chain (against KVM_STACK_BYTES, hal/rv32/kvm.h) from the linked
 # image and writes fw.stack; an overflow deletes the image and fails the build. Test images

@@ -31,7 +31,7 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
 {
     const struct kd_write *end = w + n, *next = w;
     /* Timeouts count in 32 bits and must be passed before the elapsed count wraps: a longer
-     * one waits KX_BOOT_WAIT_MAX cycles (2^31 - 1, 2.1 s at 1 GHz; issue 13 item 5). */
+     * one waits KX_BOOT_WAIT_MAX cycles (2^31 - 1, 2.1 s at 1 GHz). */
     uint32_t tmo = timeout_cycles > KX_BOOT_WAIT_MAX ? KX_BOOT_WAIT_MAX : (uint32_t)timeout_cycles;
     uint32_t st, s, mode = 0;           /* mode: 1 << the running chunk's GO mode, 0 for none */
     uint32_t xf = 0;                    /* XFORM moves done (RV64 cannot check their occupant) */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""stack-check.py — the RV32 image's stack budgets, from the linked image (issue 13 item 4;
+"""stack-check.py — the RV32 image's stack budgets, from the linked image (
 docs/kvm.md "Stack"). Fails the build when the deepest call chain outgrows its stack.
 
 Two stacks:
@@ -39,6 +39,9 @@ INDIRECT = {
     # the service validates a list's copy through kq_env.validate (kmv_validate's native stub,
     # a kvm_call of its own) and sets the owned ranges through kq_env.prepare (kq_cold's stub)
     "cold_replay_copy": ["kmv_validate"],
+    # RECORD validates its copy the same way, after kq_env.prepare (kq_cold's native stub) has
+    # set the owned ranges (service/record.c rec_validate)
+    "rec_validate": ["kq_cold", "kmv_validate"],
 }
 
 

@@ -194,7 +194,7 @@ unsigned kq_steps_check(const struct kq_step *st, uint32_t n, const struct kq_en
 unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env, uint32_t *tally,
                        struct kq_err *e);
 
-/* Checked once, used once (issue 13 item 8): RUN runs each step from a copy in firmware memory
+/* Checked once, used once: RUN runs each step from a copy in firmware memory
  * and checks again, on that copy, every field its execution reads — the op, a DISPATCH's or
  * WAIT's target (the unit-table index RUN shifts by), a DISPATCH's count and data range (a
  * REPLAY step's count, range and list are checked on their own copy, a REPLAY_H step's handle

@@ -56,7 +56,7 @@ extern struct kq_recs kq_recs;
  * below are the API; `what` picks the path and says which arguments follow (32-bit scalars and
  * pointers: the variadic words travel in a1..a5 exactly as fixed ones would, so the stub's
  * register pass-through carries them). Not the fatal path: that is native and runs once
- * (queue.c kx_fatal_hook; issue 13 item 4), never through the interpreter it may be reporting. */
+ * (queue.c kx_fatal_hook), never through the interpreter it may be reporting. */
 enum kq_cold_what {
     /* 0 .. KQ_SETUP_INDICES: kq_cold_refuse(rule), the rule itself as `what` (no argument) */
     KQ_COLD_ENUMERATE = 16,         /* () */
@@ -149,7 +149,7 @@ static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step
  * replay): kq_caps = this variant's caps with the owned ranges (kq_owned: the firmware's DRAM,
  * the queue header, both rings; the command's slots are set by the caller) and the index
  * reader (kq_env.map, the processor's DRAM reach), installed for kmv_replay (kmv_caps_use) and used by the service's own validations.
- * On the cold path, not at boot: boot_insns (issue 8) does not pay for it. */
+ * On the cold path, not at boot: boot_insns does not pay for it. */
 
 /* RUN step i (its copy at use, st) failed kq_step_use (the host rewrote it mid-command): e
  * becomes KS_CHANGED, detail = the status the step's full check gives (kq_step_check on the

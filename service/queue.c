@@ -98,7 +98,7 @@ static __attribute__((noinline)) void kq_bump(volatile uint64_t *line, uint64_t 
 /* The fatal hook (boot/fatal.c): once the queue is accepted, the state line tells the host why
  * the core stopped (before, kq_hdr is NULL and it does nothing). Native, never cold: the fatal
  * path may be reporting the interpreter or the cold segment itself, and must not run either
- * (issue 13 item 4; it once re-entered a missing cold segment nine times). */
+ * (it once re-entered a missing cold segment nine times). */
 _Static_assert(offsetof(struct kx_fatal_record, pc) == offsetof(struct kx_fatal_record, cause) + 8 &&
                offsetof(struct kx_fatal_record, addr) == offsetof(struct kx_fatal_record, cause) + 16,
                "cause, pc, addr copy as the state line's cause, pc, tval");
@@ -172,7 +172,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
 {
     unsigned nj = 0;
     uint32_t busy = 0;                  /* units in the group, bit = table index */
-    /* Checked once, used once (issue 13 item 8): each step runs from a copy in firmware
+    /* Checked once, used once: each step runs from a copy in firmware
      * memory, whose every field the step reads is checked again there (kq_step_use), so a
      * step list rewritten since kq_steps_check accepted it never runs unchecked. */
     struct kq_step cur;
@@ -336,7 +336,7 @@ void kq_serve(void)
         done:
             e.mover_cycles = kmv_wait_cycles;
             e.cycles = hal_cycles() - t0;
-            /* A failure may be the symptom of damaged cold code (RV32; issue 13 item 4): check
+            /* A failure may be the symptom of damaged cold code (RV32): check
              * the segment again before reporting it (a named fatal when it is no longer the
              * one linked). RV64 has none: nothing. */
             if (e.status != KS_OK)

@@ -20,7 +20,7 @@
  * chain is computed from the linked fw.elf at every build (scripts/stack-check.py, report in
  * fw.stack; the build fails when it does not fit): a DISPATCH's cold glue calling dispatch,
  * whose cold recovery waits natively and records a failure in cold code, three kvm_call frames
- * deep, then the fatal path (native since issue 13: no fourth frame) — 2,512 bytes when it was
+ * deep, then the fatal path (native: no fourth frame) — 2,512 bytes when it was
  * written. 3 KB holds it; e2e-coldguard-qemu-rv32/stack_high_water measures the real use after
  * a workload (1,792). */
 #define BOARD_STACK_BYTES     0xC00u

@@ -215,7 +215,7 @@ uint64_t kvm_call(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a
     or: v = a | b; goto wb;
     and: v = a & b; goto wb;
     wb:
-        /* sp stays in the interpreted stack (issue 13 item 4): below it lies x[], above it
+        /* sp stays in the interpreted stack: below it lies x[], above it
          * the caller's frame; a cold chain deeper than KVM_STACK_BYTES stops here by name
          * (KX_SITE_KVM_STACK) before its first store could land in either. */
         if (rd == 2 && v - stack_lo > KVM_STACK_BYTES) {
@@ -231,7 +231,7 @@ bad_fetch:
     site = KX_SITE_KVM_FETCH;   /* in: the jump that led there */
 bad:                            /* offset 0 of the handler table: an empty slot halts */
     /* An encoding or a fetch the compiler never made is most likely damaged cold code: when
-     * the segment is no longer the one linked, that is the report (issue 13 item 4). */
+     * the segment is no longer the one linked, that is the report. */
     if (hal_cold_bad())
         site = KX_SITE_KVM_COLD;
     /* Here, not in a helper as before: kx_fatal's stack argument costs this frame 16 bytes
@@ -239,7 +239,7 @@ bad:                            /* offset 0 of the handler table: an empty slot 
     kx_fatal(KX_EXIT_ASSERT_BASE | site, "kvm", in, pc, 0);
 }
 
-/* ---- Guards (docs/kvm.md "Guards", issue 13 item 4): native, so they work when the cold
+/* ---- Guards (docs/kvm.md "Guards"): native, so they work when the cold
  * segment does not. ---- */
 
 unsigned hal_cold_bad(void)

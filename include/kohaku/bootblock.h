@@ -49,7 +49,7 @@ _Static_assert(offsetof(struct kx_bootblock, flags) == 8, "bootblock layout");
 _Static_assert(offsetof(struct kx_bootblock, wait_cycles) == 12, "bootblock layout");
 /* The longest wait_cycles accepted: 2^31 - 1 (2.1 s at 1 GHz). Waits compare a 32-bit elapsed
  * count with it, and a count that polls more often than every 2^31 cycles passes such a limit
- * before it can wrap; 0xFFFFFFFF could never be passed (issue 13 item 5). */
+ * before it can wrap; 0xFFFFFFFF could never be passed. */
 #define KX_BOOT_WAIT_MAX    0x7FFFFFFFu
 _Static_assert(offsetof(struct kx_bootblock, queue_addr) == 16, "bootblock layout");
 _Static_assert(offsetof(struct kx_bootblock, unit_count) == 24, "bootblock layout");

@@ -32,7 +32,7 @@ enum kx_boot_reason {
     KX_BOOT_BAD_TIMEOUT = 6,
     KX_BOOT_BAD_UNITS = 7,
     /* wait_cycles above KX_BOOT_WAIT_MAX (bootblock.h): a 32-bit elapsed count could pass
-     * such a limit without ever exceeding it, and a wait would never end (issue 13 item 5). */
+     * such a limit without ever exceeding it, and a wait would never end. */
     KX_BOOT_BAD_WAIT = 8,
     /* RV32: the cold segment in the firmware's DRAM range is absent or is not the one this
      * image was linked with (its magic, length or checksum; docs/kvm.md "Guards"). */

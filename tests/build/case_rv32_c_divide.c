@@ -1,4 +1,4 @@
-/* case_rv32_c_divide.c — build check (issue 2 item 3): C division on the RV32I core calls libgcc's shift-subtract routine: no divide instruction. */
+/* case_rv32_c_divide.c — build check: C division on the RV32I core calls libgcc's shift-subtract routine: no divide instruction. */
 // buildcheck: board=qemu-rv32 expect=pass
 #include "hal/hal.h"
 

@@ -1,4 +1,4 @@
-/* case_rv32_c_multiply.c — build check (issue 14 item A): C multiplication on the RV32I core
+/* case_rv32_c_multiply.c — build check: C multiplication on the RV32I core
  * (docs/hardware.md §4) builds: GCC emits shifts and adds or a libgcc call, never a mul. */
 // buildcheck: board=qemu-rv32 expect=pass
 #include "hal/hal.h"

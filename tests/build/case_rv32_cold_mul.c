@@ -1,4 +1,4 @@
-/* case_rv32_cold_mul.c — build check (issue 14 item A): cold code (run by the interpreter,
+/* case_rv32_cold_mul.c — build check: cold code (run by the interpreter,
  * docs/kvm.md) is scanned for M encodings as .text is: a mul in a cold file
  * (tests/build/cold_mul.c) fails the build. */
 // buildcheck: board=qemu-rv32 expect=fail message=core lacks in the cold code

@@ -1,4 +1,4 @@
-/* case_rv32_div.c — build check (issue 2 item 3): RV32 has no divide: an inline div fails the
+/* case_rv32_div.c — build check: RV32 has no divide: an inline div fails the
  * build. Written as .insn: the RV32I assembler refuses the mnemonic, and the scan must find the
  * encoding whatever objdump calls it. */
 // buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: div \(M extension: 02[0-9a-f]{6}\)$

@@ -1,4 +1,4 @@
-/* case_rv32_mulhu_mnemonic.c — build check (issue 14 item A): a multiply written by mnemonic
+/* case_rv32_mulhu_mnemonic.c — build check: a multiply written by mnemonic
  * under `.option arch, +m` (the ELF's arch attribute then lists M and objdump names it) fails
  * the build too. */
 // buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: mulhu \(M extension: 02[0-9a-f]{6}\)$

@@ -1,4 +1,4 @@
-/* case_rv32_remu.c — build check (issue 2 item 3): RV32 has no remainder: an inline remu fails
+/* case_rv32_remu.c — build check: RV32 has no remainder: an inline remu fails
  * the build (as .insn: see case_rv32_div.c). */
 // buildcheck: board=qemu-rv32 expect=fail message=^    [0-9a-f]+: remu \(M extension: 02[0-9a-f]{6}\)$
 #include "hal/hal.h"

@@ -1,4 +1,4 @@
-/* case_rv32_stack_cold.c — build check (issue 13 item 4): a cold function (run by the
+/* case_rv32_stack_cold.c — build check: a cold function (run by the
  * interpreter, docs/kvm.md) whose frame is larger than the interpreted stack (KVM_STACK_BYTES)
  * fails the build (tests/build/cold_deep.c). */
 // buildcheck: board=qemu-rv32 expect=fail message=stack-check: .*interpreted stack: [0-9]+ of [0-9]+ bytes

@@ -1,4 +1,4 @@
-/* case_rv32_stack_native.c — build check (issue 13 item 4): the product image's stack budget is
+/* case_rv32_stack_native.c — build check: the product image's stack budget is
  * computed from the linked code (scripts/stack-check.py): a main whose frame alone is larger
  * than the board's 3 KB stack (BOARD_STACK_BYTES) fails the build, though it links and fits
  * both windows. */

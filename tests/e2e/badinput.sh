@@ -95,7 +95,7 @@ boot_row boot_bad_size size 40 0xb0070003
 boot_row boot_unit_count_33 unit_count 33 0xb0070003
 boot_row boot_unknown_flag flags 0x2 0xb0070004
 boot_row boot_wait_cycles_zero wait_cycles 0 0xb0070006
-# issue 13 item 5: a limit a 32-bit elapsed count could never pass (KX_BOOT_WAIT_MAX = 2^31 - 1)
+# A limit a 32-bit elapsed count could never pass (KX_BOOT_WAIT_MAX = 2^31 - 1)
 boot_row boot_wait_cycles_unbounded wait_cycles 0xffffffff 0xb0070008
 boot_row boot_wait_cycles_2pow31 wait_cycles 0x80000000 0xb0070008
 boot_row boot_units_duplicate units_dup 0 0xb0070007
@@ -193,7 +193,7 @@ list_row list_missing_go NO_GO 0x1 0xb00000000 "${MOVE0[@]}" "$(rec 0x10 0x00001
 if [ $variant = 64 ]; then
   list_row list_unreachable_register_rv64 NO_REACH 0x50 0xb00000000 "${MOVE0[@]}" "$(rec 0x50 0)" "$(rec 0x00 0x10010)"
 fi
-# ---- walks the firmware must refuse (issue 13 items 2 and 3, issue 14 items 7 and 10) ----
+# ---- walks the firmware must refuse ----
 # A GENERATE of WORDS words at BASE (reachable on both variants: no IMM, no GATHER): 7 records,
 # its GO at write 17 after MOVE0 (value 0x11 << 32).
 gen() { echo "$(rec 0x10 $(((1 << 44) | ($1 << 4) | 1)))" "$(rec 0x18 $(((32 << 20) | ($2 << 4) | 1)))" \
@@ -260,7 +260,7 @@ want_rc 1 submit
 want_out "^submit: status=MV_OWNED detail=0x501 value=0x1000000000006 "
 untouched
 end
-# XFORM (issue 14 item 11): RV32 reads the occupant's fault and says OK; RV64 cannot see it and
+# XFORM: RV32 reads the occupant's fault and says OK; RV64 cannot see it and
 # never says a plain OK: XFORM_UNCHECKED, detail = the XFORM moves (1), value = moves done (1).
 begin xform_completion_says_unchecked_on_rv64
 XF1=( "${XF[@]}" ); XF1[5]="$(rec 0x10 $(((1 << 44) | (0x140000 << 4) | 1)))"
@@ -272,7 +272,7 @@ else want_rc 1 submit; want_out "^submit: status=XFORM_UNCHECKED detail=0x1 valu
 untouched
 end
 
-# ---- checked once, used once (issue 13 item 8): the host rewrites command data mid-command ----
+# ---- checked once, used once: the host rewrites command data mid-command ----
 # A RUN: SIGNAL MARK, DISPATCH a TU DELAY slowed to 20 x 40000 cycles (under the wait bound) to 1,2, WAIT for it, then
 # the victim step 3; the helper waits for the SIGNAL on the header, rewrites, and reports.
 MARK=0x5A0     # each row's SIGNAL value: new every row (the progress line keeps the last one)

@@ -8,7 +8,7 @@
  *          submits command OP (its data at ADDR, COUNT records) on kactl's queue, waits until the
  *          firmware is inside it — WAIT "progress:V" (a RUN's SIGNAL V reached the header) or
  *          "mover" (AUX_STAT busy: the REPLAY's first move runs) — then writes the hex bytes HEX
- *          at ADDR2 (the host rewriting command data mid-command, issue 13 item 8), waits for
+ *          at ADDR2 (the host rewriting command data mid-command), waits for
  *          the completion and prints "midrun: status=NAME detail=0x.. value=0x.." (kactl's
  *          form); "late" instead when the command completed before the rewrite landed
  *          prints "ready" or "stopped state=<n> word=0x<hex>"; exit 0 either way, 3 on transport

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# coldguard.sh — the RV32 second engine's guards end to end (issue 13 item 4; docs/kvm.md
+# coldguard.sh — the RV32 second engine's guards end to end (docs/kvm.md
 # "Guards", docs/reliability.md): the product image flashed by kactl into our QEMU, as a user
 # would. A cold segment that is absent (fw.elf without its DRAM segment) or damaged (one word
 # changed) is refused at boot with one console line and the boot exit word 0xB007_0009 — never

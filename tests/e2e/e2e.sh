@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e.sh — end-to-end tests through kactl and libkohaku against the firmware in our QEMU machine
-# (docs/design.md §7 layer 3; issue 6 "Tests"): every kactl command; every malformed input of issue 6
+# (docs/design.md §7 layer 3): every kactl command; every malformed input of docs/reliability.md
 # with its exact status (include/kohaku/status.h names) and the node still answering NOP; a
 # replay needing IMM/GATHER refused with NO_REACH on RV64 and run on RV32; 10,000 NOPs and 1,000
 # mixed commands with nothing lost or duplicated; a firmware restart resuming the host's queue
@@ -10,7 +10,7 @@
 # in tclsh over the stand-in Vivado commands, tests/links/) or xdma (the XDMA link's device files
 # stood in for by tests/links/xdma_shim.c): the same suite through each; the suite's test names
 # are e2e-BOARD/... on qemu and e2e-LINK-BOARD/... on the others. Every link also gets the
-# bounded-wait tests of issue 13 item 5 (a frozen QEMU, a silent socket, a second client).
+# bounded-wait tests (a frozen QEMU, a silent socket, a second client).
 # Expected values are literals: status names and codes from status.h, the default unit map from
 # docs/model-mesh.md §1 (NP at 1,1..4,1, TU at 1,2 and 2,2, depth 16), the agent's CAPS grid
 # fields (0x11, 0x24), DRAM reach from hal/rv*/hal_shared.h, data from the demo's own inputs.
@@ -219,7 +219,7 @@ want_rc 0 replay
 want_out "^replay: status=OK detail=0x0 value=0x2 "
 end
 
-# ---- issue 13 item 3: the host refuses what would alias, wrap or reach no memory (docs/hardware.md
+# ---- the host refuses what would alias, wrap or reach no memory (docs/hardware.md
 # preamble: [38] reserved, [37:36] mesh; §7: 4 GB of DRAM; §8: a foreign mesh's DRAM is served
 # from local memory, an unserved aperture is dropped, 4-64 GB hits nothing). Exit 2, nothing
 # sent: the bytes at local 0x200000 (what the aliases would hit) stay as written.
@@ -272,7 +272,7 @@ after=$(sq_now)
 [ -n "$before" ] && [ "$before" = "$after" ] || why="$why submissions changed: $before -> $after;"
 end
 
-# ---- issue 13 item 7: text is text; one set of limits (include/kohaku/queue.h, desc_list.h)
+# ---- text is text; one set of limits (include/kohaku/queue.h, desc_list.h)
 begin nul_in_files_is_syntax_error
 before=$(sq_now)
 printf '0 0 0 0x3800000001000000\n0 0 \0 0x1\n' > "$work/nul.prog"
@@ -353,10 +353,10 @@ want_out "names mesh 1"
 k --queue 0x900000 boot "$fw"
 want_rc 2 "boot --queue 0x900000"
 want_out "overlaps kactl's command data area"
+k --queue 0x400000 boot "$fw"
+want_rc 2 "boot --queue 0x400000"
+want_out "overlaps the firmware's own DRAM \[0x400000, 0x410000\)"
 if [ $variant = 32 ]; then
-  k --queue 0x400000 boot "$fw"
-  want_rc 2 "boot --queue 0x400000"
-  want_out "overlaps the RV32 firmware's own DRAM \[0x400000, 0x410000\)"
   k --queue 0x6ffff000 boot "$fw"
   want_rc 2 "boot --queue 0x6ffff000"
   want_out "past the DRAM the RV32 core reaches"
@@ -424,7 +424,7 @@ still_serves
 end
 
 # The queue-protocol tests: malformed inputs, step-list refusals, a syntax error, 10,000 NOPs.
-# Issue 6's malformed inputs, each its own status, nothing executed, the queue still served.
+# The malformed inputs of docs/reliability.md, each its own status, nothing executed, the queue still served.
 refused unknown_command BAD_OP 0x9 0x0 -- --op 9
 refused nonzero_flags BAD_FLAGS 0x1 0x0 -- --op 0 --flags 1
 refused replay_count_zero BAD_LEN 0x0 0x0 -- --op 1 --addr 0x900000 --count 0
@@ -500,7 +500,7 @@ want_out "^core: RV$variant exited: exited with word 0x0 \(clean stop\)"
 want_out "^firmware: state=STOPPED"
 end
 
-# The same program host-driven (issue 8 item 6's path), the agent free now the firmware stopped.
+# The same program host-driven (the bench's host-driven path), the agent free now the firmware stopped.
 begin host_driven_dispatch
 if S=$("$soak" "$LINK" $variant hostdrive "$demo" 2>&1); then
   c=$("$kademo" check 2>&1) || why="$why reference check: $(tr '\n' '|' <<< "$c");"
@@ -510,7 +510,7 @@ fi
 echo "$S" >> "$work/transcript.txt"
 end
 
-# ---- issue 13 item 6: nothing is submitted unless the firmware is READY; a second stop sends
+# ---- nothing is submitted unless the firmware is READY; a second stop sends
 # nothing; every command is accounted for across a restart (ran, aborted, discarded).
 begin stop_again_sends_nothing
 before=$(sq_now)

@@ -10,8 +10,8 @@
  *        firmware has taken it, the core is restarted: the restart must complete it exactly
  *        once as KS_ABORTED (host-interface.md §8) and then serve a NOP
  *        e2e_soak SOCKET VARIANT pend N: writes N NOP submissions into the ring and exits without
- *        waiting, whatever the firmware's state: a host that died after submitting (issue 13
- *        item 6), for kactl restart to account for
+ *        waiting, whatever the firmware's state: a host that died after submitting
+ *        (a crash), for kactl restart to account for
  * Prints "PASS: <what>" or "FAIL: <what> <why>" lines; exit 0 only when all passed. */
 #define _POSIX_C_SOURCE 200809L
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* faultpos.c — issue 13 item 1, end to end: a fault is never reported as success. Against a
+/* faultpos.c — end to end: a fault is never reported as success. Against a
  * node booted by `kactl boot` (default unit map, enumerated), for programs of n instructions
  * (n in 1, 2, 3, 16, 17, 64, 65, 200) of TU NOPs and of NP MEMSETs, a FAULT armed through the
  * host port on every position 0..n-1 in turn (fault@X,Y:pos+1:CODE), met by a DISPATCH and by a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# faultpos.sh — issue 13 item 1 on one QEMU board (tests/e2e/faultpos.c; docs/reliability.md
+# faultpos.sh — the fault-position matrix on one QEMU board (tests/e2e/faultpos.c; docs/reliability.md
 # "Fault matrix", row "fault at every position"): boots the firmware through kactl, runs the
 # fault-at-every-position matrix, then checks the node still serves.
 # Usage: tests/e2e/faultpos.sh BOARD OUTDIR    -> PASS:/FAIL: lines on stdout

@@ -41,7 +41,7 @@ $(addprefix test-suite-e2e-faults-,$(REL_BOARDS)): test-suite-e2e-faults-%: rel-
 $(addprefix test-suite-e2e-badinput-,$(REL_BOARDS)): test-suite-e2e-badinput-%: rel-images-% $(O)/tests/e2e/badinput_guard
 	$(call rel-run,e2e-badinput-$*,tests/e2e/badinput.sh,$*,600)
 
-# Issue 13 item 1: a FAULT at every position of programs of 1-200 instructions, TU and NP, one
+# A FAULT at every position of programs of 1-200 instructions, TU and NP, one
 # and two targets, DISPATCH and RUN (tests/e2e/faultpos.c), each board.
 TEST_SUITES += $(addprefix e2e-faultpos-,$(REL_BOARDS))
 .PHONY: $(addprefix test-suite-e2e-faultpos-,$(REL_BOARDS))
@@ -56,7 +56,7 @@ $(O)/tests/e2e/badinput_guard: tests/e2e/badinput_guard.c $(HOST_LIB) $(HOST_HDR
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $< $(HOST_LIB) -o $@
 
-# ---- the RV32 second engine's guards (issue 13 item 4; tests/e2e/coldguard.sh): RV32 only,
+# ---- the RV32 second engine's guards (tests/e2e/coldguard.sh): RV32 only,
 # the only variant with cold code ----
 TEST_SUITES += e2e-coldguard-qemu-rv32
 .PHONY: test-suite-e2e-coldguard-qemu-rv32

@@ -1,4 +1,4 @@
-/* stackmark.c — the RV32 stack's measured high-water mark (issue 13 item 4; docs/kvm.md
+/* stackmark.c — the RV32 stack's measured high-water mark (docs/kvm.md
  * "Stack"), for tests/e2e/coldguard.sh: boots an image as `kactl boot` would (enumerated units,
  * the default queue), but paints the stack region of the scratchpad with a pattern after the
  * image is loaded and before the core is released; after a workload, reads the region back and

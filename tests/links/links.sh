@@ -6,7 +6,7 @@
 #                             Sets LINK (a kactl --link spec), LINK_WHY on failure.
 #   link_stop
 #   link_absent_tests         no node behind the link: exit 3 and the link's own message
-#   bounded_wait_tests        issue 13 item 5: a frozen QEMU, a silent far end, a second client
+#   bounded_wait_tests        a frozen QEMU, a silent far end, a second client
 # A jtag run needs QEMU's host port on TCP (Tcl has no Unix sockets): HP_TCP=1 before hp_start.
 
 KJS_PID=""
@@ -189,7 +189,7 @@ link_used_test() {
   end
 }
 
-# The hazards of the real links, each detected with a clear error and exit 3 (issue 16).
+# The hazards of the real links, each detected with a clear error and exit 3.
 link_hazard_tests() {
   case $link in
     jtag)

@@ -146,7 +146,7 @@ static void t_caps_status_idle(void)
 {
     setup(NULL);
     /* FLIT_WIDTH 288 = 0x120, POS_WIDTH 4, GRID_LO 1 and GRID_HI 4 (docs/hardware.md §1: scalars, the
-     * larger side of the 4x2 grid; issue 14 item 1 — the model had published {y,x} pairs). */
+     * larger side of the 4x2 grid; the model once published {y,x} pairs). */
     CHECK_EQ(rd(0x0010), 0x0000000401040120ull);
     CHECK_EQ(rd(0x0008), 0x4);             /* busy 0, error 0, mesh ready 1 */
     CHECK_EQ(rd(0x01C8), 0x10000);         /* RX empty */
@@ -156,7 +156,7 @@ static void t_caps_status_idle(void)
     teardown();
 }
 
-/* Issue 14 item 1: CAPS GRID_LO/GRID_HI are scalars (docs/hardware.md §1): GRID_LO 1, GRID_HI the
+/* CAPS GRID_LO/GRID_HI are scalars (docs/hardware.md §1): GRID_LO 1, GRID_HI the
  * larger side of the router grid, whatever the shape. */
 static void t_caps_grid_shapes(void)
 {
@@ -335,7 +335,7 @@ static void t_stage_overrun(void)
     kick(127, 2, 0x21, 2);         /* slot 128 is past the 128-slot RAM */
     CHECK_EQ(M->ref.stage_overrun, 1);
     run(200);
-    /* Issue 14 item 6: the flit past the RAM never becomes a request. Kicked at the agent's
+    /* The flit past the RAM never becomes a request. Kicked at the agent's
      * own coordinate, an all-zero flit would be a memory read (type 0) of address 0. */
     kick(127, 3, 0x10, 3);
     CHECK_EQ(M->ref.stage_overrun, 2);
@@ -437,7 +437,7 @@ static void t_ctrl_while_busy(void)
     teardown();
 }
 
-/* Issue 14 item 2 (docs/hardware.md §1.1): while a unit's instruction FIFO is full its endpoint takes no
+/* (docs/hardware.md §1.1): while a unit's instruction FIFO is full its endpoint takes no
  * flit of any type; a CU_CTRL request waits in the mesh until an instruction issues. DELAY 1000
  * executing plus 16 NOPs queued (the executing one is not in the FIFO: 16 free slots filled,
  * no credit violation). */
@@ -463,7 +463,7 @@ static void t_fifo_full_takes_nothing(void)
     teardown();
 }
 
-/* Issue 14 item 3 (docs/hardware.md §1.1): TX_FLIT has no reset; a TX_KICK after a reset resends what
+/* (docs/hardware.md §1.1): TX_FLIT has no reset; a TX_KICK after a reset resends what
  * it held (here a CU_CTRL read of CU_CAPS of the TU at (1,2), txn 0x44: its reply comes; an
  * all-zero flit would have been a memory read of address 0 instead). */
 static void t_tx_flit_no_reset(void)
@@ -483,7 +483,7 @@ static void t_tx_flit_no_reset(void)
     teardown();
 }
 
-/* Issue 14 item 4 (docs/hardware.md §1.1): CU_COUNTERS [63:32] retired, [31:0] the cycles with
+/* (docs/hardware.md §1.1): CU_COUNTERS [63:32] retired, [31:0] the cycles with
  * CU_STATUS.busy set (executing, or instructions queued, or completions queued), not only the
  * executing ones. Three NOPs kicked back to back: busy from the first arrival to the last
  * completion leaving; in the model a NOP takes 1 cycle, the next issues a cycle after the
@@ -507,7 +507,7 @@ static void t_counters_busy_cycles(void)
     teardown();
 }
 
-/* Issue 14 item 5 (the upstream dispatcher reads a staged flit one 64-bit word a cycle, five
+/* (the upstream dispatcher reads a staged flit one 64-bit word a cycle, five
  * words a flit; docs/model-mesh.md §3): ten NOPs to the TU at (1,2), credit 10, kicked at t0.
  * Flit k starts at t0 + 1 + 5k, so flits left drops at each fifth word and run falls at
  * t0 + 50 (the last flit's fifth word), not at t0 + 10 as one flit a cycle would. */
@@ -531,7 +531,7 @@ static void t_dispatch_rate(void)
     teardown();
 }
 
-/* Issue 14 item 5 (docs/hardware.md §1.1): a PROG_CRED write wins its cycle over a flit's start. A
+/* (docs/hardware.md §1.1): a PROG_CRED write wins its cycle over a flit's start. A
  * kick at t0 starts its first flit at t0 + 1; PROG_CRED = 7 written at t0 + 1 before that
  * event runs: the flit still starts, and credit reads 7, not 6. */
 static void t_cred_write_wins_over_start(void)
@@ -551,7 +551,7 @@ static void t_cred_write_wins_over_start(void)
     teardown();
 }
 
-/* Issue 14 item 5 (docs/hardware.md §1.1): STATUS.busy (TX not empty or run) reads 0 while the last
+/* (docs/hardware.md §1.1): STATUS.busy (TX not empty or run) reads 0 while the last
  * flit has not reached the unit, and a TX_KICK in that gap is lost (the revision that loses a
  * TX_KICK right after run falls; the model loses every one up to the last flit's push). One
  * NOP kicked at t0: its first word at t0 + 1, run falls at t0 + 5, the push into TX at t0 + 7. */
@@ -577,7 +577,7 @@ static void t_busy_gap_and_late_tx_kick(void)
     teardown();
 }
 
-/* Issue 14 item 5: finite buffering (KM_LINK_FLITS = 4 flits a destination's link holds that it
+/* Finite buffering (KM_LINK_FLITS = 4 flits a destination's link holds that it
  * has not taken, docs/model-mesh.md §2). The TU at (1,2) takes nothing while its FIFO is full
  * (DELAY 3000 executing, 16 NOPs queued); CU_CTRL requests to it fill its link (4), then the
  * agent's output stage (1), then the 16-deep TX FIFO: after 21 TX_KICKs TX reads full and a

@@ -259,7 +259,7 @@ static void tu_fault(void)
     CHECK_EQ(credit_violations(), 0);
 }
 
-/* Issue 13 item 1: a fault is never reported as success. A fault armed at every position of
+/* A fault is never reported as success. A fault armed at every position of
  * programs of n instructions (n in 1, 2, 3, 16, 17, 64, 65, 200), TU and NP, one target and two:
  * every run ends KS_UNIT_FAULT. docs/hardware.md §1.1: only code 0x00 returns credit, so a FAULT that
  * NODE_STATUS overwrote before it was read shows as a missing credit: detail 0x100 | {y,x}

@@ -3,7 +3,7 @@
  * strings and coordinates. Invariants checked beyond "no crash, no sanitizer report": an
  * accepted ELF's segments lie inside the file and inside one window of its class; a parsed
  * program or step list never reports more entries than asked for. The first input byte picks
- * the parser. Issue 13 item 7: two modes embed NULs — one inserts a NUL at a position the input
+ * the parser. Two modes embed NULs — one inserts a NUL at a position the input
  * chooses into text for the program and step parsers, which must refuse it at that byte (or at
  * an earlier byte that is not text), never read it as the end of the file; the other runs a
  * descriptor list through kactl's path (kh_text_check, kd_text_parse, kh_list_check), where an

@@ -910,7 +910,7 @@ static void demo_lists_reach(void)
 }
 
 
-/* ---- issue 13 item 3: no alias, no wrap, nothing that reaches no memory ---- */
+/* ---- no alias, no wrap, nothing that reaches no memory ---- */
 
 /* Expected words are docs/hardware.md's: the 40-bit format (preamble), 4 GB DRAM and 2 MB staging
  * (§7), what the memory agent does with the rest (§8). */
@@ -1062,7 +1062,7 @@ static void demo_lists_pass_check(void)
     }
 }
 
-/* ---- issue 13 item 7: text files are text; the firmware's limits; boot arguments ---- */
+/* ---- text files are text; the firmware's limits; boot arguments ---- */
 
 static void text_not_text(void)
 {
@@ -1142,11 +1142,11 @@ static void boot_placement(void)
     CHECK_EQ(kh_queue_place_check(32, 0x800000, 8192, err, sizeof err), KH_E_INPUT);
     CHECK_EQ(kh_queue_place_check(64, 0x800010, 256, err, sizeof err), KH_E_INPUT);
     CHECK_HAS(err, "not 32-byte aligned");
-    /* The RV32 firmware's DRAM 0x40_0000-0x40_FFFF (host-interface.md §2.1): RV64 has none. */
+    /* The firmware's DRAM 0x40_0000-0x40_FFFF (host-interface.md §2.1): owned on both variants. */
     CHECK_EQ(kh_queue_place_check(32, 0x400000, 256, err, sizeof err), KH_E_INPUT);
-    CHECK_HAS(err, "overlaps the RV32 firmware's own DRAM [0x400000, 0x410000)");
+    CHECK_HAS(err, "overlaps the firmware's own DRAM [0x400000, 0x410000)");
     CHECK_EQ(kh_queue_place_check(32, 0x3FF000, 16, err, sizeof err), KH_E_INPUT);   /* rings run into it */
-    CHECK_EQ(kh_queue_place_check(64, 0x400000, 256, err, sizeof err), KH_OK);
+    CHECK_EQ(kh_queue_place_check(64, 0x400000, 256, err, sizeof err), KH_E_INPUT);  /* owned on RV64 too */
     /* kactl's data area [0x90_0000, 0x190_0000). */
     CHECK_EQ(kh_queue_place_check(64, 0x900000, 16, err, sizeof err), KH_E_INPUT);
     CHECK_HAS(err, "kactl's command data area");
@@ -1164,7 +1164,7 @@ static void boot_placement(void)
     CHECK_HAS(err, "4 GB");
 }
 
-/* ---- issue 13 item 6: the host never gets out of step with the rings ---- */
+/* ---- the host never gets out of step with the rings ---- */
 
 static void queue_state_gates(void)
 {

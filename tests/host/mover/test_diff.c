@@ -151,7 +151,7 @@ static void compare(const struct kmv_caps *caps, const char *which)
     struct kmv_result a, b;
     unsigned sa = kmv_validate(L, n, caps, &a), sb = ref_kmv_validate(L, n, caps, &b);
 
-    /* The rules added since the predecessor (issue 13 items 2-3, issue 14 items 7 and 10: the
+    /* The rules added since the predecessor (the
      * address map, owned memory, the gather erratum, XFORM bursts across 4 KB) run at a GO
      * after every older check of that move passed: the predecessor then accepted the list or
      * refused it at a later write. */

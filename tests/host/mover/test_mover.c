@@ -556,7 +556,7 @@ static void validate_xform(void)
     expect(KS_MV_ALIGN, 0x110, 10);
 }
 
-/* ---- issue 14 items 7 and 10, issue 13 items 2 and 3 ---- */
+/* ---- walks: gather rows, XFORM bursts, owned memory, the address map ---- */
 
 /* Erratum (docs/hardware.md §3.1): row 8 of a gather takes index[0]. A move may reach rows 0-7 only. */
 static void validate_gather_rows(void)

@@ -3,8 +3,8 @@
  * a queue header, a submission and the memory it points at, checked as the firmware checks
  * them. Invariants beyond "no crash, no sanitizer report": every status is OK or an input
  * code, accepted data stays out of the reserved firmware DRAM, and an accepted RUN list keeps
- * its own rules (re-checked here independently). Then the host's rewrite mid-command (issue 13
- * item 8): the input's last 16 bytes overwrite part of the accepted step list or of one of its
+ * its own rules (re-checked here independently). Then the host's rewrite mid-command
+ * (checked once, used once): the input's last 16 bytes overwrite part of the accepted step list or of one of its
  * REPLAY lists, and the RUN is walked as service/queue.c kq_run runs it — each step copied and
  * re-checked at use (kq_step_use; a REPLAY step's count and range as kq_cold.c checks them),
  * each REPLAY list copied and validated on the copy with the owned ranges — asserting that whatever passes those checks is safe to run:

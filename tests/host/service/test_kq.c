@@ -589,7 +589,7 @@ static void range_rv64_fw_dram(void)
     CHECK_EQ(kq_range(&r, 0xFFFFFFE0ull, 64, 32, &e), KS_BAD_ADDR);     /* across 4 GB */
 }
 
-/* At use (issue 13 item 8): kq_step_use checks, on a step's copy, what its execution reads. */
+/* At use: kq_step_use checks, on a step's copy, what its execution reads. */
 static void step_use(void)
 {
     struct kq_env v = env(&rv32, &kmv_caps_rv32);

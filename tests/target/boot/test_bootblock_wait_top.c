@@ -1,4 +1,4 @@
-/* test_bootblock_wait_top.c — the longest accepted wait_cycles, 2^31 - 1 (issue 13 item 5;
+/* test_bootblock_wait_top.c — the longest accepted wait_cycles, 2^31 - 1 (
  * KX_BOOT_WAIT_MAX): the block is accepted, main runs with it, and a replay given the most a
  * caller can ask (2^64 - 1 cycles, clamped to 2^31 - 1 by replay.c) waits for its move and
  * succeeds with the data moved. */

@@ -1,4 +1,4 @@
-/* test_backpressure.c — issue 14 item 5 on target: the paths the model's backpressure and the
+/* test_backpressure.c — on target: the paths the model's backpressure and the
  * dispatcher's real rate make reachable (docs/hardware.md §1.1; docs/model-mesh.md §2, §3), each met and
  * handled by the firmware:
  *  - "TX cannot drain": a unit whose instruction FIFO is full takes no flit, its link holds 4,

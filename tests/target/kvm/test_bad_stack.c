@@ -1,4 +1,4 @@
-/* test_bad_stack.c — the interpreted stack pointer is bounds-checked (issue 13 item 4): a cold
+/* test_bad_stack.c — the interpreted stack pointer is bounds-checked: a cold
  * function whose frame is larger than the interpreted stack (kvo_deep, KVO_DEEP_WORDS words
  * against KVM_STACK_BYTES) stops the core at its sp adjustment, the function's first
  * instruction, with KX_SITE_KVM_STACK (exit word 0xDEAD0008), naming that instruction's
