@@ -65,8 +65,6 @@ static void cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_r
         e->value = kq_step_value(step, e->value);
 }
 
-static void cold_owned(void);
-
 /* A gather's index words are read by the mover itself when its move runs: the firmware copies
  * the first index word (8 indices: KS_MV_GATHER_ROWS lets a move reach no more) of every INDEX
  * write of a list that gathers into its copy buffer, after the list, and points the INDEX
@@ -122,7 +120,7 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
     hal_shared_acquire();
     for (uint32_t i = 0; i < n * KD_RECORD_WORDS; i++)
         ((volatile kq_word *)d)[i] = src[i];
-    cold_owned();
+    kq_cold_owned();
     kq_owned[KQ_OWN_CMD].lo = cmd;
     kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
     kq_owned[KQ_OWN_LIST].lo = list;
@@ -228,7 +226,9 @@ static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_
     e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;
 }
 
-static void cold_owned(void)
+/* kq_svc.h: an entry of its own (not only a `what` of kq_cold) so that RECORD's validation
+ * (record.c) calls it cold-to-cold, with no second native entry into the interpreter. */
+void kq_cold_owned(void)
 {
     const struct kq_setup *q = &kq.m.setup;
     uint64_t qa = kx_bootblock()->queue_addr;
@@ -286,7 +286,7 @@ uint32_t kq_cold(unsigned what, ...)
     if (what == KQ_COLD_ENUMERATE) {
         cold_enumerate();
     } else if (what == KQ_COLD_OWNED) {
-        cold_owned();
+        kq_cold_owned();
     } else {
         struct kq_err *e = va_arg(ap, struct kq_err *);
         if (what == KQ_COLD_ABORTED) {

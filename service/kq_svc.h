@@ -71,6 +71,9 @@ enum kq_cold_what {
 _Static_assert(KQ_COLD_OWNED == KQ_PREPARE_OWNED, "kq_env.prepare's one call");
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
 uint32_t kq_cold(unsigned what, ...);
+/* The owned ranges and the caps that carry them (KQ_COLD_OWNED's body, kq_cold.c): before a
+ * list is validated. An entry of its own for record.c's cold-to-cold call. */
+void kq_cold_owned(void);
 
 /* Boot refused: the queue the boot block names broke setup rule `rule` (KQ_SETUP_*): says so
  * on the console and stops the core with KX_BOOT_BAD_QUEUE; rule 0: dispatch/ refused the boot

@@ -98,9 +98,9 @@ static void rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r
 static unsigned rec_validate(uint32_t ug, uint32_t n, uint64_t cmd, uint64_t cmd_bytes,
                              uint64_t list, struct kmv_result *r)
 {
-    /* the owned ranges and caps, set on the cold path (kq_cold.c cold_owned), through the
-     * native entry: its own interpreted stack on RV32, not this chain's */
-    kq_env.prepare(KQ_PREPARE_OWNED);
+    /* the owned ranges and caps (kq_cold.c): a cold-to-cold call on RV32, on this chain's
+     * interpreted stack (docs/kvm.md "Stack": 336 + 64 + its 16) */
+    kq_cold_owned();
     kq_owned[KQ_OWN_CMD].lo = cmd;
     kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
     kq_owned[KQ_OWN_LIST].lo = list;
