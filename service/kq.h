@@ -81,7 +81,7 @@ struct kq_recs {
     uint32_t lo_slots;
     uint32_t gen_hi;
 };
-#define KQ_RECS_SLOTS(t)  ((t)->lo_slots >> 24)
+#define KQ_RECS_SLOTS(t)  ((((t)->lo_slots >> 24) & (KQ_REC_SLOTS - 1u)) + 1u)
 _Static_assert(KQ_REC_SLOTS - 1u <= KQ_H_SLOT && KQ_REC_SLOTS <= KQ_REC_MAX_HANDLES, "slot bits");
 
 /* What a submission check needs: the reach, the unit table, the mover caps, and how to read
@@ -171,6 +171,9 @@ enum kq_setup_rule {
     KQ_SETUP_INDICES,        /* the index lines break the ring rules (a corrupt header) */
 };
 unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h);
+/* The setup line's field rows alone (kq_check.c): kq_setup_check's first part, native on RV32
+ * where kq_setup_check itself is cold (kq_check_cold.c). KS_OK or the KQ_SETUP_* rule. */
+unsigned kq_setup_rules(const struct kq_setup *s, const struct kq_reach *r, struct kq_err *e);
 
 /* ---- Submissions ---- */
 

@@ -340,46 +340,9 @@ static unsigned kq_rules(const void *rec, const struct kq_reach *reach, uint32_t
     }
 }
 
-/* Do [a, a + la) and [b, b + lb) overlap? a and b point at the addresses' two words (low
- * first: both targets are little-endian), so a call passes four registers, not six. Both
- * reachable: each in one region (the high word) and ending at or below 2^32 in it, so 32-bit
- * differences are exact. Out of line: three calls share one copy. */
-static __attribute__((noinline)) int kq_overlap(const kq_u32 *a, uint32_t la, const kq_u32 *b,
-                                                uint32_t lb)
+unsigned kq_setup_rules(const struct kq_setup *s, const struct kq_reach *r, struct kq_err *e)
 {
-    uint32_t x = a[0], y = b[0];
-    return a[1] == b[1] && (x - y < lb || y - x < la);
-}
-
-unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h)
-{
-    struct kq_err e;
-    /* Rule 1 before the header is read: the caller maps qaddr without checking it. */
-    if (kq_range(r, qaddr, sizeof *h, KQ_LINE, &e) != KS_OK)
-        return KQ_SETUP_ADDR;
-    const struct kq_setup *s = &h->setup;
-    unsigned rule = kq_rules(s, r, 0, &e, kq_rules_setup);
-    if (rule != KS_OK)
-        return rule;
-    /* The header, then the two rings. All three are reachable, so each lies in one region
-     * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it. */
-    const uint32_t q[2] = { (uint32_t)qaddr, (uint32_t)(qaddr >> 32) };
-    const kq_u32 *sq = (const kq_u32 *)(const void *)&s->sq_addr;
-    const kq_u32 *cq = (const kq_u32 *)(const void *)&s->cq_addr;
-    uint32_t sq_len = (uint32_t)s->sq_entries * KQ_SUB_BYTES;
-    uint32_t cq_len = (uint32_t)s->cq_entries * KQ_CPL_BYTES;
-    if (kq_overlap(q, sizeof *h, sq, sq_len) || kq_overlap(q, sizeof *h, cq, cq_len) ||
-        kq_overlap(sq, sq_len, cq, cq_len))
-        return KQ_SETUP_OVERLAP;
-    /* The firmware completes in order, one command at a time: at most one taken and not yet
-     * completed (a restart finds it and completes it KS_ABORTED). The host's indices must be
-     * within their rings too, or nothing it says can be trusted. */
-    uint64_t sq_head = h->sq_head.value, cq_tail = h->cq_tail.value;
-    if (kq_ring_used(sq_head, cq_tail, 1) < 0 ||
-        kq_ring_used(h->sq_tail.value, sq_head, s->sq_entries) < 0 ||
-        kq_ring_used(cq_tail, h->cq_head.value, s->cq_entries) < 0)
-        return KQ_SETUP_INDICES;
-    return 0;
+    return kq_rules(s, r, 0, e, kq_rules_setup);
 }
 
 int kq_unit_index(const struct kq_env *env, uint8_t yx)

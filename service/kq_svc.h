@@ -170,10 +170,9 @@ static inline void kq_cold_changed(struct kq_err *e, const struct kq_step *st, u
  * every validation, and in kq_env.reach.rsv). */
 static inline void kq_rec_boot(const struct kx_bootblock *bb)
 {
-    uint32_t nh = bb->rec_handles;
     uint32_t g = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
-    kq_recs.r[0].key = KQ_REC_FREE(0);
-    kq_recs.lo_slots = g | (nh ? nh : KQ_REC_DEF_HANDLES) << 24;
+    _Static_assert(KQ_REC_DEF_HANDLES == KQ_REC_SLOTS, "rec_handles 0 - 1 reads as every slot");
+    kq_recs.lo_slots = g | (bb->rec_handles - 1u) << 24;
     kq_recs.gen_hi = g;
 }
 

@@ -318,12 +318,12 @@ void kq_serve(void)
                      * descriptor list's record starts with the one REPLAY step that runs it. */
                     uint32_t h = (uint32_t)d;
                     const struct kq_rec *r = &kq_recs.r[h & KQ_H_SLOT];
-                    if (r->key != (h ^ (uint32_t)s.op << 3)) {
+                    n = r->n;
+                    if (r->key != (h ^ (uint32_t)s.op << 3) || !n) {
                         kq_rec_cold(KQ_REC_REFUSE, &e, &s);
                         goto done;
                     }
                     d = r->ug;
-                    n = r->n;
                 }
                 if (s.op == KQ_OP_RUN || rec) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(d);

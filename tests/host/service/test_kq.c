@@ -522,7 +522,7 @@ static void handles(void)
         t.r[i].key = KQ_REC_FREE(i);
     /* this run's generations 0x10..0x12; 4 slots; slot 1 holds list 0x1101 (generation 0x11),
      * slot 2 the step list 0x1012 */
-    t.lo_slots = 0x10u | 4u << 24;
+    t.lo_slots = 0x10u | (4u - 1u) << 24;    /* [26:24] slots - 1 */
     t.gen_hi = 0x13;
     t.r[1].key = KQ_REC_KEY(0x1101u);
     t.r[2].key = KQ_REC_KEY(0x1012u);
