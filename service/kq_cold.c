@@ -153,7 +153,9 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
 
 static void cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
-    if (s->op == KQ_OP_REPLAY) {
+    if (s->op >= KQ_OP_RECORD || (s->flags & KQ_SUB_F_HANDLE)) {
+        kq_rec_exec(s, e);                          /* record.c */
+    } else if (s->op == KQ_OP_REPLAY) {
         /* a REPLAY command's list was not read at acceptance: copied, validated, run */
         struct kmv_result r;
         unsigned st = cold_replay_copy(s->addr, (uint64_t)s->count * KD_RECORD_BYTES, s->addr,
@@ -295,6 +297,10 @@ uint32_t kq_cold(unsigned what, ...)
             cold_exec(va_arg(ap, const struct kq_sub *), e);
         } else if (what == KQ_COLD_STOP) {
             cold_stop(e);
+        } else if (what == KQ_COLD_REC_RESULT) {
+            unsigned st = va_arg(ap, unsigned);
+            const struct kmv_result *r = va_arg(ap, const struct kmv_result *);
+            ret = kq_rec_result(e, st, r, va_arg(ap, uint32_t));
         } else if (what == KQ_COLD_CHANGED) {
             const struct kq_step *st = va_arg(ap, const struct kq_step *);
             cold_step_changed(e, st, va_arg(ap, uint32_t));

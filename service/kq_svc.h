@@ -67,6 +67,8 @@ enum kq_cold_what {
     KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
     KQ_COLD_OWNED,                  /* () */
     KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_step *, uint32_t i) */
+    KQ_COLD_REC_RESULT,             /* (struct kq_err *, unsigned st, const struct kmv_result *,
+                                     *  uint32_t step) */
 };
 _Static_assert(KQ_COLD_OWNED == KQ_PREPARE_OWNED, "kq_env.prepare's one call");
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
@@ -99,22 +101,25 @@ static inline void kq_cold_aborted(struct kq_err *e)
     kq_cold(KQ_COLD_ABORTED, e);
 }
 
-enum kq_rec_what { KQ_REC_EXEC = 1, KQ_REC_REFUSE, KQ_REC_RESULT };
-uint32_t kq_rec_cold(unsigned what, ...);
-
 /* The commands no bench figure measures, once kq_sub_check accepted s: REPLAY (copied,
  * validated, then replayed from the copy: each move is native), DISPATCH (one group of ntargets jobs through
- * kdp_run), UNITS, STOP (nothing to do before its completion); RECORD, FORGET, RECORDS
- * (record.c); fills e. NOP and RUN stay in queue.c (cmd_overhead_insns, host_vs_fw_ratio).
- * The records' entry is called from here, native code, not from kq_cold: a cold-to-cold call
- * stays on the caller's interpreted stack, and kq_cold's frame (144) under kq_rec_cold's (336)
- * and rec_validate's (64) would pass KVM_STACK_BYTES (448; docs/kvm.md "Stack"). */
+ * kdp_run), UNITS, STOP (nothing to do before its completion); RECORD, FORGET, RECORDS and a
+ * REPLAY / RUN by a handle queue.c's lookup did not find (record.c kq_rec_exec, called from
+ * kq_cold: kq_cold 144 + kq_rec_exec 336 + rec_validate 64 + kq_cold_owned 16 = 560 of the
+ * interpreted stack's 576, docs/kvm.md "Stack"); fills e. NOP and RUN stay in queue.c
+ * (cmd_overhead_insns, host_vs_fw_ratio). */
 static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
-    if (s->op >= KQ_OP_RECORD)
-        kq_rec_cold(KQ_REC_EXEC, e, s);
-    else
-        kq_cold(KQ_COLD_EXEC, e, s);
+    kq_cold(KQ_COLD_EXEC, e, s);
+}
+
+/* A recorded list's replay (queue.c kq_replay_rec) ended st != KS_OK: e as REPLAY reports it
+ * (under step in a RUN; a REPLAY by handle: as the command); returns KS_OK where a RUN goes on
+ * (RV64 KS_XFORM_UNCHECKED), else st. record.c kq_rec_result, through kq_cold. */
+static inline unsigned kq_cold_rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
+                                          uint32_t step)
+{
+    return kq_cold(KQ_COLD_REC_RESULT, e, st, r, step);
 }
 
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
@@ -176,13 +181,12 @@ static inline void kq_rec_boot(const struct kx_bootblock *bb)
     kq_recs.gen_hi = g;
 }
 
-/* kq_rec_cold, the records' cold entry (declared above kq_cold_exec):
- * KQ_REC_EXEC (struct kq_err *, const struct kq_sub *): RECORD, FORGET, RECORDS;
- * KQ_REC_REFUSE (struct kq_err *, const struct kq_sub *): a REPLAY / RUN by handle whose
- *   handle queue.c's lookup did not find: the named status (KS_REC_*);
- * KQ_REC_RESULT (struct kq_err *, unsigned st, const struct kmv_result *, uint32_t step): a
- *   recorded list's replay ended st != KS_OK: e as REPLAY reports it (under step in a RUN;
- *   KQ_NO_STEP: a command); returns KS_OK where a RUN goes on (RV64 KS_XFORM_UNCHECKED).
+/* record.c's entries (cold on RV32, called only from kq_cold.c):
+ * kq_rec_exec: RECORD, FORGET, RECORDS; a REPLAY / RUN by handle whose handle queue.c's lookup
+ *   did not find: the named status (KS_REC_*);
+ * kq_rec_result: kq_cold_rec_result's body.
  * An unrecorded RUN's REPLAY_H step becomes, in its at-use copy, the REPLAY of its record's
  * list (kq_check_cold.c), and runs as REPLAY steps do. */
+void kq_rec_exec(const struct kq_sub *s, struct kq_err *e);
+unsigned kq_rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r, uint32_t step);
 #endif

@@ -162,7 +162,7 @@ static unsigned kq_replay_rec(uint64_t ug, uint32_t n, struct kq_err *e, uint32_
     struct kmv_result r;
     unsigned st = kmv_replay_validated(kq_map(ug), n, kq.dp.wait_cycles, &r);
     if (st != KS_OK)
-        st = kq_rec_cold(KQ_REC_RESULT, e, st, &r, step);   /* a REPLAY by handle: no step */
+        st = kq_cold_rec_result(e, st, &r, step);
     return st;
 }
 
@@ -320,7 +320,7 @@ void kq_serve(void)
                     const struct kq_rec *r = &kq_recs.r[h & KQ_H_SLOT];
                     n = r->n;
                     if (r->key != (h ^ (uint32_t)s.op << 3) || !n) {
-                        kq_rec_cold(KQ_REC_REFUSE, &e, &s);
+                        kq_cold_exec(&s, &e);   /* the named status (KS_REC_*) */
                         goto done;
                     }
                     d = r->ug;

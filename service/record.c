@@ -5,9 +5,8 @@
  * (KS_MV_OWNED), the ranges boot extends here. REPLAY and RUN by handle then run the kept
  * bytes with no check and no read of the host's memory (queue.c: the native path). Everything
  * here runs once per RECORD / FORGET / RECORDS, at boot or on a refusal, so it is cold code on
- * RV32 (docs/kvm.md; the entry rules of kq_cold.c): one entry, kq_rec_cold, `what` picks the
- * path. */
-#include <stdarg.h>
+ * RV32 (docs/kvm.md; the entry rules of kq_cold.c): two typed entries, kq_rec_exec and
+ * kq_rec_result, which only kq_cold.c calls (cold-to-cold on RV32: no native stub of their own). */
 #include "kq_svc.h"
 
 #define REC_FREE(slot)  KQ_REC_FREE(slot)
@@ -272,36 +271,29 @@ static void rec_exec(const struct kq_sub *s, struct kq_err *e)
     }
 }
 
-/* The one entry (kq_svc.h): `what` says which path and which words follow. */
-uint32_t kq_rec_cold(unsigned what, ...)
+/* kq_svc.h: RECORD, FORGET, RECORDS; a REPLAY / RUN by handle that queue.c's lookup did not
+ * find gets its named status here (KS_REC_*). Called from kq_cold.c's command path. */
+void kq_rec_exec(const struct kq_sub *s, struct kq_err *e)
 {
-    va_list ap;
-    va_start(ap, what);
-    uint32_t ret = KS_OK;
-    {
-        struct kq_err *e = va_arg(ap, struct kq_err *);
-        if (what == KQ_REC_EXEC) {
-            rec_exec(va_arg(ap, const struct kq_sub *), e);
-        } else if (what == KQ_REC_REFUSE) {
-            const struct kq_sub *s = va_arg(ap, const struct kq_sub *);
-            const struct kq_rec *r;
-            (void)kq_rec_check(&kq_env, (uint32_t)s->addr, s->op == KQ_OP_RUN ? KQ_H_STEPS : 0, e, &r);
-        } else if (what == KQ_REC_RESULT) {
-            unsigned st = va_arg(ap, unsigned);
-            const struct kmv_result *r = va_arg(ap, const struct kmv_result *);
-            uint32_t step = va_arg(ap, uint32_t);
-            if (kq_env.sub->op == KQ_OP_REPLAY)
-                step = KQ_NO_STEP;                  /* a REPLAY by handle: as REPLAY reports */
-            if (st == KS_XFORM_UNCHECKED) {
-                /* RV64: the moves ran; the RUN goes on and ends saying so */
-                e->status = KS_XFORM_UNCHECKED;
-                e->detail += r->detail;
-            } else {
-                rec_result(e, st, r, step);
-                ret = st;
-            }
-        }
+    if (s->flags & KQ_SUB_F_HANDLE) {
+        const struct kq_rec *r;
+        (void)kq_rec_check(&kq_env, (uint32_t)s->addr, s->op == KQ_OP_RUN ? KQ_H_STEPS : 0, e, &r);
+    } else {
+        rec_exec(s, e);
     }
-    va_end(ap);
-    return ret;
+}
+
+/* kq_svc.h: a recorded list's replay ended st != KS_OK. */
+unsigned kq_rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r, uint32_t step)
+{
+    if (kq_env.sub->op == KQ_OP_REPLAY)
+        step = KQ_NO_STEP;                          /* a REPLAY by handle: as REPLAY reports */
+    if (st == KS_XFORM_UNCHECKED) {
+        /* RV64: the moves ran; the RUN goes on and ends saying so */
+        e->status = KS_XFORM_UNCHECKED;
+        e->detail += r->detail;
+        return KS_OK;
+    }
+    rec_result(e, st, r, step);
+    return st;
 }
