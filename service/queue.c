@@ -185,10 +185,11 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
             /* a record's steps were checked when recorded and sit in memory the firmware
              * owns: they run as they are (kq_step_use still gives a DISPATCH's unit index; a
              * descriptor list's record ends its one REPLAY step with an op-0 step) */
-            if ((ui = kq_step_use(&cur, &kq_env)) >= 0 || rec)
-                op = cur.op;
-            else
+            op = cur.op;
+            if ((ui = kq_step_use(&cur, &kq_env)) < 0 && !rec) {
+                op = 0;
                 changed = i + 1;                    /* run the group pending, then stop */
+            }
         }
         /* The group runs before this step unless it is a DISPATCH to a unit not in it and
          * there is room: any other step sees busy & ~0, nonzero exactly when nj > 0. */
