@@ -312,21 +312,20 @@ void kq_serve(void)
             /* The checks fill status, detail and value on every path. */
             if (kq_sub_check(&s, &kq_env, &e) == KS_OK) {
                 uint64_t d = s.addr;
-                uint32_t n = s.count, rec = s.flags & KQ_SUB_F_HANDLE;
+                uint32_t n = s.count, rec = s.flags & KQ_SUB_F_HANDLE, run = s.op == KQ_OP_RUN;
                 if (rec) {
                     /* REPLAY or RUN by handle (the rows allow the flag nowhere else): the
                      * record's steps run with no check (status and detail: KS_OK, 0). A
-                     * descriptor list's record starts with the one REPLAY step that runs it. */
+                     * descriptor list's record starts with the one REPLAY step that runs it.
+                     * A handle that names no record of this kind goes to the cold path with
+                     * the flag still set: its named status (KS_REC_*, record.c). */
                     uint32_t h = (uint32_t)d;
                     const struct kq_rec *r = &kq_recs.r[h & KQ_H_SLOT];
                     n = r->n;
-                    if (r->key != (h ^ (uint32_t)s.op << 3) || !n) {
-                        kq_cold_exec(&s, &e);   /* the named status (KS_REC_*) */
-                        goto done;
-                    }
                     d = r->ug;
+                    run = r->key == (h ^ (uint32_t)s.op << 3) && n;
                 }
-                if (s.op == KQ_OP_RUN || rec) {
+                if (run) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(d);
                     if (rec || kq_steps_check(st, n, &kq_env, &e) == KS_OK)
                         kq_run(st, n, &e, rec);
@@ -334,7 +333,6 @@ void kq_serve(void)
                     kq_cold_exec(&s, &e);
                 }
             }
-        done:
             e.mover_cycles = kmv_wait_cycles;
             e.cycles = hal_cycles() - t0;
             /* A failure may be the symptom of damaged cold code (RV32): check
