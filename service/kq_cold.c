@@ -30,6 +30,20 @@ static __attribute__((noreturn)) void cold_refuse(unsigned rule)
     hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
 }
 
+static void cold_boot(void)
+{
+    const struct kx_bootblock *bb = kx_bootblock();
+    const struct kq_header *h = (const struct kq_header *)(uintptr_t)hal_ug_ptr(bb->queue_addr);
+    unsigned rule = kq_setup_check(&kq_env.reach, bb->queue_addr, h);
+    if (rule)
+        cold_refuse(rule);
+    /* records: generations modulo 2^24, [26:24] the slots allowed - 1 (0: every slot) */
+    _Static_assert(KQ_REC_DEF_HANDLES == KQ_REC_SLOTS, "rec_handles 0 - 1 reads as every slot");
+    uint32_t g = ((uint32_t)h->sq_head.value + 1u) & 0xFFFFFFu;
+    kq_recs.lo_slots = g | ((bb->rec_handles - 1u) & (KQ_REC_SLOTS - 1u)) << 24;
+    kq_recs.gen_hi = g;
+}
+
 static void cold_enumerate(void)
 {
     uint32_t wait_cycles = kq.dp.wait_cycles;
@@ -285,7 +299,9 @@ uint32_t kq_cold(unsigned what, ...)
     uint32_t ret = 0;
     if (what < KQ_COLD_ENUMERATE)
         cold_refuse(what);
-    if (what == KQ_COLD_ENUMERATE) {
+    if (what == KQ_COLD_BOOT) {
+        cold_boot();
+    } else if (what == KQ_COLD_ENUMERATE) {
         cold_enumerate();
     } else if (what == KQ_COLD_OWNED) {
         kq_cold_owned();

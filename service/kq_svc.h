@@ -69,6 +69,7 @@ enum kq_cold_what {
     KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_step *, uint32_t i) */
     KQ_COLD_REC_RESULT,             /* (struct kq_err *, unsigned st, const struct kmv_result *,
                                      *  uint32_t step) */
+    KQ_COLD_BOOT,                   /* () */
 };
 _Static_assert(KQ_COLD_OWNED == KQ_PREPARE_OWNED, "kq_env.prepare's one call");
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
@@ -84,6 +85,16 @@ static inline __attribute__((noreturn)) void kq_cold_refuse(unsigned rule)
 {
     kq_cold(rule);
     __builtin_unreachable();
+}
+
+/* Boot: the queue the boot block names is checked (kq_setup_check; a broken rule refuses it
+ * as kq_cold_refuse does) and the records start: none held (kq_recs is .bss), the slots the
+ * boot block allows (boot/ refused limits out of range, KX_BOOT_BAD_RECORDS), this run's
+ * generations from the header's sq_head + 1 on. Cold on RV32: boot only (boot_insns pays the
+ * interpreter, docs/service.md "Size"). */
+static inline void kq_cold_boot(void)
+{
+    kq_cold(KQ_COLD_BOOT);
 }
 
 /* No unit table in the boot block: enumerates the default scan range into kq.dp
@@ -167,19 +178,6 @@ static inline void kq_cold_changed(struct kq_err *e, const struct kq_step *st, u
     kq_cold(KQ_COLD_CHANGED, e, st, i);
 }
 
-/* ---- Records (record.c: cold code on RV32, its own entry) ----
- * Boot (queue.c kq_boot, native: three stores, no cold entry, so boot_insns grows by little;
- * boot/ refused limits out of range, KX_BOOT_BAD_RECORDS): slot 0 marked free (the table is
- * zero), this run's generations starting at the next submission. The record area is owned
- * whatever its size (KQ_FW_OWN_HI: in kq_owned[KQ_OWN_FW], which the cold path fills before
- * every validation, and in kq_env.reach.rsv). */
-static inline void kq_rec_boot(const struct kx_bootblock *bb)
-{
-    uint32_t g = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
-    _Static_assert(KQ_REC_DEF_HANDLES == KQ_REC_SLOTS, "rec_handles 0 - 1 reads as every slot");
-    kq_recs.lo_slots = g | (bb->rec_handles - 1u) << 24;
-    kq_recs.gen_hi = g;
-}
 
 /* record.c's entries (cold on RV32, called only from kq_cold.c):
  * kq_rec_exec: RECORD, FORGET, RECORDS; a REPLAY / RUN by handle whose handle queue.c's lookup

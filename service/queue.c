@@ -243,12 +243,11 @@ static void kq_boot(void)
 {
     const struct kx_bootblock *bb = kx_bootblock();
 
-    /* kq_setup_check reads the header only once its address is known to be reachable. */
+    /* The setup check (it reads the header only once its address is known to be reachable;
+     * a refusal stops the core) and the records' start, on the cold path: boot only. */
     volatile struct kq_header *h = (volatile struct kq_header *)hal_ug_ptr(bb->queue_addr);
     hal_shared_acquire();
-    unsigned rule = kq_setup_check(&kq_env.reach, bb->queue_addr, (const struct kq_header *)h);
-    if (rule)
-        kq_cold_refuse(rule);
+    kq_cold_boot();
 
     /* A restart resumes from the indices in the header: the host's queue carries on. The
      * setup check accepted these lines as they are. */
@@ -257,7 +256,6 @@ static void kq_boot(void)
     kq.m.cq_tail = h->cq_tail.value;
     kq.m.cq_head = h->cq_head.value;
     kq_hdr = h;
-    kq_rec_boot(bb);                    /* records: limits, slot 0, this run's generations */
 
     kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
     if (bb->flags & KX_BOOT_F_UNITS) {
