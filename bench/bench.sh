@@ -108,7 +108,7 @@ else missing replay_insns_per_write insns/write "bench_replay did not run"; fi
 if have kb_cmd_overhead_insns; then fig cmd_overhead_insns "${R[kb_cmd_overhead_insns]}" insns
 else missing cmd_overhead_insns insns "$(kbmiss cmd_overhead_insns)"; fi
 
-# 5b. records (issue 15): a recorded 1,001-write list replayed by handle, cycles less the
+# 5b. records: a recorded 1,001-write list replayed by handle, cycles less the
 # processor's waits for the mover (the completion's mover_cycles) per write; a recorded 8-step
 # RUN's cycles beyond its moves (kbench: less 8 by-handle replays' work)
 if have kb_rec_replay_cycles kb_rec_replay_mover_cycles kb_rec_replay_writes; then

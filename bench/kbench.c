@@ -7,7 +7,7 @@
  *   host_vs_fw          200 programs of 8 instructions over the four NP units, a wait after
  *                       each: one RUN command (firmware) against kh_hd_dispatch (host) — both
  *                       in the model's virtual time
- *   records (issue 15)  a 1,001-write list of 91 one-word COPY moves, RECORDed, replayed by
+ *   records           a 1,001-write list of 91 one-word COPY moves, RECORDed, replayed by
  *                       handle: its completion's cycles and mover_cycles (the processor's waits
  *                       for the mover, excluded as move_cycles is); a recorded RUN of 8 REPLAY
  *                       steps of that list: its cycles beyond 8 x 91 moves, a move's cost being

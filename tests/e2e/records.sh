@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# records.sh — records end to end through kactl (docs/host-interface.md "Records", issue 15):
+# records.sh — records end to end through kactl (docs/host-interface.md "Records"):
 # replay and run by handle against the same unrecorded commands (memory and completions), a
 # step list naming a record, a mover walk and command data aimed at the record area (refused),
 # unknown / forgotten / wrong-kind / restarted handles, the boot block's limits.
