@@ -58,9 +58,9 @@ enum kq_own {
 
 /* The records the firmware holds (service/record.c; docs/host-interface.md "Records"): one
  * slot per handle the boot block allows. Zeroed at every boot (.bss: a restart forgets every
- * record); a zero key matches no lookup but slot 0's (handle 8 or 0x18), so boot marks slot 0
- * free with KQ_REC_FREE(0). Generations (handle [31:8]) issued this run lie in
- * [gen_lo, gen_hi) modulo 2^24. */
+ * record); a zero key would match a lookup of handle 8 or 0x18 in slot 0, so the by-handle
+ * lookup (queue.c) also wants steps (n != 0), which no slot that never held a record has.
+ * Generations (handle [31:8]) issued this run lie in [gen_lo, gen_hi) modulo 2^24. */
 #define KQ_REC_SLOTS  8u
 struct kq_rec {
     /* the handle ^ (the op that runs it << 3): REPLAY (1) for a descriptor list, RUN (3) for a
@@ -76,8 +76,9 @@ struct kq_rec {
 #define KQ_REC_FREE(slot)  ((uint32_t)(slot) ^ 1u)
 struct kq_recs {
     struct kq_rec r[KQ_REC_SLOTS];
-    /* [23:0] gen_lo, [31:24] the slots in use: the boot block's rec_handles (or the
-     * default); one word, so the table leaves the RV32 service state within gp's reach */
+    /* [23:0] gen_lo, [26:24] the slots in use - 1: the boot block's rec_handles - 1 (0, the
+     * default, reads as every slot); set at boot (kq_cold.c cold_boot). One word, so the
+     * table leaves the RV32 service state within gp's reach. */
     uint32_t lo_slots;
     uint32_t gen_hi;
 };

@@ -53,7 +53,8 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
 /* ---- The rules, as data ----
  * Every field check of the setup line, a submission and a RUN step is a row: which field, what
  * it must be, the status when it is not. One small interpreter runs them in order (first
- * broken wins); what is left in C is what needs state: overlap and indices of the setup line,
+ * broken wins); what is left in C is what needs state: overlap and indices of the setup line
+ * (kq_setup_check, kq_check_cold.c: boot only),
  * the WAIT count; the DISPATCH command's target list and the REPLAY step's descriptor list are
  * rows run by kq_check_cold.c. The rows live with the data (the RV32
  * scratchpad), not in the instruction window. */

@@ -1,9 +1,12 @@
-/* kq_check_cold.c — the rows of the checks (kq_check.c) that no bench figure runs: a
- * DISPATCH command's target list (only that command has a list; a RUN step names one target,
- * which kq_check.c checks itself on every step) and a RUN REPLAY step's descriptor list (its
- * validation, kmv_validate, is cold code already). Written to be cold code on RV32 (docs/service.md
- * "Cold code"; the entry rules of kq_cold.c): one entry, the row picked by `what`. Pure logic like
- * kq_check.c: no hal, built natively for tests/host/service and fuzzing. */
+/* kq_check_cold.c — the checks (kq_check.c) that no budgeted path runs: the setup line's
+ * overlap and index rules (kq_setup_check, boot only: its field rows stay with the others,
+ * kq_setup_rules), a DISPATCH command's target list (only that command has a list; a RUN step
+ * names one target, which kq_check.c checks itself on every step), a REPLAY_H step's handle and
+ * a RUN REPLAY step's descriptor list (its validation, kmv_validate, is cold code already).
+ * Written to be cold code on RV32 (docs/service.md "Cold code"; the entry rules of kq_cold.c):
+ * kq_check_cold (the row picked by `what`) and kq_setup_check (called from kq_cold.c's boot,
+ * cold-to-cold). Pure logic like kq_check.c: no hal, built natively for tests/host/service and
+ * fuzzing. */
 #include "kq.h"
 
 /* 32-bit words of a wider field (kq_check.c has its own). */

@@ -1,17 +1,18 @@
 /* kq_cold.c — the service's paths that run once at boot or only on failure (docs/service.md
- * "Cold code"): refusing the queue, enumerating units when the boot block gives no table, a
- * restart's ABORTED completion, and the fatal hook. None is on a measured path (the bench:
- * boot_insns is measured with a unit table given and a good queue; host_vs_fw_ratio and the
- * replay figures never reach these), so they are written to be compiled as cold code and
- * interpreted from outside the RV32 instruction window (docs/rv32-size.md), at ~40x
- * the native cost:
+ * "Cold code"): checking and refusing the queue and starting the records at boot, enumerating
+ * units when the boot block gives no table, a restart's ABORTED completion, the commands no
+ * budget measures, the failures' completions. None is on a budgeted hot path (boot_insns pays
+ * for the boot ones: docs/service.md "Size"), so they are written to be compiled as cold code
+ * and interpreted from outside the RV32 instruction window (docs/rv32-size.md), at ~40x the
+ * native cost:
  *   - entry functions take at most 6 scalar or pointer arguments (a0-a5), return at most one
- *     scalar, and are called only from queue.c: one entry, kq_cold (every path, picked by
- *     `what`: kq_svc.h), so one native stub;
- *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/) with
- *     at most 6 argument registers, and no static function of another file;
+ *     scalar, and are called only from queue.c: kq_cold (every path, picked by `what`:
+ *     kq_svc.h), so one native stub; kq_cold_owned, an entry for record.c's cold-to-cold call;
+ *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/, the
+ *     cold entries of kq_check_cold.c and record.c) with at most 6 argument registers, and no
+ *     static function of another file;
  *   - the service's data is reached through kq and kq_hdr (kq_svc.h) or arguments.
- * Until the interpreter is in the image they are compiled and run natively like the rest. */
+ * RV64 compiles and runs them natively like the rest. */
 #include <stdarg.h>
 #include "kq_svc.h"
 
