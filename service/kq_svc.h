@@ -69,7 +69,6 @@ enum kq_cold_what {
     KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_step *, uint32_t i) */
     KQ_COLD_REC_RESULT,             /* (struct kq_err *, unsigned st, const struct kmv_result *,
                                      *  uint32_t step) */
-    KQ_COLD_BOOT,                   /* () */
 };
 _Static_assert(KQ_COLD_OWNED == KQ_PREPARE_OWNED, "kq_env.prepare's one call");
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
@@ -92,10 +91,7 @@ static inline __attribute__((noreturn)) void kq_cold_refuse(unsigned rule)
  * boot block allows (boot/ refused limits out of range, KX_BOOT_BAD_RECORDS), this run's
  * generations from the header's sq_head + 1 on. Cold on RV32: boot only (boot_insns pays the
  * interpreter, docs/service.md "Size"). */
-static inline void kq_cold_boot(void)
-{
-    kq_cold(KQ_COLD_BOOT);
-}
+void kq_cold_boot(void);
 
 /* No unit table in the boot block: enumerates the default scan range into kq.dp
  * (per-coordinate reply wait min(kq.dp.wait_cycles, 4000): the boot block's, kdp_init set it);
