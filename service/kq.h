@@ -175,6 +175,9 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
 /* The setup line's field rows alone (kq_check.c): kq_setup_check's first part, native on RV32
  * where kq_setup_check itself is cold (kq_check_cold.c). KS_OK or the KQ_SETUP_* rule. */
 unsigned kq_setup_rules(const struct kq_setup *s, const struct kq_reach *r, struct kq_err *e);
+/* Do [a, a + la) and [b, b + lb) overlap? a, b: a reachable address's two words, low first
+ * (kq_check.c; kq_setup_check's). */
+int kq_overlap(const uint32_t *a, uint32_t la, const uint32_t *b, uint32_t lb);
 
 /* ---- Submissions ---- */
 

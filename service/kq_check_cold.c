@@ -9,19 +9,8 @@
  * fuzzing. */
 #include "kq.h"
 
-/* 32-bit words of a wider field (kq_check.c has its own). */
+/* 32-bit words of a wider field (as kq_check.c reads them) */
 typedef uint32_t __attribute__((may_alias)) kq_u32;
-
-/* Do [a, a + la) and [b, b + lb) overlap? a and b point at the addresses' two words (low
- * first: both targets are little-endian), so a call passes four registers, not six. Both
- * reachable: each in one region (the high word) and ending at or below 2^32 in it, so 32-bit
- * differences are exact. Out of line: three calls share one copy. */
-static __attribute__((noinline)) int kq_overlap(const kq_u32 *a, uint32_t la, const kq_u32 *b,
-                                                uint32_t lb)
-{
-    uint32_t x = a[0], y = b[0];
-    return a[1] == b[1] && (x - y < lb || y - x < la);
-}
 
 /* Boot only (the bench's boot_insns pays it interpreted on RV32, docs/service.md "Size"); the
  * rows stay in kq_check.c with the others, run natively through kq_setup_rules. */
