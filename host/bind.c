@@ -144,5 +144,10 @@ const struct kh_bind_layout kh_bind_layouts[] = {
     K(KQ_STATE_BOOTING), K(KQ_STATE_READY), K(KQ_STATE_STOPPED), K(KQ_STATE_FATAL),
     K(KQ_OP_NOP), K(KQ_OP_REPLAY), K(KQ_OP_DISPATCH), K(KQ_OP_RUN), K(KQ_OP_UNITS), K(KQ_OP_STOP),
     K(KQ_STEP_DISPATCH), K(KQ_STEP_REPLAY), K(KQ_STEP_WAIT), K(KQ_STEP_BARRIER), K(KQ_STEP_SIGNAL),
+    /* records (docs/host-interface.md §12) */
+    K(KQ_OP_RECORD), K(KQ_OP_FORGET), K(KQ_OP_RECORDS), K(KQ_SUB_F_HANDLE), K(KQ_SUB_F_STEPS),
+    K(KQ_STEP_REPLAY_H), K(KQ_REC_MAX_HANDLES),
+    SZ(kq_rec_info), OF(kq_rec_info, handle), OF(kq_rec_info, count), OF(kq_rec_info, bytes),
+    OF(kq_rec_info, offset),
 };
 const unsigned kh_bind_layout_count = sizeof kh_bind_layouts / sizeof kh_bind_layouts[0];
