@@ -27,7 +27,7 @@ unsigned kx_bootblock_check(const struct kx_bootblock *bb)
         return KX_BOOT_BAD_WAIT;
     /* The records' limits (0: the firmware's defaults): at most KQ_REC_MAX_HANDLES records and
      * a KQ_REC_MAX_BYTES area of 32-byte units. Here, with the other rules, so the service's
-     * boot (queue.c kq_rec_boot) only marks the table: one refusal path, and no cold entry. */
+     * boot (service/kq_cold.c cold_boot) only sets the table up: one refusal path. */
     if (bb->rec_handles > KQ_REC_MAX_HANDLES || bb->rec_bytes > KQ_REC_MAX_BYTES || (bb->rec_bytes & 31u))
         return KX_BOOT_BAD_RECORDS;
     /* A table without the flag is a host mistake, not something to ignore silently; the flag

@@ -41,7 +41,7 @@ extern volatile struct kq_header *kq_hdr;
 extern struct kq_env kq_env;
 extern struct kmv_span kq_owned[KQ_OWN_N];
 extern struct kmv_caps kq_caps;
-/* The records (queue.c, in .bss: zeroed at every boot; kq_rec_boot finishes it). */
+/* The records (queue.c, in .bss: zeroed at every boot; kq_cold_boot finishes it). */
 extern struct kq_recs kq_recs;
 
 /* ---- For kq_cold.c ---- */

@@ -36,7 +36,7 @@ static const void *kq_map(uint64_t ug)
 }
 
 /* The records: in .bss, so every boot (a restart too) starts with none, zeroed by crt0
- * natively; kq_rec_boot (kq_boot) finishes it. In the scratchpad on RV32, which neither the
+ * natively; the boot's cold path (kq_cold_boot) finishes it. In the scratchpad on RV32, which neither the
  * host, nor a unit, nor the mover writes while the core runs. */
 struct kq_recs kq_recs;
 

@@ -20,7 +20,7 @@ static uint32_t round32(uint32_t b)
 }
 
 /* The record area: from KX_FW_REC_OFFSET, the boot block's rec_bytes (checked at boot,
- * kq_rec_boot); the boot block is in the scratchpad, which the host cannot write while the
+ * kq_cold_boot); the boot block is in the scratchpad, which the host cannot write while the
  * core runs. */
 extern const struct kx_bootblock __kx_bootblock;   /* the linker's (boot/start.c): no call */
 static uint32_t rec_hi(void)
