@@ -101,13 +101,13 @@ static void put_w(struct kd_write *l, uint32_t *n, uint32_t off, uint64_t v)
 static void copy_move(struct kd_write *l, uint32_t *n, uint64_t src, uint64_t dst)
 {
     for (unsigned w = 0; w < 2; w++) {
-        put_w(l, n, KM_REG_HDR, (uint64_t)w | ((w ? dst : src) << 4) | ((uint64_t)1 << 44));
-        put_w(l, n, KM_REG_DIM, (uint64_t)w | ((uint64_t)1 << 4) | ((uint64_t)32 << 20));
-        put_w(l, n, KM_REG_AXIS, 0);
-        put_w(l, n, KM_REG_BOUND, (uint64_t)w);
-        put_w(l, n, KM_REG_BOUND, (uint64_t)w | 2u);
+        put_w(l, n, KMV_REG_HDR, (uint64_t)w | ((w ? dst : src) << 4) | ((uint64_t)1 << 44));
+        put_w(l, n, KMV_REG_DIM, (uint64_t)w | ((uint64_t)1 << 4) | ((uint64_t)32 << 20));
+        put_w(l, n, KMV_REG_AXIS, 0);
+        put_w(l, n, KMV_REG_BOUND, (uint64_t)w);
+        put_w(l, n, KMV_REG_BOUND, (uint64_t)w | 2u);
     }
-    put_w(l, n, KM_REG_CTRL, (uint64_t)0 | ((uint64_t)2 << 3) | ((uint64_t)1 << 16));
+    put_w(l, n, KMV_REG_CTRL, (uint64_t)0 | ((uint64_t)2 << 3) | ((uint64_t)1 << 16));
 }
 
 /* One command that must complete OK; its completion. */

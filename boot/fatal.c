@@ -17,7 +17,7 @@ struct kx_fatal_record kx_fatal_last;
 
 void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
 {
-    /* The line's fixed text as one run of strings: hal_puts returns the byte after each NUL,
+    /* The line's fixed text as one run of strings: kx_puts returns the byte after each NUL,
      * so one pointer walks them and no table of pointers is kept. An empty string ends the
      * labels; the line's end follows it. */
     static const char text[] = "kohaku-fw: fatal \0 cause=0x\0 pc=0x\0 addr=0x\0\0\n";
@@ -27,26 +27,26 @@ void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint
 
     /* The record's word is the once-flag: no fatal word is 0 (exitword.h). */
     if (r->word)
-        hal_exit(word);
+        kx_exit(word);
     r->word = word;
     r->cause = cause;
     r->pc = pc;
     r->addr = addr;
-    t = hal_puts(text);
-    hal_puts(what);
+    t = kx_puts(text);
+    kx_puts(what);
     /* cause, pc, addr follow each other in the record (boot.h): one loop, since each printed
      * field costs RV32 window bytes. */
     do {
-        t = hal_puts(t);
-        hal_put_hex_digits(*v++);       /* the labels end in "0x" */
+        t = kx_puts(t);
+        kx_put_hex_digits(*v++);       /* the labels end in "0x" */
     } while (*t);
-    hal_puts(t + 1);
+    kx_puts(t + 1);
     /* v is past addr now, so the word is v[-4]: one pointer kept across the calls. */
     _Static_assert(offsetof(struct kx_fatal_record, word) == 0 &&
                    offsetof(struct kx_fatal_record, addr) == 3 * sizeof(uint64_t),
                    "word, cause, pc, addr in that order");
     kx_fatal_hook(v[-4]);
-    hal_exit(v[-4]);
+    kx_exit(v[-4]);
 }
 
 void kx_assert_fail(unsigned site, unsigned line)

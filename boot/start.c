@@ -17,11 +17,11 @@ void kx_cstart(void)
     if (reason) {
         /* Never run on garbage: say why on the console, then stop with a word that
          * names the rule broken. Not the fatal path: this is a host error, not ours. */
-        hal_puts("kohaku-fw " BOARD_NAME ": boot refused, reason=0x");
-        hal_put_hex_digits(reason);
-        hal_puts("\n");
+        kx_puts("kohaku-fw " BOARD_NAME ": boot refused, reason=0x");
+        kx_put_hex_digits(reason);
+        kx_puts("\n");
         /* reason is 1..10 (exitword.h): KX_EXIT_BOOT's mask would be an instruction for nothing. */
-        hal_exit(KX_EXIT_BOOT_BASE | reason);
+        kx_exit(KX_EXIT_BOOT_BASE | reason);
     }
     (void)main();
     /* main never returns (it serves until STOP and exits); returning is a firmware bug. */

@@ -178,7 +178,7 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
     /* One load of the whole word where it is one load (RV64); the count half first where it
      * is two (RV32). A constant of the word size, not an #ifdef. */
     uint64_t w = KDP_W == 8 ? hal_agent_rd(off) : hal_agent_rd32(off);
-    uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, w);
+    uint16_t now = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, w);
     if (now == j->last_count)
         return false;
     if (KDP_W != 8) {
@@ -190,7 +190,7 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
          * reported with the low byte of the signal before it.) */
         while ((uint32_t)(w = hal_agent_rd(off)) != hal_agent_rd32(off))
             ;
-        now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, w);
+        now = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, w);
     }
     uint32_t got = kdp_count_since(now, j->last_count);
     j->last_count = now;
@@ -201,8 +201,8 @@ static bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
             return true;
     }
     j->rep.completions += got;
-    j->rep.last_code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
-    j->rep.last_arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
+    j->rep.last_code = (uint8_t)KBF_FIELD_GET(KA_NS_CODE, w);
+    j->rep.last_arg = (uint32_t)KBF_FIELD_GET(KA_NS_ARG, w);
     /* The credit check's counts: of the `got` signals only the newest was seen; it returned no
      * credit unless its code is INST_COMPLETE (docs/hardware.md §1.1), the others are due one each */
     j->polls++;
@@ -388,7 +388,7 @@ unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n)
             d = cap - 1u < d ? cap : d;                         /* cap 0 (none) wraps: d */
             j->depth = (uint8_t)(d < 255u ? d : 255u);
             j->state = KDP_J_RUN;
-            j->last_count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT,
+            j->last_count = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT,
                                                    hal_agent_rd32(KA_NODE_STATUS(j->yx)));
         }
     if (!j || j != end)         /* !j: the job count out of range (n 0 with jobs NULL too) */

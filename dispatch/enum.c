@@ -9,7 +9,7 @@
  * side; the coordinates of that square holding no router are clamped onto real ones). */
 static uint32_t kdp_grid(void)
 {
-    return (uint32_t)(hal_agent_rd(KA_CAPS) >> KH_FIELD_SHIFT(KA_CAPS_GRID_LO)) & 0xFFFFu;
+    return (uint32_t)(hal_agent_rd(KA_CAPS) >> KBF_FIELD_SHIFT(KA_CAPS_GRID_LO)) & 0xFFFFu;
 }
 
 void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx)
@@ -43,9 +43,9 @@ unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cy
 #pragma GCC unroll 1
         for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
             d[i] = 0;
-        _Static_assert(KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) == 0, "a read is op 0");
+        _Static_assert(KBF_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) == 0, "a read is op 0");
         d[4u * 8u / sizeof(uintptr_t) - 1u] =
-            (uintptr_t)(KH_FIELD_PREP(KF_W3_CTRL_INDEX, index) >> (64u - 8u * sizeof(uintptr_t)));
+            (uintptr_t)(KBF_FIELD_PREP(KF_W3_CTRL_INDEX, index) >> (64u - 8u * sizeof(uintptr_t)));
         d[KF_HDR_WORD * 8u / sizeof(uintptr_t)] = kdp_ctrl_hdr(yx, c->agent_yx, txn);
         hal_fence();                    /* the flit is complete before the kick reads it */
         hal_agent_wr32(KA_TX_KICK, 1);

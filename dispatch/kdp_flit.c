@@ -6,26 +6,26 @@
 
 uint32_t kdp_hdr_pack(const struct kdp_hdr *h)
 {
-    return (uint32_t)(KH_FIELD_PREP(KF_HDR_DST_X, h->dst_x & 0xFu) |
-                      KH_FIELD_PREP(KF_HDR_DST_Y, h->dst_y & 0xFu) |
-                      KH_FIELD_PREP(KF_HDR_SRC_X, h->src_x & 0xFu) |
-                      KH_FIELD_PREP(KF_HDR_SRC_Y, h->src_y & 0xFu) |
-                      KH_FIELD_PREP(KF_HDR_TYPE, h->type & 0xFu) |
-                      KH_FIELD_PREP(KF_HDR_TXN, h->txn) |
-                      KH_FIELD_PREP(KF_HDR_LAST, h->last & 1u) |
-                      KH_FIELD_PREP(KF_HDR_RSVD, h->rsvd & 7u));
+    return (uint32_t)(KBF_FIELD_PREP(KF_HDR_DST_X, h->dst_x & 0xFu) |
+                      KBF_FIELD_PREP(KF_HDR_DST_Y, h->dst_y & 0xFu) |
+                      KBF_FIELD_PREP(KF_HDR_SRC_X, h->src_x & 0xFu) |
+                      KBF_FIELD_PREP(KF_HDR_SRC_Y, h->src_y & 0xFu) |
+                      KBF_FIELD_PREP(KF_HDR_TYPE, h->type & 0xFu) |
+                      KBF_FIELD_PREP(KF_HDR_TXN, h->txn) |
+                      KBF_FIELD_PREP(KF_HDR_LAST, h->last & 1u) |
+                      KBF_FIELD_PREP(KF_HDR_RSVD, h->rsvd & 7u));
 }
 
 void kdp_hdr_unpack(uint32_t w, struct kdp_hdr *h)
 {
-    h->dst_x = (uint8_t)KH_FIELD_GET(KF_HDR_DST_X, w);
-    h->dst_y = (uint8_t)KH_FIELD_GET(KF_HDR_DST_Y, w);
-    h->src_x = (uint8_t)KH_FIELD_GET(KF_HDR_SRC_X, w);
-    h->src_y = (uint8_t)KH_FIELD_GET(KF_HDR_SRC_Y, w);
-    h->type = (uint8_t)KH_FIELD_GET(KF_HDR_TYPE, w);
-    h->txn = (uint8_t)KH_FIELD_GET(KF_HDR_TXN, w);
-    h->last = (uint8_t)KH_FIELD_GET(KF_HDR_LAST, w);
-    h->rsvd = (uint8_t)KH_FIELD_GET(KF_HDR_RSVD, w);
+    h->dst_x = (uint8_t)KBF_FIELD_GET(KF_HDR_DST_X, w);
+    h->dst_y = (uint8_t)KBF_FIELD_GET(KF_HDR_DST_Y, w);
+    h->src_x = (uint8_t)KBF_FIELD_GET(KF_HDR_SRC_X, w);
+    h->src_y = (uint8_t)KBF_FIELD_GET(KF_HDR_SRC_Y, w);
+    h->type = (uint8_t)KBF_FIELD_GET(KF_HDR_TYPE, w);
+    h->txn = (uint8_t)KBF_FIELD_GET(KF_HDR_TXN, w);
+    h->last = (uint8_t)KBF_FIELD_GET(KF_HDR_LAST, w);
+    h->rsvd = (uint8_t)KBF_FIELD_GET(KF_HDR_RSVD, w);
 }
 
 void kdp_flit_inst(struct kf_flit *f, const uint64_t payload[4], uint8_t txn, bool last)
@@ -39,7 +39,7 @@ void kdp_flit_ctrl_read(struct kf_flit *f, uint8_t dst_yx, uint8_t agent_yx, uin
                        uint8_t txn)
 {
     f->w[0] = f->w[1] = f->w[2] = 0;
-    f->w[3] = KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) | KH_FIELD_PREP(KF_W3_CTRL_INDEX, index);
+    f->w[3] = KBF_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) | KBF_FIELD_PREP(KF_W3_CTRL_INDEX, index);
     f->w[KF_HDR_WORD] = kdp_ctrl_hdr(dst_yx, agent_yx, txn);
 }
 
@@ -55,10 +55,10 @@ bool kdp_ctrl_reply_match(const struct kf_flit *f, uint8_t want_yx, uint8_t inde
 
 void kdp_ns_unpack(uint64_t w, struct kdp_ns *ns)
 {
-    ns->code = (uint8_t)KH_FIELD_GET(KA_NS_CODE, w);
-    ns->arg = (uint32_t)KH_FIELD_GET(KA_NS_ARG, w);
-    ns->count = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, w);
-    ns->valid = KH_FIELD_GET(KA_NS_VALID, w) != 0;
+    ns->code = (uint8_t)KBF_FIELD_GET(KA_NS_CODE, w);
+    ns->arg = (uint32_t)KBF_FIELD_GET(KA_NS_ARG, w);
+    ns->count = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, w);
+    ns->valid = KBF_FIELD_GET(KA_NS_VALID, w) != 0;
 }
 
 bool kdp_plan_kick(uint32_t staged, uint32_t room, uint32_t others, struct kdp_kick *k)

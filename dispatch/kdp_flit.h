@@ -35,7 +35,7 @@ void kdp_hdr_unpack(uint32_t w, struct kdp_hdr *h);
  * docs/hardware.md §2.4.3), type CU_INST, the program's txn, last on the final one only. */
 static inline uint32_t kdp_inst_hdr(uint8_t txn, bool last)
 {
-    return (uint32_t)(KH_FIELD_PREP(KF_HDR_TYPE, KF_T_CU_INST) | KH_FIELD_PREP(KF_HDR_TXN, txn) |
+    return (uint32_t)(KBF_FIELD_PREP(KF_HDR_TYPE, KF_T_CU_INST) | KBF_FIELD_PREP(KF_HDR_TXN, txn) |
                       (last ? KF_HDR_LAST : 0));
 }
 
@@ -71,11 +71,11 @@ bool kdp_ctrl_reply_match(const struct kf_flit *f, uint8_t want_yx, uint8_t inde
 static inline void kdp_caps_unit(uint8_t yx, uint64_t caps, struct kx_unit_entry *u)
 {
     u->yx = yx;
-    u->version = (uint8_t)KH_FIELD_GET(KF_CAPS_VERSION, caps);
-    u->buffers = (uint8_t)KH_FIELD_GET(KF_CAPS_BUFFERS, caps);
+    u->version = (uint8_t)KBF_FIELD_GET(KF_CAPS_VERSION, caps);
+    u->buffers = (uint8_t)KBF_FIELD_GET(KF_CAPS_BUFFERS, caps);
     u->rsvd = 0;
-    u->type = (uint16_t)KH_FIELD_GET(KF_CAPS_TYPE, caps);
-    u->inst_depth = (uint16_t)KH_FIELD_GET(KF_CAPS_INST_DEPTH, caps);
+    u->type = (uint16_t)KBF_FIELD_GET(KF_CAPS_TYPE, caps);
+    u->inst_depth = (uint16_t)KBF_FIELD_GET(KF_CAPS_INST_DEPTH, caps);
 }
 
 /* A NODE_STATUS word (docs/hardware.md §1: [63:56] code, [55:24] arg, [23:8] count, [0] valid). */

@@ -116,7 +116,7 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
     uint32_t rest = c->owing & ~seen;       /* bits only below n_units (kdp_settle sets them) */
     for (unsigned u = 0; rest; u++, rest >>= 1)
         if (rest & 1u) {
-            uint16_t now = (uint16_t)KH_FIELD_GET(KA_NS_COUNT,
+            uint16_t now = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT,
                                                   hal_agent_rd32(KA_NODE_STATUS(c->units[u].yx)));
             elsewhere |= (int16_t)kdp_count_since(c->due[u], now) > 0;
         }
@@ -138,14 +138,14 @@ bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
      * stalls once they have eaten its credit, and is then a fault, not a hang. */
     if (c->cred_state == KDP_CRED_ON) {
         /* flits of the kick not pushed yet were counted as kicked: due to come back as well */
-        uint32_t d = c->cred_due - (uint32_t)KH_FIELD_GET(KA_PROG_STAT_CRED, st) +
-                     ((st & KA_PROG_STAT_RUN) ? (uint32_t)KH_FIELD_GET(KA_PROG_STAT_LEFT, st) : 0);
+        uint32_t d = c->cred_due - (uint32_t)KBF_FIELD_GET(KA_PROG_STAT_CRED, st) +
+                     ((st & KA_PROG_STAT_RUN) ? (uint32_t)KBF_FIELD_GET(KA_PROG_STAT_LEFT, st) : 0);
         if ((int16_t)d > 0)
             kdp_hidden(c, j, j + 1, (uint16_t)d);
     }
     c->cred_state = KDP_CRED_OFF;
     st = hal_agent_rd32(KA_PROG_STAT);
-    uint32_t left = (st & KA_PROG_STAT_RUN) ? (uint32_t)KH_FIELD_GET(KA_PROG_STAT_LEFT, st) : 0;
+    uint32_t left = (st & KA_PROG_STAT_RUN) ? (uint32_t)KBF_FIELD_GET(KA_PROG_STAT_LEFT, st) : 0;
     uint32_t back = 0, released = 0, t = kdp_rnow();
     for (;;) {
         if (!(hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)) {
@@ -162,7 +162,7 @@ bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
         }
         /* Credit [32:17] stays small here, so the low half holds it. Release more only once
          * RX has taken what was released (the unit's own returns push flits too). */
-        if ((st & KA_PROG_STAT_RUN) && !(st & (uint32_t)KH_GENMASK(31, 17)) && released <= back) {
+        if ((st & KA_PROG_STAT_RUN) && !(st & (uint32_t)KBF_GENMASK(31, 17)) && released <= back) {
             hal_agent_wr32(KA_PROG_CRED, KDP_ABORT_BATCH);
             released += KDP_ABORT_BATCH;
         }

@@ -2,24 +2,24 @@
  * §5 control 0x08). No printf: keeps libc's divides out of the RV32 image. */
 #include "hal/hal.h"
 
-const char *hal_puts(const char *s)
+const char *kx_puts(const char *s)
 {
     char c;
 
     /* Returns past the NUL, so a caller can walk a run of strings ("a\0b\0") in one pointer. */
     while ((c = *s++) != 0)
-        hal_console_putc(c);
+        kx_console_putc(c);
     return s;
 }
 
-void hal_put_hex(uint64_t v)
+void kx_put_hex(uint64_t v)
 {
-    hal_console_putc('0');
-    hal_console_putc('x');
-    hal_put_hex_digits(v);
+    kx_console_putc('0');
+    kx_console_putc('x');
+    kx_put_hex_digits(v);
 }
 
-void hal_put_hex_digits(uint64_t v)
+void kx_put_hex_digits(uint64_t v)
 {
     static const char digits[16] = "0123456789abcdef";
     /* The value as two 32-bit halves shifted left a nibble a turn, the top nibble printed
@@ -34,6 +34,6 @@ void hal_put_hex_digits(uint64_t v)
         lo <<= 4;
         seen |= d | (i == 1);
         if (seen)
-            hal_console_putc(digits[d]);
+            kx_console_putc(digits[d]);
     }
 }

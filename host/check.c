@@ -46,12 +46,12 @@ static int region(uint64_t ug, uint64_t *rs, uint64_t *re)
 
 void kh_ug_describe(uint64_t ug, char *buf, size_t len)
 {
-    unsigned mesh = (unsigned)KH_FIELD_GET(KF_UG_MESH, ug);
+    unsigned mesh = (unsigned)KBF_FIELD_GET(KF_UG_MESH, ug);
     if (ug > KF_UG_MASK) {
         snprintf(buf, len, "0x%llx is wider than the 40-bit unit-global space (bits above 39 set)",
                  (unsigned long long)ug);
     } else if (!(ug & KF_UG_APERTURE)) {
-        uint64_t local = KH_FIELD_GET(KF_UG_LOCAL, ug);
+        uint64_t local = KBF_FIELD_GET(KF_UG_LOCAL, ug);
         if (ug & KF_UG_RESERVED)
             snprintf(buf, len, "0x%llx has reserved bit 38 set: the memory agent ignores it and serves "
                      "this node's DRAM offset 0x%llx (an alias, not a second memory)",
@@ -68,7 +68,7 @@ void kh_ug_describe(uint64_t ug, char *buf, size_t len)
             snprintf(buf, len, "0x%llx is DRAM offset 0x%llx", (unsigned long long)ug,
                      (unsigned long long)local);
     } else {
-        unsigned ap = (unsigned)KH_FIELD_GET(KF_UG_APERTURE_IDX, ug);
+        unsigned ap = (unsigned)KBF_FIELD_GET(KF_UG_APERTURE_IDX, ug);
         uint64_t off = ug & 0xFFFFFFFFu;
         if (ug & KF_UG_RESERVED)
             snprintf(buf, len, "0x%llx is an aperture address with reserved bit 38 set: the memory agent "
@@ -140,7 +140,7 @@ struct shadow {
 static int walk_extent(const struct walker *w, int64_t *lo, int64_t *hi)
 {
     int64_t neg = 0, pos = 0;
-    unsigned nd = w->ndim > KM_MAX_DIMS ? KM_MAX_DIMS : w->ndim;
+    unsigned nd = w->ndim > KMV_MAX_DIMS ? KMV_MAX_DIMS : w->ndim;
     for (unsigned i = 0; i < nd; i++) {
         int64_t c = w->count[i] ? w->count[i] : 1;
         int64_t span = (c - 1) * (int64_t)w->stride[i];
@@ -152,7 +152,7 @@ static int walk_extent(const struct walker *w, int64_t *lo, int64_t *hi)
     if (neg < INT32_MIN || pos > INT32_MAX)
         return -1;
     *lo = (int64_t)w->base + neg;
-    *hi = (int64_t)w->base + pos + KM_WORD_BYTES;
+    *hi = (int64_t)w->base + pos + KMV_WORD_BYTES;
     return 0;
 }
 
@@ -192,58 +192,58 @@ int kh_list_check(const struct kd_write *w, uint32_t n, uint32_t *bad, char *err
     for (uint32_t i = 0; i < n; i++) {
         uint64_t v = kd_value(&w[i]);
         switch (w[i].off) {
-        case KM_REG_HDR:
+        case KMV_REG_HDR:
             s.sel = (unsigned)(v & 1u);
-            s.wk[s.sel].base = KH_FIELD_GET(KM_HDR_BASE, v);
-            s.wk[s.sel].ndim = (unsigned)KH_FIELD_GET(KM_HDR_NDIM, v);
+            s.wk[s.sel].base = KBF_FIELD_GET(KMV_HDR_BASE, v);
+            s.wk[s.sel].ndim = (unsigned)KBF_FIELD_GET(KMV_HDR_NDIM, v);
             break;
-        case KM_REG_DIM:
+        case KMV_REG_DIM:
             s.sel = (unsigned)(v & 1u);
             s.staged = v;
             break;
-        case KM_REG_AXIS: {
-            unsigned d = (unsigned)KH_FIELD_GET(KM_DIM_INDEX, s.staged);
-            s.wk[s.sel].count[d] = (uint32_t)KH_FIELD_GET(KM_DIM_COUNT, s.staged);
-            s.wk[s.sel].stride[d] = (int32_t)(uint32_t)KH_FIELD_GET(KM_DIM_STRIDE, s.staged);
+        case KMV_REG_AXIS: {
+            unsigned d = (unsigned)KBF_FIELD_GET(KMV_DIM_INDEX, s.staged);
+            s.wk[s.sel].count[d] = (uint32_t)KBF_FIELD_GET(KMV_DIM_COUNT, s.staged);
+            s.wk[s.sel].stride[d] = (int32_t)(uint32_t)KBF_FIELD_GET(KMV_DIM_STRIDE, s.staged);
             break;
         }
-        case KM_REG_BOUND:
+        case KMV_REG_BOUND:
             s.sel = (unsigned)(v & 1u);
             break;
-        case KM_REG_INDEX:
-            s.idx_base = KH_FIELD_GET(KM_INDEX_BASE, v);
-            s.idx_count = (uint32_t)KH_FIELD_GET(KM_INDEX_COUNT, v);
+        case KMV_REG_INDEX:
+            s.idx_base = KBF_FIELD_GET(KMV_INDEX_BASE, v);
+            s.idx_count = (uint32_t)KBF_FIELD_GET(KMV_INDEX_COUNT, v);
             break;
         default:
             break;
         }
         if (!kd_is_go(&w[i]))
             continue;
-        unsigned mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, v);
-        const struct walker *dst = &s.wk[KM_WALK_DST], *src = &s.wk[KM_WALK_SRC];
+        unsigned mode = (unsigned)KBF_FIELD_GET(KMV_CTRL_MODE, v);
+        const struct walker *dst = &s.wk[KMV_WALK_DST], *src = &s.wk[KMV_WALK_SRC];
         int rc = KH_OK;
         *bad = i;
         switch (mode) {
-        case KM_MODE_TRANSPOSE:
+        case KMV_MODE_TRANSPOSE:
             break;             /* faults at GO: nothing is read or written */
-        case KM_MODE_GATHER: {
+        case KMV_MODE_GATHER: {
             /* Indices, eight to a word, at least one word read; the rows themselves depend on the
              * index values in node memory, which the host does not know. */
             uint64_t words = s.idx_count ? (s.idx_count + 7u) / 8u : 1u;
             if (!(rc = walk_range(dst, "destination walk", move, i, mode, 0, err, errlen)))
                 rc = range_of("index buffer", move, i, mode, (int64_t)s.idx_base,
-                              (int64_t)(s.idx_base + words * KM_WORD_BYTES), err, errlen);
+                              (int64_t)(s.idx_base + words * KMV_WORD_BYTES), err, errlen);
             break;
         }
-        case KM_MODE_GENERATE:
-        case KM_MODE_FILL:
+        case KMV_MODE_GENERATE:
+        case KMV_MODE_FILL:
             rc = walk_range(dst, "destination walk", move, i, mode, 0, err, errlen);
             break;
-        case KM_MODE_XFORM:
+        case KMV_MODE_XFORM:
             /* Each entry is one burst of OUT_WORDS (4 in the reference geometry) words at the
              * destination element's address. */
             if (!(rc = walk_range(src, "source walk", move, i, mode, 0, err, errlen)))
-                rc = walk_range(dst, "destination walk", move, i, mode, 3 * KM_WORD_BYTES, err, errlen);
+                rc = walk_range(dst, "destination walk", move, i, mode, 3 * KMV_WORD_BYTES, err, errlen);
             break;
         default:               /* COPY; modes 6 and 7 run as COPY */
             if (!(rc = walk_range(dst, "destination walk", move, i, mode, 0, err, errlen)))

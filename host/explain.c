@@ -72,13 +72,13 @@ static const char *await_name(unsigned what)
 static const char *mover_fault_name(unsigned code)
 {
     switch (code) {
-    case KM_FAULT_INDEX_LEN: return "INDEX_LEN";
-    case KM_FAULT_RANGE: return "RANGE";
-    case KM_FAULT_AXI: return "AXI (memory error)";
-    case KM_FAULT_MODE: return "MODE";
-    case KM_FAULT_WIDTH: return "WIDTH";
-    case KM_FAULT_ALIGN: return "ALIGN";
-    case KM_FAULT_XFORM_BOUND: return "XFORM_BOUND";
+    case KMV_FAULT_INDEX_LEN: return "INDEX_LEN";
+    case KMV_FAULT_RANGE: return "RANGE";
+    case KMV_FAULT_AXI: return "AXI (memory error)";
+    case KMV_FAULT_MODE: return "MODE";
+    case KMV_FAULT_WIDTH: return "WIDTH";
+    case KMV_FAULT_ALIGN: return "ALIGN";
+    case KMV_FAULT_XFORM_BOUND: return "XFORM_BOUND";
     default: return "unknown";
     }
 }

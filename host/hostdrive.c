@@ -22,7 +22,7 @@ int kh_hd_dispatch(struct kh_node *n, uint8_t yx, uint8_t txn, const uint64_t (*
         (rc = kh_agent_read(n, KA_NODE_STATUS(yx), &ns)))
         return rc;
     /* Completions are counted as differences modulo 2^16 from this snapshot (docs/hardware.md §1.1). */
-    uint16_t snap = (uint16_t)KH_FIELD_GET(KA_NS_COUNT, ns);
+    uint16_t snap = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, ns);
     uint64_t deadline = kh_ms_now() + timeout_ms;
     for (uint32_t start = 0; start < count; start += KH_HD_CHUNK) {
         uint32_t k = count - start < KH_HD_CHUNK ? count - start : KH_HD_CHUNK;
@@ -49,10 +49,10 @@ int kh_hd_dispatch(struct kh_node *n, uint8_t yx, uint8_t txn, const uint64_t (*
             /* Signals of this chunk, modulo 2^16: every earlier chunk signalled exactly its
              * size, so the chunk's count is the difference past snap + start (k <= 128, no
              * ambiguity; a 16-bit "seen" compared with a 32-bit start broke past 65,535). */
-            uint16_t done = (uint16_t)(KH_FIELD_GET(KA_NS_COUNT, ns) - snap - start);
-            if (KH_FIELD_GET(KA_NS_CODE, ns) == KF_SIG_FAULT && done > 0) {
+            uint16_t done = (uint16_t)(KBF_FIELD_GET(KA_NS_COUNT, ns) - snap - start);
+            if (KBF_FIELD_GET(KA_NS_CODE, ns) == KF_SIG_FAULT && done > 0) {
                 r->status = KS_UNIT_FAULT;
-                r->value = KH_FIELD_GET(KA_NS_ARG, ns);
+                r->value = KBF_FIELD_GET(KA_NS_ARG, ns);
                 goto out;
             }
             if (done >= k)

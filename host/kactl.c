@@ -1029,10 +1029,10 @@ static int cmd_status(int argc, char **argv)
         node_die("reading the agent");
     printf("agent: PROG_STAT=0x%llx (run %u, left %u) RX_STATUS=0x%llx (%s%s) AUX_STAT=0x%llx "
            "(busy %u, fault %u, moves %llu) %s\n", (unsigned long long)ps, (unsigned)(ps & KA_PROG_STAT_RUN),
-           (unsigned)KH_FIELD_GET(KA_PROG_STAT_LEFT, ps), (unsigned long long)rx,
+           (unsigned)KBF_FIELD_GET(KA_PROG_STAT_LEFT, ps), (unsigned long long)rx,
            rx & KA_RX_STATUS_EMPTY ? "empty" : "not empty", rx & KA_RX_STATUS_OVERFLOW ? ", overflowed" : "",
-           (unsigned long long)aux, (unsigned)(aux & KA_AUX_STAT_BUSY), (unsigned)KH_FIELD_GET(KA_AUX_STAT_FAULT, aux),
-           (unsigned long long)KH_FIELD_GET(KA_AUX_STAT_MOVES, aux),
+           (unsigned long long)aux, (unsigned)(aux & KA_AUX_STAT_BUSY), (unsigned)KBF_FIELD_GET(KA_AUX_STAT_FAULT, aux),
+           (unsigned long long)KBF_FIELD_GET(KA_AUX_STAT_MOVES, aux),
            !(ps & KA_PROG_STAT_RUN) && (rx & KA_RX_STATUS_EMPTY) && !(aux & KA_AUX_STAT_BUSY) ? "quiet" : "BUSY");
     uint64_t r[KH_REFEREE_COUNT];
     if (kh_referee_read(&node, r))

@@ -168,10 +168,10 @@ static int cmd_list(const char *which)
         /* Two COPY moves: X (256 B = 8 words) and W (1 KB = 32 words) from the upload area. */
         kmv_walk_linear(&s, UP_X_UG, 8);
         kmv_walk_linear(&d, X_UG, 8);
-        kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0);
+        kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0);
         kmv_walk_linear(&s, UP_W_UG, 32);
         kmv_walk_linear(&d, W_UG, 32);
-        kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0);
+        kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0);
         if (b.status != KS_OK)
             return fprintf(stderr, "kademo: builder status 0x%x\n", b.status), 1;
         return print_list(w, b.n, "copy X (0x180000 -> 0x100000, 8 words) and W (0x181000 -> 0x101000, 32 words)");
@@ -179,7 +179,7 @@ static int cmd_list(const char *which)
     if (!strcmp(which, "fill")) {
         /* A FILL needs IMM (mover offset 0x40): RV32 reaches it, RV64 does not (NO_REACH). */
         kmv_walk_linear(&d, FILL_UG, 128);
-        kmv_build_fill(&b, &d, KM_WIDTH_32, FILL_VAL, 0);
+        kmv_build_fill(&b, &d, KMV_WIDTH_32, FILL_VAL, 0);
         if (b.status != KS_OK)
             return fprintf(stderr, "kademo: builder status 0x%x\n", b.status), 1;
         return print_list(w, b.n, "fill 4 KB at 0x190000 with 0xC0DE5EED (needs IMM, 0x40)");

@@ -399,8 +399,8 @@ int kh_core_status(struct kh_node *n, struct kh_core_status *s)
         rc = queue_reg_read(n, KHP_CPU_BASE + 8u * i, &r[i]);
     if (rc || (rc = kh_flush(n)))
         return rc;
-    s->state = (unsigned)KH_FIELD_GET(KHP_CPU_STATE_STATE, r[1]);
-    s->cause = (unsigned)KH_FIELD_GET(KHP_CPU_STATE_CAUSE, r[1]);
+    s->state = (unsigned)KBF_FIELD_GET(KHP_CPU_STATE_STATE, r[1]);
+    s->cause = (unsigned)KBF_FIELD_GET(KHP_CPU_STATE_CAUSE, r[1]);
     s->word = r[2];
     s->pc = r[3];
     s->cycles = r[4];

@@ -120,9 +120,9 @@ static void dispatch_start(struct km_agent *a)
     agent_xy(a, &ax, &ay);
     uint64_t keep = KF_HDR_TYPE | KF_HDR_TXN | KF_HDR_LAST | KF_HDR_RSVD;
     f.w[KF_HDR_WORD] = (f.w[KF_HDR_WORD] & keep) |
-                       KH_FIELD_PREP(KF_HDR_DST_X, KH_FIELD_GET(KA_PROG_DST_X, a->prog_dst)) |
-                       KH_FIELD_PREP(KF_HDR_DST_Y, KH_FIELD_GET(KA_PROG_DST_Y, a->prog_dst)) |
-                       KH_FIELD_PREP(KF_HDR_SRC_X, ax) | KH_FIELD_PREP(KF_HDR_SRC_Y, ay);
+                       KBF_FIELD_PREP(KF_HDR_DST_X, KBF_FIELD_GET(KA_PROG_DST_X, a->prog_dst)) |
+                       KBF_FIELD_PREP(KF_HDR_DST_Y, KBF_FIELD_GET(KA_PROG_DST_Y, a->prog_dst)) |
+                       KBF_FIELD_PREP(KF_HDR_SRC_X, ax) | KBF_FIELD_PREP(KF_HDR_SRC_Y, ay);
     /* A PROG_CRED write wins its cycle over a flit's start (docs/hardware.md §1.1): the written value
      * stays. */
     if (!(a->cred_written && a->cred_wr_t == a->m->now))
@@ -222,16 +222,16 @@ static uint64_t *stage_word(struct km_agent *a, uint32_t off)
 
 static uint64_t prog_stat(const struct km_agent *a)
 {
-    return (a->run ? KA_PROG_STAT_RUN : 0) | KH_FIELD_PREP(KA_PROG_STAT_LEFT, a->left) |
-           KH_FIELD_PREP(KA_PROG_STAT_CRED, a->credit);
+    return (a->run ? KA_PROG_STAT_RUN : 0) | KBF_FIELD_PREP(KA_PROG_STAT_LEFT, a->left) |
+           KBF_FIELD_PREP(KA_PROG_STAT_CRED, a->credit);
 }
 
 static uint64_t caps(const struct km_agent *a)
 {
-    return KH_FIELD_PREP(KA_CAPS_FLIT_WIDTH, AG_FLIT_WIDTH) |
-           KH_FIELD_PREP(KA_CAPS_POS_WIDTH, AG_POS_WIDTH) |
-           KH_FIELD_PREP(KA_CAPS_GRID_LO, km_mesh_grid_lo(a->m->mesh)) |
-           KH_FIELD_PREP(KA_CAPS_GRID_HI, km_mesh_grid_hi(a->m->mesh));
+    return KBF_FIELD_PREP(KA_CAPS_FLIT_WIDTH, AG_FLIT_WIDTH) |
+           KBF_FIELD_PREP(KA_CAPS_POS_WIDTH, AG_POS_WIDTH) |
+           KBF_FIELD_PREP(KA_CAPS_GRID_LO, km_mesh_grid_lo(a->m->mesh)) |
+           KBF_FIELD_PREP(KA_CAPS_GRID_HI, km_mesh_grid_hi(a->m->mesh));
 }
 
 uint64_t km_agent_read(struct km_model *m, uint32_t off, enum km_initiator who)
@@ -429,7 +429,7 @@ void km_agent_receive(struct km_model *m, const struct kf_flit *f)
     if (rx_full)
         a->rx_overflow = true;     /* offered while full, a signal included */
 
-    if (KH_FIELD_GET(KF_HDR_TYPE, hdr) != KF_T_CU_SIGNAL) {
+    if (KBF_FIELD_GET(KF_HDR_TYPE, hdr) != KF_T_CU_SIGNAL) {
         if (rx_full)
             KM_REF_INC(m, rx_dropped);   /* accepted and dropped: memory is never blocked */
         else
@@ -438,13 +438,13 @@ void km_agent_receive(struct km_model *m, const struct kf_flit *f)
     }
 
     /* A signal is summarised, never queued. */
-    unsigned code = (unsigned)KH_FIELD_GET(KF_W3_SIG_CODE, f->w[3]);
-    uint64_t arg = KH_FIELD_GET(KF_W3_SIG_ARG, f->w[3]);
-    unsigned yx = (unsigned)((KH_FIELD_GET(KF_HDR_SRC_Y, hdr) << 4) |
-                             KH_FIELD_GET(KF_HDR_SRC_X, hdr));
-    uint64_t count = (KH_FIELD_GET(KA_NS_COUNT, a->node_status[yx]) + 1u) & 0xFFFFu;
-    a->node_status[yx] = KH_FIELD_PREP(KA_NS_CODE, code) | KH_FIELD_PREP(KA_NS_ARG, arg) |
-                         KH_FIELD_PREP(KA_NS_COUNT, count) | KA_NS_VALID;
+    unsigned code = (unsigned)KBF_FIELD_GET(KF_W3_SIG_CODE, f->w[3]);
+    uint64_t arg = KBF_FIELD_GET(KF_W3_SIG_ARG, f->w[3]);
+    unsigned yx = (unsigned)((KBF_FIELD_GET(KF_HDR_SRC_Y, hdr) << 4) |
+                             KBF_FIELD_GET(KF_HDR_SRC_X, hdr));
+    uint64_t count = (KBF_FIELD_GET(KA_NS_COUNT, a->node_status[yx]) + 1u) & 0xFFFFu;
+    a->node_status[yx] = KBF_FIELD_PREP(KA_NS_CODE, code) | KBF_FIELD_PREP(KA_NS_ARG, arg) |
+                         KBF_FIELD_PREP(KA_NS_COUNT, count) | KA_NS_VALID;
     if (!(a->sig_cleared && a->sig_clr_t == m->now))
         a->sig_done++;
     if (code == KF_SIG_INST_COMPLETE && !(a->cred_written && a->cred_wr_t == m->now)) {

@@ -20,7 +20,7 @@
 #define RV32_MVGO_BYTES    4u
 #define RV32_OCC_BYTES     0x10000u
 #define RV64_UG_LIMIT      (UINT64_C(1) << 40)
-#define RV64_STAGING_BIT   KH_BIT(39)
+#define RV64_STAGING_BIT   KBF_BIT(39)
 
 struct km_line {
     uint64_t tag;             /* line address (unit-global >> 5) */
@@ -204,8 +204,8 @@ uint64_t km_cpu_host_read(struct km_model *m, unsigned off)
     case KHP_CPU_CTRL:
         return c->state == KHP_CPU_HELD ? KHP_CPU_CTRL_HOLD : 0;
     case KHP_CPU_STATE:
-        return KH_FIELD_PREP(KHP_CPU_STATE_STATE, c->state) |
-               KH_FIELD_PREP(KHP_CPU_STATE_CAUSE, c->cause & 0xFFu);
+        return KBF_FIELD_PREP(KHP_CPU_STATE_STATE, c->state) |
+               KBF_FIELD_PREP(KHP_CPU_STATE_CAUSE, c->cause & 0xFFu);
     case KHP_CPU_EXIT_WORD:
         return c->word;
     case KHP_CPU_HALT_PC:
@@ -472,7 +472,7 @@ static uint64_t rv64_ctl_read(struct km_model *m, unsigned reg)
 static void rv64_ctl_write(struct km_model *m, unsigned reg, uint64_t v)
 {
     struct km_cpu *c = m->cpu;
-    if (reg >= RV64_CTL_MOVER && reg < RV64_CTL_MOVER + KM_RV64_REACH_END) {
+    if (reg >= RV64_CTL_MOVER && reg < RV64_CTL_MOVER + KMV_RV64_REACH_END) {
         km_mover_write(m->mover, reg - RV64_CTL_MOVER, v);
         return;
     }
@@ -514,7 +514,7 @@ static int rv64_access(struct km_model *m, uint64_t a, unsigned size, bool write
         unsigned off = (unsigned)(a - RV64_CTL_BASE);
         unsigned reg = off & ~7u, lo = off & 7u;
         /* A narrower store would write half a mover register (the rest zero): fault it. */
-        if (write && size != 8 && reg >= RV64_CTL_MOVER && reg < RV64_CTL_MOVER + KM_RV64_REACH_END)
+        if (write && size != 8 && reg >= RV64_CTL_MOVER && reg < RV64_CTL_MOVER + KMV_RV64_REACH_END)
             return -1;
         if (write)
             rv64_ctl_write(m, reg, (*val & size_mask(size)) << (8 * lo));

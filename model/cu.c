@@ -80,7 +80,7 @@ static void busy_note(struct km_cu *cu);
 static uint32_t hdr_of(const struct kf_flit *f) { return (uint32_t)f->w[KF_HDR_WORD]; }
 static unsigned hget(uint64_t mask, const struct kf_flit *f)
 {
-    return (unsigned)KH_FIELD_GET(mask, hdr_of(f));
+    return (unsigned)KBF_FIELD_GET(mask, hdr_of(f));
 }
 
 uint64_t km_cu_now(const struct km_cu *cu) { return cu->m->now; }
@@ -101,7 +101,7 @@ void km_cu_mem_agent(const struct km_cu *cu, unsigned *x, unsigned *y)
 void km_cu_send(struct km_cu *cu, struct kf_flit *f)
 {
     uint64_t h = f->w[KF_HDR_WORD] & ~(KF_HDR_SRC_X | KF_HDR_SRC_Y);
-    f->w[KF_HDR_WORD] = h | KH_FIELD_PREP(KF_HDR_SRC_X, cu->x) | KH_FIELD_PREP(KF_HDR_SRC_Y, cu->y);
+    f->w[KF_HDR_WORD] = h | KBF_FIELD_PREP(KF_HDR_SRC_X, cu->x) | KBF_FIELD_PREP(KF_HDR_SRC_Y, cu->y);
     km_mesh_send(cu->m, cu->x, cu->y, f);
 }
 
@@ -227,16 +227,16 @@ static uint64_t ctrl_value(struct km_cu *cu, unsigned index)
     uint64_t busy_ns = cu->busy_ns + (cu->busy_on ? cu->m->now - cu->busy_t0 : 0);
     switch (index) {
     case KF_CTRL_CU_CAPS:
-        return KH_FIELD_PREP(KF_CAPS_TYPE, cu->cls->type) |
-               KH_FIELD_PREP(KF_CAPS_VERSION, cu->cls->version) |
-               KH_FIELD_PREP(KF_CAPS_BUFFERS, cu->cls->buffers) |
-               KH_FIELD_PREP(KF_CAPS_INST_DEPTH, cu->cls->inst_depth);
+        return KBF_FIELD_PREP(KF_CAPS_TYPE, cu->cls->type) |
+               KBF_FIELD_PREP(KF_CAPS_VERSION, cu->cls->version) |
+               KBF_FIELD_PREP(KF_CAPS_BUFFERS, cu->cls->buffers) |
+               KBF_FIELD_PREP(KF_CAPS_INST_DEPTH, cu->cls->inst_depth);
     case KF_CTRL_CU_STATUS:
         return (busy(cu) ? KF_STATUS_BUSY : 0) |
-               KH_FIELD_PREP(KF_STATUS_FREE, cu->cls->inst_depth - cu->fifo_count);
+               KBF_FIELD_PREP(KF_STATUS_FREE, cu->cls->inst_depth - cu->fifo_count);
     case KF_CTRL_CU_COUNTERS:
-        return KH_FIELD_PREP(KF_COUNTERS_RETIRED, cu->retired) |
-               KH_FIELD_PREP(KF_COUNTERS_BUSY, (uint32_t)(busy_ns / km_cu_cycle_ns(cu)));
+        return KBF_FIELD_PREP(KF_COUNTERS_RETIRED, cu->retired) |
+               KBF_FIELD_PREP(KF_COUNTERS_BUSY, (uint32_t)(busy_ns / km_cu_cycle_ns(cu)));
     case KF_CTRL_CU_DBG:
         return cu->cls->dbg ? cu->cls->dbg(cu, cu->state) : 0;
     default:
@@ -262,10 +262,10 @@ static void ctrl_request(struct km_cu *cu, const struct kf_flit *req)
     cu->ctrl_reqs++;
     if (inj_hit(cu->inj.mute, cu->inj.mute_n, cu->inj.mute_base, cu->ctrl_reqs))
         return;     /* injected: this request is never answered */
-    unsigned index = (unsigned)KH_FIELD_GET(KF_W3_CTRL_INDEX, req->w[3]);
+    unsigned index = (unsigned)KBF_FIELD_GET(KF_W3_CTRL_INDEX, req->w[3]);
     struct kf_flit r = { { 0, 0, 0, 0, 0 } };
-    r.w[3] = KH_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_REPLY) |
-             KH_FIELD_PREP(KF_W3_CTRL_INDEX, index);
+    r.w[3] = KBF_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_REPLY) |
+             KBF_FIELD_PREP(KF_W3_CTRL_INDEX, index);
     kf_ctrl_value_put(&r, ctrl_value(cu, index));
     r.w[KF_HDR_WORD] = kf_hdr(hget(KF_HDR_SRC_X, req), hget(KF_HDR_SRC_Y, req), cu->x, cu->y,
                               KF_T_CU_CTRL, hget(KF_HDR_TXN, req), 1);
@@ -364,7 +364,7 @@ void km_cu_done(struct km_cu *cu, uint32_t exec_result, bool fault)
         arg = exec_result;
     }
     struct kf_flit s = { { 0, 0, 0, 0, 0 } };
-    s.w[3] = KH_FIELD_PREP(KF_W3_SIG_CODE, code) | KH_FIELD_PREP(KF_W3_SIG_ARG, arg);
+    s.w[3] = KBF_FIELD_PREP(KF_W3_SIG_CODE, code) | KBF_FIELD_PREP(KF_W3_SIG_ARG, arg);
     s.w[KF_HDR_WORD] = kf_hdr(hget(KF_HDR_SRC_X, &cu->cur), hget(KF_HDR_SRC_Y, &cu->cur),
                               cu->x, cu->y, KF_T_CU_SIGNAL, txn, 1);
     cu->completions++;

@@ -146,8 +146,8 @@ static unsigned hp_model(struct hp_ctx *c)
         return KHP_OK;
     case KHP_MODEL_INJ_ARM:
         if (is_write(c)) {
-            if (v > 0xFF || km_inject(c->m, (unsigned)v, (unsigned)KH_FIELD_GET(KHP_INJ_UNIT_X, inj->unit),
-                                      (unsigned)KH_FIELD_GET(KHP_INJ_UNIT_Y, inj->unit), inj->n, inj->arg))
+            if (v > 0xFF || km_inject(c->m, (unsigned)v, (unsigned)KBF_FIELD_GET(KHP_INJ_UNIT_X, inj->unit),
+                                      (unsigned)KBF_FIELD_GET(KHP_INJ_UNIT_Y, inj->unit), inj->n, inj->arg))
                 return KHP_E_ADDR;  /* no unit there, or no such kind: nothing armed */
             inj->armed++;
         }

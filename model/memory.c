@@ -12,7 +12,7 @@
 #define KM_DIR_PAGES       (1u << KM_DIR_SHIFT)
 #define KM_DRAM_SPAN       (UINT64_C(1) << 36)          /* the local offset field [35:0] */
 #define KM_APERTURE_SPAN   (UINT64_C(1) << 32)          /* offsets [31:0] inside an aperture */
-#define KM_WORD_BYTES      32u                          /* one flit payload, one AXI beat */
+#define KM_BEAT_BYTES      32u                          /* one flit payload, one AXI beat */
 #define KM_OWN_MESH        0u                           /* a single-mesh node: mesh id 0 */
 #define KM_MAX_ENTRY_WORDS 4u
 /* A write descriptor's len is captured in clog2(WBURST)+1 = 4 bits, as the RTL does
@@ -114,7 +114,7 @@ static enum region decode(const struct km_memory *mem, uint64_t ug, uint64_t *of
     if (!(ug & KF_UG_APERTURE)) {
         /* DRAM: a foreign mesh field aliases to local memory at the same offset; bit 38 is
          * not part of the offset. */
-        uint64_t local = KH_FIELD_GET(KF_UG_LOCAL, ug);
+        uint64_t local = KBF_FIELD_GET(KF_UG_LOCAL, ug);
         *off = local;
         if (local < mem->dram_bytes) {
             *span = mem->dram_bytes - local;
@@ -123,8 +123,8 @@ static enum region decode(const struct km_memory *mem, uint64_t ug, uint64_t *of
         *span = KM_DRAM_SPAN - local;      /* 4-64 GB: decodes, hits nothing */
         return R_NOTHING;
     }
-    if ((ug & KF_UG_RESERVED) || KH_FIELD_GET(KF_UG_MESH, ug) != KM_OWN_MESH ||
-        KH_FIELD_GET(KF_UG_APERTURE_IDX, ug) != 0) {
+    if ((ug & KF_UG_RESERVED) || KBF_FIELD_GET(KF_UG_MESH, ug) != KM_OWN_MESH ||
+        KBF_FIELD_GET(KF_UG_APERTURE_IDX, ug) != 0) {
         /* Another mesh's staging or an aperture nobody serves: dropped, never aliased. */
         *off = 0;
         *span = UINT64_MAX;
@@ -307,27 +307,27 @@ static void mem_read_req(struct km_model *m, const struct kf_flit *f)
 {
     struct km_memory *mem = m->mem;
     uint32_t h = hdr_of(f);
-    uint64_t addr = KH_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
-    unsigned len = (unsigned)KH_FIELD_GET(KF_W3_MEM_LEN, f->w[3]);
-    unsigned flags = (unsigned)KH_FIELD_GET(KF_W3_MEM_FLAGS, f->w[3]);
-    unsigned txn = (unsigned)KH_FIELD_GET(KF_HDR_TXN, h);
+    uint64_t addr = KBF_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
+    unsigned len = (unsigned)KBF_FIELD_GET(KF_W3_MEM_LEN, f->w[3]);
+    unsigned flags = (unsigned)KBF_FIELD_GET(KF_W3_MEM_FLAGS, f->w[3]);
+    unsigned txn = (unsigned)KBF_FIELD_GET(KF_HDR_TXN, h);
     unsigned ax, ay;
     km_mesh_agent_xy(m->mesh, &ax, &ay);
 
-    unsigned dst[4] = { (unsigned)KH_FIELD_GET(KF_HDR_SRC_Y, h) << 4 | (unsigned)KH_FIELD_GET(KF_HDR_SRC_X, h) };
+    unsigned dst[4] = { (unsigned)KBF_FIELD_GET(KF_HDR_SRC_Y, h) << 4 | (unsigned)KBF_FIELD_GET(KF_HDR_SRC_X, h) };
     unsigned ndst = 1, entries, words;
     bool stream = (flags & KF_MEM_FLAG_STREAM) != 0;
     if (stream) {
         /* Entry read engine (memory protocol §3.2): count entries of entry_words words. */
-        entries = (unsigned)KH_FIELD_GET(KF_W3_MEM_COUNT, f->w[3]);
+        entries = (unsigned)KBF_FIELD_GET(KF_W3_MEM_COUNT, f->w[3]);
         if (!entries)
             entries = 1;
-        words = (unsigned)KH_FIELD_GET(KF_W2_MEM_ENTRY_WORDS, f->w[2]);
+        words = (unsigned)KBF_FIELD_GET(KF_W2_MEM_ENTRY_WORDS, f->w[2]);
         if (!words || words > KM_MAX_ENTRY_WORDS)
             words = KM_MAX_ENTRY_WORDS;
         /* Extra destinations, {y,x} per byte, lowest byte first (§3.2.2). */
-        unsigned npeer = (unsigned)KH_FIELD_GET(KF_W2_MEM_NPEER, f->w[2]);
-        uint64_t peer = KH_FIELD_GET(KF_W2_MEM_PEER, f->w[2]);
+        unsigned npeer = (unsigned)KBF_FIELD_GET(KF_W2_MEM_NPEER, f->w[2]);
+        uint64_t peer = KBF_FIELD_GET(KF_W2_MEM_PEER, f->w[2]);
         for (unsigned i = 0; i < npeer; i++)
             dst[ndst++] = (unsigned)(peer >> (8 * i)) & 0xFFu;
     } else {
@@ -336,7 +336,7 @@ static void mem_read_req(struct km_model *m, const struct kf_flit *f)
         words = len + 1;
     }
 
-    size_t bytes = (size_t)entries * words * KM_WORD_BYTES;
+    size_t bytes = (size_t)entries * words * KM_BEAT_BYTES;
     if (classify(mem, addr, bytes) == KM_MEM_DROPPED)
         return;     /* docs/hardware.md §8: no response at all; the requester must time out */
 
@@ -352,8 +352,8 @@ static void mem_read_req(struct km_model *m, const struct kf_flit *f)
                 bool last = w == words - 1;
                 unsigned etxn = stream ? (txn + e) & 0xFFu : txn;
                 o->w[KF_HDR_WORD] = kf_hdr(dst[d] & 0xFu, dst[d] >> 4, ax, ay, KF_T_MEM_RD_RESP, etxn, last) |
-                                    (stream ? KH_FIELD_PREP(KF_HDR_RSVD, w & 3u) : 0);
-                beat_to_flit(o, data + ((size_t)e * words + w) * KM_WORD_BYTES);
+                                    (stream ? KBF_FIELD_PREP(KF_HDR_RSVD, w & 3u) : 0);
+                beat_to_flit(o, data + ((size_t)e * words + w) * KM_BEAT_BYTES);
             }
         }
     }
@@ -366,12 +366,12 @@ static void mem_write_req(struct km_model *m, const struct kf_flit *f)
     struct km_memory *mem = m->mem;
     uint32_t h = hdr_of(f);
     struct km_wr_open *w = xcalloc(1, sizeof(*w));
-    w->sx = (unsigned)KH_FIELD_GET(KF_HDR_SRC_X, h);
-    w->sy = (unsigned)KH_FIELD_GET(KF_HDR_SRC_Y, h);
-    w->txn = (unsigned)KH_FIELD_GET(KF_HDR_TXN, h);
-    w->addr = KH_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
-    w->beats = ((unsigned)KH_FIELD_GET(KF_W3_MEM_LEN, f->w[3]) & KM_WR_LEN_BITS) + 1;
-    w->drop = classify(mem, w->addr, (size_t)w->beats * KM_WORD_BYTES) == KM_MEM_DROPPED;
+    w->sx = (unsigned)KBF_FIELD_GET(KF_HDR_SRC_X, h);
+    w->sy = (unsigned)KBF_FIELD_GET(KF_HDR_SRC_Y, h);
+    w->txn = (unsigned)KBF_FIELD_GET(KF_HDR_TXN, h);
+    w->addr = KBF_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
+    w->beats = ((unsigned)KBF_FIELD_GET(KF_W3_MEM_LEN, f->w[3]) & KM_WR_LEN_BITS) + 1;
+    w->drop = classify(mem, w->addr, (size_t)w->beats * KM_BEAT_BYTES) == KM_MEM_DROPPED;
     struct km_wr_open **p = &mem->open;
     while (*p)
         p = &(*p)->next;
@@ -382,7 +382,7 @@ static void mem_write_data(struct km_model *m, const struct kf_flit *f)
 {
     struct km_memory *mem = m->mem;
     uint32_t h = hdr_of(f);
-    unsigned sx = (unsigned)KH_FIELD_GET(KF_HDR_SRC_X, h), sy = (unsigned)KH_FIELD_GET(KF_HDR_SRC_Y, h);
+    unsigned sx = (unsigned)KBF_FIELD_GET(KF_HDR_SRC_X, h), sy = (unsigned)KBF_FIELD_GET(KF_HDR_SRC_Y, h);
     struct km_wr_open **p = &mem->open;
     while (*p && ((*p)->sx != sx || (*p)->sy != sy))
         p = &(*p)->next;
@@ -390,9 +390,9 @@ static void mem_write_data(struct km_model *m, const struct kf_flit *f)
     if (!w)
         return;     /* data with no open write from that source is dropped (§8) */
     if (!w->drop) {
-        uint8_t beat[KM_WORD_BYTES];
+        uint8_t beat[KM_BEAT_BYTES];
         flit_to_beat(f, beat);
-        mem_access(mem, w->addr + (uint64_t)w->got * KM_WORD_BYTES, beat, sizeof(beat), true);
+        mem_access(mem, w->addr + (uint64_t)w->got * KM_BEAT_BYTES, beat, sizeof(beat), true);
     }
     /* The burst ends on the beat counter, not on the flit's last bit (§4.1). */
     if (++w->got < w->beats)
@@ -409,7 +409,7 @@ static void mem_write_data(struct km_model *m, const struct kf_flit *f)
 
 void km_memory_receive(struct km_model *m, const struct kf_flit *f)
 {
-    switch ((unsigned)KH_FIELD_GET(KF_HDR_TYPE, hdr_of(f))) {
+    switch ((unsigned)KBF_FIELD_GET(KF_HDR_TYPE, hdr_of(f))) {
     case KF_T_MEM_RD_REQ:
         mem_read_req(m, f);
         break;

@@ -52,7 +52,7 @@ static unsigned pos(unsigned x, unsigned y) { return (y << 4) | x; }
 static void agent_deliver(struct km_model *m, struct km_endpoint *ep, const struct kf_flit *f)
 {
     (void)ep;
-    unsigned t = (unsigned)KH_FIELD_GET(KF_HDR_TYPE, f->w[KF_HDR_WORD]);
+    unsigned t = (unsigned)KBF_FIELD_GET(KF_HDR_TYPE, f->w[KF_HDR_WORD]);
     if (KF_T_IS_MEM(t))
         km_memory_receive(m, f);
     else
@@ -152,8 +152,8 @@ bool km_mesh_can_send(struct km_model *m, const struct kf_flit *f)
 {
     struct km_mesh *mesh = m->mesh;
     uint32_t hdr = (uint32_t)f->w[KF_HDR_WORD];
-    struct km_endpoint *dst = resolve(mesh, (unsigned)KH_FIELD_GET(KF_HDR_DST_X, hdr),
-                                      (unsigned)KH_FIELD_GET(KF_HDR_DST_Y, hdr));
+    struct km_endpoint *dst = resolve(mesh, (unsigned)KBF_FIELD_GET(KF_HDR_DST_X, hdr),
+                                      (unsigned)KBF_FIELD_GET(KF_HDR_DST_Y, hdr));
     return dst->never_full || dst->inflight + dst->held < KM_LINK_FLITS;
 }
 
@@ -161,8 +161,8 @@ void km_mesh_send(struct km_model *m, unsigned src_x, unsigned src_y, const stru
 {
     struct km_mesh *mesh = m->mesh;
     uint32_t hdr = (uint32_t)f->w[KF_HDR_WORD];
-    unsigned dx = (unsigned)KH_FIELD_GET(KF_HDR_DST_X, hdr);
-    unsigned dy = (unsigned)KH_FIELD_GET(KF_HDR_DST_Y, hdr);
+    unsigned dx = (unsigned)KBF_FIELD_GET(KF_HDR_DST_X, hdr);
+    unsigned dy = (unsigned)KBF_FIELD_GET(KF_HDR_DST_Y, hdr);
     struct km_endpoint *dst = resolve(mesh, dx, dy);
     unsigned sp = pos(src_x & 15u, src_y & 15u);
     unsigned si = mesh->ep_at[sp] ? mesh->ep_idx[sp] : mesh->n_ep;

@@ -11,9 +11,9 @@
 #include "kohaku/mover_regs.h"
 #include "kohaku/agent_regs.h"
 
-#define MV_ADDR_MASK    KH_GENMASK(39, 0)
-#define MV_WORD         KM_WORD_BYTES
-#define MV_NDIM         KM_MAX_DIMS
+#define MV_ADDR_MASK    KBF_GENMASK(39, 0)
+#define MV_WORD         KMV_WORD_BYTES
+#define MV_NDIM         KMV_MAX_DIMS
 #define MV_IDX_WORDS    256u                    /* index buffer: 256 words x 8 indices = 2048 */
 /* Model limit (docs/mover-model.md): a move walking more elements than this is refused with
  * fault 2 at GO. 2^24 words is 512 MB; the hardware would grind on for a long time, the model
@@ -54,7 +54,7 @@ struct km_mover {
 
     /* Register state (docs/hardware.md §3). */
     unsigned mode, width, flags;
-    struct mv_walker w[2];       /* [KM_WALK_SRC], [KM_WALK_DST] */
+    struct mv_walker w[2];       /* [KMV_WALK_SRC], [KMV_WALK_DST] */
     unsigned sel;                /* the shared walker select: HDR[0], DIM[0], BOUND[0] */
     unsigned st_dim;             /* staged DIM */
     uint16_t st_count;
@@ -96,7 +96,7 @@ static void mv_complete(struct km_mover *mv)
 {
     mv->busy = false;
     mv->fault = mv->pending_fault;
-    if (mv->fault == KM_FAULT_NONE)
+    if (mv->fault == KMV_FAULT_NONE)
         mv->moves++;
 }
 
@@ -195,7 +195,7 @@ static bool walk_step(const struct mv_walker *w, struct mv_cursor *c)
 
 static void fill_word(const struct km_mover *mv, uint8_t out[MV_WORD])
 {
-    unsigned bytes = mv->width == KM_WIDTH_8 ? 1u : mv->width == KM_WIDTH_16 ? 2u : 4u;
+    unsigned bytes = mv->width == KMV_WIDTH_8 ? 1u : mv->width == KMV_WIDTH_16 ? 2u : 4u;
     for (unsigned i = 0; i < MV_WORD; i++)
         out[i] = (uint8_t)(mv->imm >> (8u * (i % bytes)));
 }
@@ -325,28 +325,28 @@ static void occ_convert(struct km_mover *mv, const uint8_t *in, uint8_t *out)
 /* The fault a GO raises before anything is read or written, or 0. */
 static unsigned go_fault(const struct km_mover *mv)
 {
-    const struct mv_walker *src = &mv->w[KM_WALK_SRC], *dst = &mv->w[KM_WALK_DST];
+    const struct mv_walker *src = &mv->w[KMV_WALK_SRC], *dst = &mv->w[KMV_WALK_DST];
 
-    if (mv->width == KM_WIDTH_BAD)
-        return KM_FAULT_WIDTH;              /* checked before the mode (§3.1) */
-    if (mv->mode == KM_MODE_TRANSPOSE)
-        return KM_FAULT_MODE;
-    if (mv->mode == KM_MODE_GATHER && mv->idx_count > KM_MAX_INDICES)
-        return KM_FAULT_INDEX_LEN;
-    if (mv->mode == KM_MODE_XFORM) {
+    if (mv->width == KMV_WIDTH_BAD)
+        return KMV_FAULT_WIDTH;              /* checked before the mode (§3.1) */
+    if (mv->mode == KMV_MODE_TRANSPOSE)
+        return KMV_FAULT_MODE;
+    if (mv->mode == KMV_MODE_GATHER && mv->idx_count > KMV_MAX_INDICES)
+        return KMV_FAULT_INDEX_LEN;
+    if (mv->mode == KMV_MODE_XFORM) {
         /* A bound faults 7 only when an element is out of range at an entry's first word
          * (run_xform), not here. The hardware hangs on the next three; the model refuses with
          * 2 (never raised by the hardware), docs/mover-model.md. */
         if (!occ_present(mv->xf_id))
-            return KM_FAULT_RANGE;
+            return KMV_FAULT_RANGE;
         uint64_t n = walk_elems(src);
         if (n > MV_MAX_ELEMS || n % XF_IN_WORDS != 0 || walk_elems(dst) < n / XF_IN_WORDS)
-            return KM_FAULT_RANGE;
-        return KM_FAULT_NONE;
+            return KMV_FAULT_RANGE;
+        return KMV_FAULT_NONE;
     }
     if (walk_elems(dst) > MV_MAX_ELEMS)
-        return KM_FAULT_RANGE;
-    return KM_FAULT_NONE;
+        return KMV_FAULT_RANGE;
+    return KMV_FAULT_NONE;
 }
 
 /* GATHER: pull the index vector in first, eight 32-bit indices per word, at least one word. */
@@ -365,28 +365,28 @@ static void load_indices(struct mv_run *r)
 static unsigned run_elementwise(struct mv_run *r)
 {
     struct km_mover *mv = r->mv;
-    const struct mv_walker *src = &mv->w[KM_WALK_SRC], *dst = &mv->w[KM_WALK_DST];
+    const struct mv_walker *src = &mv->w[KMV_WALK_SRC], *dst = &mv->w[KMV_WALK_DST];
     struct mv_cursor dc = { { 0 } }, sc = { { 0 } };
     bool src_end = false;
     uint16_t row = 0, word = 0;
     uint8_t buf[MV_WORD];
 
-    if (mv->mode == KM_MODE_GATHER)
+    if (mv->mode == KMV_MODE_GATHER)
         load_indices(r);
 
     for (;;) {
         uint64_t da = walk_addr(dst, &dc);
         if (walk_valid(dst, &dc)) {
             if (da & (MV_WORD - 1))
-                return KM_FAULT_ALIGN;      /* earlier elements stay written */
+                return KMV_FAULT_ALIGN;      /* earlier elements stay written */
             switch (mv->mode) {
-            case KM_MODE_FILL:
+            case KMV_MODE_FILL:
                 fill_word(mv, buf);
                 break;
-            case KM_MODE_GENERATE:
+            case KMV_MODE_GENERATE:
                 gen_word(mv, da, buf);
                 break;
-            case KM_MODE_GATHER: {
+            case KMV_MODE_GATHER: {
                 /* Erratum (docs/hardware.md §3.1): the index buffer answers a cycle late, so a row that
                  * starts a new index word (rows 8, 16, ...) gets the previous word's first
                  * index, index[row - 8]. */
@@ -408,13 +408,13 @@ static unsigned run_elementwise(struct mv_run *r)
             axi_write(r, da, buf);
         }
         if (r->axi)
-            return KM_FAULT_AXI;
+            return KMV_FAULT_AXI;
         if (!walk_step(dst, &dc))
-            return KM_FAULT_NONE;
+            return KMV_FAULT_NONE;
         /* The source steps alongside; past its end it stays on its last element (§3.1). */
         if (!src_end && !walk_step(src, &sc))
             src_end = true;
-        if (mv->mode == KM_MODE_GATHER) {
+        if (mv->mode == KMV_MODE_GATHER) {
             if (mv->gwords != 0 && (uint16_t)(word + 1) == mv->gwords) {
                 word = 0;
                 row++;
@@ -428,7 +428,7 @@ static unsigned run_elementwise(struct mv_run *r)
 static unsigned run_xform(struct mv_run *r)
 {
     struct km_mover *mv = r->mv;
-    const struct mv_walker *src = &mv->w[KM_WALK_SRC], *dst = &mv->w[KM_WALK_DST];
+    const struct mv_walker *src = &mv->w[KMV_WALK_SRC], *dst = &mv->w[KMV_WALK_DST];
     struct mv_cursor dc = { { 0 } }, sc = { { 0 } };
     uint8_t in[XF_IN_WORDS * MV_WORD], out[XF_OUT_WORDS * MV_WORD];
 
@@ -442,7 +442,7 @@ static unsigned run_xform(struct mv_run *r)
          * that excludes nothing runs normally. Destination bounds play no part in XFORM. */
         for (unsigned j = 0; j < XF_IN_WORDS; j++) {
             if (!walk_valid(src, &sc))
-                return KM_FAULT_XFORM_BOUND;
+                return KMV_FAULT_XFORM_BOUND;
             /* The occupant needs every beat of an entry, so an AXI error inside one still
              * finishes the entry's reads (docs/mover-model.md). */
             axi_read(r, walk_addr(src, &sc), in + j * MV_WORD);
@@ -450,14 +450,14 @@ static unsigned run_xform(struct mv_run *r)
         }
         uint64_t da = walk_addr(dst, &dc);
         if (da & (MV_WORD - 1))
-            return KM_FAULT_ALIGN;          /* the hardware hangs here */
+            return KMV_FAULT_ALIGN;          /* the hardware hangs here */
         occ_convert(mv, in, out);
         for (unsigned j = 0; j < XF_OUT_WORDS; j++)
             axi_write(r, da + (uint64_t)j * MV_WORD, out + j * MV_WORD);
         if (r->axi)
-            return KM_FAULT_AXI;
+            return KMV_FAULT_AXI;
         if (!more)
-            return KM_FAULT_NONE;
+            return KMV_FAULT_NONE;
         (void)walk_step(dst, &dc);          /* long enough: checked at GO */
     }
 }
@@ -470,11 +470,11 @@ static void mv_go(struct km_mover *mv, uint64_t delay)
     struct mv_run r = { .mv = mv };
     unsigned f = go_fault(mv);
 
-    mv->fault = KM_FAULT_NONE;              /* the fault code holds until the next GO */
-    if (f != KM_FAULT_NONE) {
+    mv->fault = KMV_FAULT_NONE;              /* the fault code holds until the next GO */
+    if (f != KMV_FAULT_NONE) {
         dur = mv->env.ns_per_cycle;         /* refused in its first cycle, nothing moved */
     } else {
-        f = mv->mode == KM_MODE_XFORM ? run_xform(&r) : run_elementwise(&r);
+        f = mv->mode == KMV_MODE_XFORM ? run_xform(&r) : run_elementwise(&r);
         uint64_t words = r.reads > r.writes ? r.reads : r.writes;
         dur = mv->env.latency_ns + words * mv->env.ns_per_cycle;
     }
@@ -488,7 +488,7 @@ static void mv_go(struct km_mover *mv, uint64_t delay)
 
 static uint16_t f16(uint64_t mask, uint64_t v)
 {
-    return (uint16_t)KH_FIELD_GET(mask, v);
+    return (uint16_t)KBF_FIELD_GET(mask, v);
 }
 
 static void mv_write(struct km_mover *mv, unsigned off, uint64_t val, uint64_t go_delay)
@@ -496,12 +496,12 @@ static void mv_write(struct km_mover *mv, unsigned off, uint64_t val, uint64_t g
     if (off >= 0x100u)
         return;                             /* cfg_addr is 8 bits */
     switch (off & 0xF8u) {                  /* 8-byte granular decode */
-    case KM_REG_CTRL:
+    case KMV_REG_CTRL:
         /* Mode, width and flags latch on every write, a refused GO included. */
-        mv->mode = (unsigned)KH_FIELD_GET(KM_CTRL_MODE, val);
-        mv->width = (unsigned)KH_FIELD_GET(KM_CTRL_WIDTH, val);
-        mv->flags = (unsigned)KH_FIELD_GET(KM_CTRL_FLAGS, val);
-        if (val & KM_CTRL_GO) {
+        mv->mode = (unsigned)KBF_FIELD_GET(KMV_CTRL_MODE, val);
+        mv->width = (unsigned)KBF_FIELD_GET(KMV_CTRL_WIDTH, val);
+        mv->flags = (unsigned)KBF_FIELD_GET(KMV_CTRL_FLAGS, val);
+        if (val & KMV_CTRL_GO) {
             if (mv->busy) {
                 if (mv->env.busy_go)
                     mv->env.busy_go(mv->env.ctx);
@@ -510,54 +510,54 @@ static void mv_write(struct km_mover *mv, unsigned off, uint64_t val, uint64_t g
             }
         }
         break;
-    case KM_REG_HDR: {
-        unsigned w = (unsigned)KH_FIELD_GET(KM_HDR_WALKER, val);
+    case KMV_REG_HDR: {
+        unsigned w = (unsigned)KBF_FIELD_GET(KMV_HDR_WALKER, val);
         mv->sel = w;
-        mv->w[w].base = KH_FIELD_GET(KM_HDR_BASE, val);
-        mv->w[w].ndim = (unsigned)KH_FIELD_GET(KM_HDR_NDIM, val);
-        if (w == KM_WALK_SRC) {
-            mv->xf_id = (unsigned)KH_FIELD_GET(KM_HDR_XFORM_ID, val);
-            mv->xf_mode = (unsigned)KH_FIELD_GET(KM_HDR_XFORM_MODE, val);
+        mv->w[w].base = KBF_FIELD_GET(KMV_HDR_BASE, val);
+        mv->w[w].ndim = (unsigned)KBF_FIELD_GET(KMV_HDR_NDIM, val);
+        if (w == KMV_WALK_SRC) {
+            mv->xf_id = (unsigned)KBF_FIELD_GET(KMV_HDR_XFORM_ID, val);
+            mv->xf_mode = (unsigned)KBF_FIELD_GET(KMV_HDR_XFORM_MODE, val);
         }
         break;
     }
-    case KM_REG_DIM:
-        mv->sel = (unsigned)KH_FIELD_GET(KM_DIM_WALKER, val);
-        mv->st_dim = (unsigned)KH_FIELD_GET(KM_DIM_INDEX, val);
-        mv->st_count = f16(KM_DIM_COUNT, val);
-        mv->st_stride = (uint32_t)KH_FIELD_GET(KM_DIM_STRIDE, val);
+    case KMV_REG_DIM:
+        mv->sel = (unsigned)KBF_FIELD_GET(KMV_DIM_WALKER, val);
+        mv->st_dim = (unsigned)KBF_FIELD_GET(KMV_DIM_INDEX, val);
+        mv->st_count = f16(KMV_DIM_COUNT, val);
+        mv->st_stride = (uint32_t)KBF_FIELD_GET(KMV_DIM_STRIDE, val);
         break;
-    case KM_REG_AXIS:
+    case KMV_REG_AXIS:
         /* Commits the staged dimension to the most recently selected walker; dimension
          * indices 6 and 7 store nothing. */
         if (mv->st_dim < MV_NDIM) {
             struct mv_walker *w = &mv->w[mv->sel];
             w->count[mv->st_dim] = mv->st_count;
             w->stride[mv->st_dim] = mv->st_stride;
-            w->axis[mv->st_dim] = (uint8_t)KH_FIELD_GET(KM_AXIS_AXIS, val);
-            w->astep[mv->st_dim] = f16(KM_AXIS_STEP, val);
+            w->axis[mv->st_dim] = (uint8_t)KBF_FIELD_GET(KMV_AXIS_AXIS, val);
+            w->astep[mv->st_dim] = f16(KMV_AXIS_STEP, val);
         }
         break;
-    case KM_REG_BOUND: {
-        unsigned b = (unsigned)KH_FIELD_GET(KM_BOUND_WHICH, val);
-        mv->sel = (unsigned)KH_FIELD_GET(KM_BOUND_WALKER, val);
-        mv->w[mv->sel].abase[b] = f16(KM_BOUND_BASE, val);
-        mv->w[mv->sel].aext[b] = f16(KM_BOUND_EXTENT, val);
+    case KMV_REG_BOUND: {
+        unsigned b = (unsigned)KBF_FIELD_GET(KMV_BOUND_WHICH, val);
+        mv->sel = (unsigned)KBF_FIELD_GET(KMV_BOUND_WALKER, val);
+        mv->w[mv->sel].abase[b] = f16(KMV_BOUND_BASE, val);
+        mv->w[mv->sel].aext[b] = f16(KMV_BOUND_EXTENT, val);
         break;
     }
-    case KM_REG_INDEX:
-        mv->idx_base = KH_FIELD_GET(KM_INDEX_BASE, val);
-        mv->idx_count = f16(KM_INDEX_COUNT, val);
+    case KMV_REG_INDEX:
+        mv->idx_base = KBF_FIELD_GET(KMV_INDEX_BASE, val);
+        mv->idx_count = f16(KMV_INDEX_COUNT, val);
         break;
-    case KM_REG_SEED:
+    case KMV_REG_SEED:
         mv->seed = val;
         break;
-    case KM_REG_IMM:
-        mv->imm = (uint32_t)KH_FIELD_GET(KM_IMM_VALUE, val);
+    case KMV_REG_IMM:
+        mv->imm = (uint32_t)KBF_FIELD_GET(KMV_IMM_VALUE, val);
         break;
-    case KM_REG_GATHER:
-        mv->pitch = (uint32_t)KH_FIELD_GET(KM_GATHER_PITCH, val);
-        mv->gwords = f16(KM_GATHER_WORDS, val);
+    case KMV_REG_GATHER:
+        mv->pitch = (uint32_t)KBF_FIELD_GET(KMV_GATHER_PITCH, val);
+        mv->gwords = f16(KMV_GATHER_WORDS, val);
         break;
     default:
         break;                              /* free offsets: ignored */
@@ -586,11 +586,11 @@ void km_mover_reset(struct km_mover *mv)
     struct km_mover_env env = mv->env;
     memset(mv, 0, sizeof(*mv));             /* index buffer, walkers, counters, status */
     mv->env = env;
-    mv->width = KM_WIDTH_16;
+    mv->width = KMV_WIDTH_16;
     mv->gwords = 1;
     mv->st_count = 1;
-    mv->w[KM_WALK_SRC].ndim = 1;
-    mv->w[KM_WALK_DST].ndim = 1;
+    mv->w[KMV_WALK_SRC].ndim = 1;
+    mv->w[KMV_WALK_DST].ndim = 1;
 }
 
 void km_mover_write(struct km_mover *mv, unsigned off, uint64_t val)
@@ -605,18 +605,18 @@ bool km_mover_busy(const struct km_mover *mv)
 
 uint64_t km_mover_aux_stat(const struct km_mover *mv)
 {
-    return KH_FIELD_PREP(KA_AUX_STAT_MOVES, mv->moves & 0xFFFFFFu) |
-           KH_FIELD_PREP(KA_AUX_STAT_READS, mv->reads) |
-           KH_FIELD_PREP(KA_AUX_STAT_WRITES, mv->writes) |
-           KH_FIELD_PREP(KA_AUX_STAT_FAULT, mv->fault) |
+    return KBF_FIELD_PREP(KA_AUX_STAT_MOVES, mv->moves & 0xFFFFFFu) |
+           KBF_FIELD_PREP(KA_AUX_STAT_READS, mv->reads) |
+           KBF_FIELD_PREP(KA_AUX_STAT_WRITES, mv->writes) |
+           KBF_FIELD_PREP(KA_AUX_STAT_FAULT, mv->fault) |
            (mv->busy ? KA_AUX_STAT_BUSY : 0);
 }
 
 uint64_t km_mover_mvstat(const struct km_mover *mv)
 {
     return (mv->busy ? RV64_MVSTAT_BUSY : 0) |
-           KH_FIELD_PREP(RV64_MVSTAT_FAULT, mv->fault) |
-           KH_FIELD_PREP(RV64_MVSTAT_MOVES, mv->moves & 0xFFFFFFFu);
+           KBF_FIELD_PREP(RV64_MVSTAT_FAULT, mv->fault) |
+           KBF_FIELD_PREP(RV64_MVSTAT_MOVES, mv->moves & 0xFFFFFFFu);
 }
 
 void km_mover_mvgo(struct km_mover *mv, uint32_t idx)
@@ -640,7 +640,7 @@ void km_mover_mvgo(struct km_mover *mv, uint32_t idx)
     }
     if (end > mv->env.spad_bytes || !mv->env.spad) {
         /* Model-only refusal: nothing replayed, fault 2 (docs/mover-model.md). */
-        mv->fault = KM_FAULT_RANGE;
+        mv->fault = KMV_FAULT_RANGE;
         mv->replay_until = now + mv->env.ns_per_cycle;
         mv_schedule(mv, mv->replay_until);
         return;
@@ -660,8 +660,8 @@ void km_mover_mvgo(struct km_mover *mv, uint32_t idx)
 uint32_t km_mover_mvgo_status(const struct km_mover *mv)
 {
     return (uint32_t)((mv->busy || mv->replay ? RV32_MVGO_BUSY : 0) |
-                      KH_FIELD_PREP(RV32_MVGO_FAULT, mv->fault) |
-                      KH_FIELD_PREP(RV32_MVGO_OCC_FAULT, mv->occ_fault));
+                      KBF_FIELD_PREP(RV32_MVGO_FAULT, mv->fault) |
+                      KBF_FIELD_PREP(RV32_MVGO_OCC_FAULT, mv->occ_fault));
 }
 
 uint32_t km_mover_occ_read(struct km_mover *mv, unsigned id, unsigned reg)

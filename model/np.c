@@ -204,16 +204,16 @@ static unsigned gemx_decode(struct np_state *st, unsigned op, uint64_t w, struct
 {
     const uint16_t *shape, *size;
 
-    if (KH_FIELD_GET(NP_GEMX_RSVD, w) || (KH_FIELD_GET(NP_GEMX_FLAGS, w) & NP_GF_RSVD))
+    if (KBF_FIELD_GET(NP_GEMX_RSVD, w) || (KBF_FIELD_GET(NP_GEMX_FLAGS, w) & NP_GF_RSVD))
         return NP_FAULT_RSVD;
-    g->dest = (uint32_t)KH_FIELD_GET(NP_GEMX_DEST, w);
-    g->src = (uint32_t)KH_FIELD_GET(NP_GEMX_SRC, w);
-    g->flags = (unsigned)KH_FIELD_GET(NP_GEMX_FLAGS, w);
-    g->lanes = (uint32_t)KH_FIELD_GET(NP_GEMX_LANES, w);
+    g->dest = (uint32_t)KBF_FIELD_GET(NP_GEMX_DEST, w);
+    g->src = (uint32_t)KBF_FIELD_GET(NP_GEMX_SRC, w);
+    g->flags = (unsigned)KBF_FIELD_GET(NP_GEMX_FLAGS, w);
+    g->lanes = (uint32_t)KBF_FIELD_GET(NP_GEMX_LANES, w);
     if (g->lanes == 0)
         g->lanes = NP_LANES;
-    shape = st->cache[NP_CACHE_FMAP][KH_FIELD_GET(NP_GEMX_SHAPE_PTR, w)];
-    size = st->cache[NP_CACHE_WEIGHT][KH_FIELD_GET(NP_GEMX_SIZE_PTR, w)];
+    shape = st->cache[NP_CACHE_FMAP][KBF_FIELD_GET(NP_GEMX_SHAPE_PTR, w)];
+    size = st->cache[NP_CACHE_WEIGHT][KBF_FIELD_GET(NP_GEMX_SIZE_PTR, w)];
     /* GEMV is GEMM with M forced to 1, so a layer's one shape entry serves prefill and decode. */
     g->m = op == NP_OP_GEMV ? 1u : shape[0];
     g->n = shape[1];
@@ -308,12 +308,12 @@ struct np_cvo {
 
 static unsigned cvo_decode(uint64_t w, struct np_cvo *c, struct np_use *u)
 {
-    c->func = (unsigned)KH_FIELD_GET(NP_CVO_FUNC, w);
-    c->src = (uint32_t)KH_FIELD_GET(NP_CVO_SRC, w);
-    c->dst = (uint32_t)KH_FIELD_GET(NP_CVO_DST, w);
-    c->len = (uint32_t)KH_FIELD_GET(NP_CVO_LEN, w);
-    c->flags = (unsigned)KH_FIELD_GET(NP_CVO_FLAGS, w);
-    c->async = KH_FIELD_GET(NP_CVO_ASYNC, w) != 0;
+    c->func = (unsigned)KBF_FIELD_GET(NP_CVO_FUNC, w);
+    c->src = (uint32_t)KBF_FIELD_GET(NP_CVO_SRC, w);
+    c->dst = (uint32_t)KBF_FIELD_GET(NP_CVO_DST, w);
+    c->len = (uint32_t)KBF_FIELD_GET(NP_CVO_LEN, w);
+    c->flags = (unsigned)KBF_FIELD_GET(NP_CVO_FLAGS, w);
+    c->async = KBF_FIELD_GET(NP_CVO_ASYNC, w) != 0;
     if (c->func > NP_CVO_RECIP)
         return NP_FAULT_FUNC;
     if (c->flags & NP_CF_RSVD)
@@ -383,12 +383,12 @@ static void cvo_run(struct np_state *st, const struct np_cvo *c)
 
 static unsigned memset_run(struct np_state *st, uint64_t w)
 {
-    unsigned cache = (unsigned)KH_FIELD_GET(NP_MS_CACHE, w);
-    unsigned idx = (unsigned)KH_FIELD_GET(NP_MS_INDEX, w);
-    uint16_t a = (uint16_t)KH_FIELD_GET(NP_MS_A, w), b = (uint16_t)KH_FIELD_GET(NP_MS_B, w);
-    uint16_t c = (uint16_t)KH_FIELD_GET(NP_MS_C, w);
+    unsigned cache = (unsigned)KBF_FIELD_GET(NP_MS_CACHE, w);
+    unsigned idx = (unsigned)KBF_FIELD_GET(NP_MS_INDEX, w);
+    uint16_t a = (uint16_t)KBF_FIELD_GET(NP_MS_A, w), b = (uint16_t)KBF_FIELD_GET(NP_MS_B, w);
+    uint16_t c = (uint16_t)KBF_FIELD_GET(NP_MS_C, w);
 
-    if (KH_FIELD_GET(NP_MS_RSVD, w))
+    if (KBF_FIELD_GET(NP_MS_RSVD, w))
         return NP_FAULT_RSVD;
     if (cache == NP_CACHE_FMAP || cache == NP_CACHE_WEIGHT) {
         st->cache[cache][idx][0] = a;
@@ -423,14 +423,14 @@ struct np_mc {
 
 static unsigned memcpy_decode(struct np_state *st, uint64_t w, struct np_mc *mc, struct np_use *u)
 {
-    const uint16_t *shape = st->cache[NP_CACHE_FMAP][KH_FIELD_GET(NP_MC_SHAPE_PTR, w)];
+    const uint16_t *shape = st->cache[NP_CACHE_FMAP][KBF_FIELD_GET(NP_MC_SHAPE_PTR, w)];
 
-    mc->from_host = KH_FIELD_GET(NP_MC_FROM_HOST, w) != 0;
-    mc->to_host = KH_FIELD_GET(NP_MC_TO_HOST, w) != 0;
-    mc->dest = (uint32_t)KH_FIELD_GET(NP_MC_DEST, w);
-    mc->src = (uint32_t)KH_FIELD_GET(NP_MC_SRC, w);
-    mc->aux = (uint32_t)KH_FIELD_GET(NP_MC_AUX, w);
-    mc->async = KH_FIELD_GET(NP_MC_ASYNC, w) != 0;
+    mc->from_host = KBF_FIELD_GET(NP_MC_FROM_HOST, w) != 0;
+    mc->to_host = KBF_FIELD_GET(NP_MC_TO_HOST, w) != 0;
+    mc->dest = (uint32_t)KBF_FIELD_GET(NP_MC_DEST, w);
+    mc->src = (uint32_t)KBF_FIELD_GET(NP_MC_SRC, w);
+    mc->aux = (uint32_t)KBF_FIELD_GET(NP_MC_AUX, w);
+    mc->async = KBF_FIELD_GET(NP_MC_ASYNC, w) != 0;
     /* Host to host is the mover's job (docs/hardware.md §3); the NPU has one host address field. */
     if (mc->from_host && mc->to_host)
         return NP_FAULT_DIRECTION;
@@ -545,13 +545,13 @@ static void dma_pump(struct km_cu *cu, struct np_state *st)
 
         struct kf_flit f = { { 0 } };
         uint64_t addr = dma_host_addr(d, d->issued);
-        f.w[3] = KH_FIELD_PREP(KF_W3_MEM_ADDR, addr) | KH_FIELD_PREP(KF_W3_MEM_LEN, n - 1u);
+        f.w[3] = KBF_FIELD_PREP(KF_W3_MEM_ADDR, addr) | KBF_FIELD_PREP(KF_W3_MEM_LEN, n - 1u);
         if (!d->to_host) {
             /* A STREAM read of one entry of n <= 4 words: every response carries txn = tag + 0
              * and its word index in rsvd[1:0] (docs/hardware.md §2.2), so placement never
              * depends on arrival order. (A plain read answers with rsvd 0.) */
-            f.w[3] |= KH_FIELD_PREP(KF_W3_MEM_FLAGS, KF_MEM_FLAG_STREAM) | KH_FIELD_PREP(KF_W3_MEM_COUNT, 1u);
-            f.w[2] = KH_FIELD_PREP(KF_W2_MEM_ENTRY_WORDS, n);
+            f.w[3] |= KBF_FIELD_PREP(KF_W3_MEM_FLAGS, KF_MEM_FLAG_STREAM) | KBF_FIELD_PREP(KF_W3_MEM_COUNT, 1u);
+            f.w[2] = KBF_FIELD_PREP(KF_W2_MEM_ENTRY_WORDS, n);
             send_mem(cu, KF_T_MEM_RD_REQ, s->txn, 1, &f);
         } else {
             send_mem(cu, KF_T_MEM_WR_REQ, s->txn, 0, &f);
@@ -633,8 +633,8 @@ static void np_receive(struct km_cu *cu, void *state, const struct kf_flit *f)
 {
     struct np_state *st = state;
     struct np_dma *d = &st->dma;
-    unsigned type = (unsigned)KH_FIELD_GET(KF_HDR_TYPE, f->w[4]);
-    unsigned txn = (unsigned)KH_FIELD_GET(KF_HDR_TXN, f->w[4]);
+    unsigned type = (unsigned)KBF_FIELD_GET(KF_HDR_TYPE, f->w[4]);
+    unsigned txn = (unsigned)KBF_FIELD_GET(KF_HDR_TXN, f->w[4]);
     struct np_slot *s;
 
     /* Anything not matching a descriptor in flight (CU_DATA, a response to a transfer that
@@ -642,7 +642,7 @@ static void np_receive(struct km_cu *cu, void *state, const struct kf_flit *f)
     if (!d->active || !(s = dma_slot(d, txn)))
         return;
     if (type == KF_T_MEM_RD_RESP && !d->to_host) {
-        unsigned word = (unsigned)KH_FIELD_GET(KF_HDR_RSVD, f->w[4]) & 3u;
+        unsigned word = (unsigned)KBF_FIELD_GET(KF_HDR_RSVD, f->w[4]) & 3u;
         if (word >= s->beats || (s->got & (1u << word)))
             return;
         s->got |= (uint8_t)(1u << word);
@@ -670,7 +670,7 @@ static void np_receive(struct km_cu *cu, void *state, const struct kf_flit *f)
 
 static unsigned decode_use(struct np_state *st, uint64_t w, struct np_use *u)
 {
-    unsigned op = (unsigned)KH_FIELD_GET(NP_W_OPCODE, w);
+    unsigned op = (unsigned)KBF_FIELD_GET(NP_W_OPCODE, w);
     struct np_gemx g;
     struct np_cvo c;
     struct np_mc mc;
@@ -696,7 +696,7 @@ static unsigned decode_use(struct np_state *st, uint64_t w, struct np_use *u)
 static void start(struct km_cu *cu, struct np_state *st)
 {
     uint64_t w = st->cur.w[3];
-    unsigned op = (unsigned)KH_FIELD_GET(NP_W_OPCODE, w), code;
+    unsigned op = (unsigned)KBF_FIELD_GET(NP_W_OPCODE, w), code;
     struct np_use u;
 
     memset(&u, 0, sizeof u);
@@ -778,7 +778,7 @@ static void np_exec(struct km_cu *cu, void *state, const struct kf_flit *inst)
     st->cur_valid = true;
     st->cur_waiting = false;
     st->retire_pending = false;
-    st->cur_last = KH_FIELD_GET(KF_HDR_LAST, inst->w[4]) != 0;
+    st->cur_last = KBF_FIELD_GET(KF_HDR_LAST, inst->w[4]) != 0;
     st->cur_start = km_cu_now(cu);
     code = decode_use(st, inst->w[3], &st->cur_use);
     /* A malformed instruction faults at once; a valid one waits only for a conflicting

@@ -47,8 +47,8 @@ static struct kf_flit mem_flit(struct km_cu *cu, unsigned type, unsigned txn, un
  * final one with last set. Lane j of beat b holds seed + 4b + j. */
 static void do_write(struct km_cu *cu, struct tu_state *s, const struct kf_flit *inst)
 {
-    uint64_t addr = KH_FIELD_GET(TU_W3_ADDR, inst->w[3]);
-    unsigned len = (unsigned)KH_FIELD_GET(TU_W3_LEN, inst->w[3]);
+    uint64_t addr = KBF_FIELD_GET(TU_W3_ADDR, inst->w[3]);
+    unsigned len = (unsigned)KBF_FIELD_GET(TU_W3_LEN, inst->w[3]);
     uint64_t seed = inst->w[2];
     if (len > TU_WRITE_MAX_LEN) {
         km_cu_after(cu, km_cu_cycle_ns(cu), fault_done, TU_FAULT_WRITE_LEN | len);
@@ -56,7 +56,7 @@ static void do_write(struct km_cu *cu, struct tu_state *s, const struct kf_flit 
     }
     s->tag++;
     struct kf_flit rq = mem_flit(cu, KF_T_MEM_WR_REQ, s->tag, 0);
-    rq.w[3] = KH_FIELD_PREP(KF_W3_MEM_ADDR, addr) | KH_FIELD_PREP(KF_W3_MEM_LEN, len);
+    rq.w[3] = KBF_FIELD_PREP(KF_W3_MEM_ADDR, addr) | KBF_FIELD_PREP(KF_W3_MEM_LEN, len);
     km_cu_send(cu, &rq);
     for (unsigned b = 0; b <= len; b++) {
         struct kf_flit d = mem_flit(cu, KF_T_MEM_WR_DATA, 0, b == len);
@@ -72,11 +72,11 @@ static void do_write(struct km_cu *cu, struct tu_state *s, const struct kf_flit 
  * little-endian word received, modulo 2^32 (order-independent, so response order is free). */
 static void do_read(struct km_cu *cu, struct tu_state *s, const struct kf_flit *inst)
 {
-    uint64_t addr = KH_FIELD_GET(TU_W3_ADDR, inst->w[3]);
-    unsigned len = (unsigned)KH_FIELD_GET(TU_W3_LEN, inst->w[3]);
+    uint64_t addr = KBF_FIELD_GET(TU_W3_ADDR, inst->w[3]);
+    unsigned len = (unsigned)KBF_FIELD_GET(TU_W3_LEN, inst->w[3]);
     s->tag++;
     struct kf_flit rq = mem_flit(cu, KF_T_MEM_RD_REQ, s->tag, 1);
-    rq.w[3] = KH_FIELD_PREP(KF_W3_MEM_ADDR, addr) | KH_FIELD_PREP(KF_W3_MEM_LEN, len);
+    rq.w[3] = KBF_FIELD_PREP(KF_W3_MEM_ADDR, addr) | KBF_FIELD_PREP(KF_W3_MEM_LEN, len);
     km_cu_send(cu, &rq);
     s->rd_wait = true;
     s->rd_left = len + 1u;
@@ -88,8 +88,8 @@ static void tu_exec(struct km_cu *cu, void *state, const struct kf_flit *inst)
     struct tu_state *s = state;
     uint64_t w3 = inst->w[3];
     uint64_t cyc = km_cu_cycle_ns(cu);
-    s->op = (unsigned)KH_FIELD_GET(KF_W3_OPCODE, w3);
-    uint32_t imm = (uint32_t)KH_FIELD_GET(TU_W3_IMM, w3);
+    s->op = (unsigned)KBF_FIELD_GET(KF_W3_OPCODE, w3);
+    uint32_t imm = (uint32_t)KBF_FIELD_GET(TU_W3_IMM, w3);
     switch (s->op) {
     case TU_OP_NOP:
         km_cu_after(cu, cyc, nop_done, imm);
@@ -118,8 +118,8 @@ static void tu_receive(struct km_cu *cu, void *state, const struct kf_flit *f)
 {
     struct tu_state *s = state;
     uint32_t hdr = (uint32_t)f->w[KF_HDR_WORD];
-    unsigned type = (unsigned)KH_FIELD_GET(KF_HDR_TYPE, hdr);
-    unsigned txn = (unsigned)KH_FIELD_GET(KF_HDR_TXN, hdr);
+    unsigned type = (unsigned)KBF_FIELD_GET(KF_HDR_TYPE, hdr);
+    unsigned txn = (unsigned)KBF_FIELD_GET(KF_HDR_TXN, hdr);
     if (type == KF_T_MEM_WR_ACK && s->wr_wait && txn == s->tag) {
         s->wr_wait = false;
         retire(cu, s, s->wr_result, false);
@@ -138,7 +138,7 @@ static uint64_t tu_dbg(struct km_cu *cu, void *state)
 {
     (void)cu;
     const struct tu_state *s = state;
-    return KH_FIELD_PREP(TU_DBG_OP, s->op) | KH_FIELD_PREP(TU_DBG_RESULT, s->last_result);
+    return KBF_FIELD_PREP(TU_DBG_OP, s->op) | KBF_FIELD_PREP(TU_DBG_RESULT, s->last_result);
 }
 
 const struct km_unit_class km_unit_tu = {

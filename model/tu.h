@@ -19,16 +19,16 @@
 #define TU_OP_HANG          0x5u      /* never retires */
 /* 0x6..0xF: unknown, retire after 1 cycle as a FAULT with TU_FAULT_OPCODE | opcode. */
 
-#define TU_W3_IMM           KH_GENMASK(31, 0)    /* NOP, DELAY, FAULT */
-#define TU_W3_ADDR          KH_GENMASK(39, 0)    /* WRITE, READ: 40-bit unit-global address */
-#define TU_W3_LEN           KH_GENMASK(47, 40)   /* WRITE, READ: beats minus one */
+#define TU_W3_IMM           KBF_GENMASK(31, 0)    /* NOP, DELAY, FAULT */
+#define TU_W3_ADDR          KBF_GENMASK(39, 0)    /* WRITE, READ: 40-bit unit-global address */
+#define TU_W3_LEN           KBF_GENMASK(47, 40)   /* WRITE, READ: beats minus one */
 #define TU_WRITE_MAX_LEN    7u                   /* docs/hardware.md §2.4.1 */
 
 #define TU_FAULT_OPCODE     0xBAD00000u          /* | opcode */
 #define TU_FAULT_WRITE_LEN  0xBAD10000u          /* | len, a WRITE longer than 8 beats */
 
 /* CU_DBG (CU_CTRL index 3): the last opcode started and the last exec_result. */
-#define TU_DBG_OP           KH_GENMASK(63, 60)
-#define TU_DBG_RESULT       KH_GENMASK(31, 0)
+#define TU_DBG_OP           KBF_GENMASK(63, 60)
+#define TU_DBG_RESULT       KBF_GENMASK(31, 0)
 
 #endif

@@ -102,10 +102,10 @@ const char *kmv_status_text(unsigned status);
 struct kmv_walk {
     uint64_t base;
     unsigned ndim;
-    uint16_t count[KM_MAX_DIMS];
-    int32_t  stride[KM_MAX_DIMS];
-    uint8_t  axis[KM_MAX_DIMS];
-    int16_t  astep[KM_MAX_DIMS];
+    uint16_t count[KMV_MAX_DIMS];
+    int32_t  stride[KMV_MAX_DIMS];
+    uint8_t  axis[KMV_MAX_DIMS];
+    int16_t  astep[KMV_MAX_DIMS];
     int16_t  bound_base[2];
     uint16_t bound_extent[2];
 };
@@ -128,8 +128,8 @@ void kmv_build_init(struct kmv_builder *b, struct kd_write *buf, uint32_t cap);
  * a count of 0, an axis code above 3), KS_MV_DIM (more than 6 dimensions), KS_LIST_TOO_LONG
  * (the buffer is full), KS_MV_WIDTH (width 3). There is no transpose builder: a transpose is
  * kmv_build_copy with the source walker's dimensions reordered; kmv_build_raw refuses a GO
- * with mode TRANSPOSE with KS_MV_TRANSPOSE. width is enum km_width.
- * `flags` goes to CTRL[15:8] (e.g. KM_CTRL_FLAG_COALESCE >> 8). */
+ * with mode TRANSPOSE with KS_MV_TRANSPOSE. width is enum kmv_width.
+ * `flags` goes to CTRL[15:8] (e.g. KMV_CTRL_FLAG_COALESCE >> 8). */
 unsigned kmv_build_copy(struct kmv_builder *b, const struct kmv_walk *dst,
                         const struct kmv_walk *src, unsigned width, uint32_t pad, unsigned flags);
 unsigned kmv_build_fill(struct kmv_builder *b, const struct kmv_walk *dst, unsigned width,

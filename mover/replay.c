@@ -64,17 +64,17 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
             /* Reported hazard: busy may fall before the last write has left, and that write
              * uses IMM/SEED as they are then and loses its error. Nothing further is written,
              * and the fault is read, only after the margin (the wait holds, then reads). */
-            if (mode & ((1u << KM_MODE_FILL) | (1u << KM_MODE_GENERATE)))
+            if (mode & ((1u << KMV_MODE_FILL) | (1u << KMV_MODE_GENERATE)))
                 s = kmv_port_wait(KMV_FILL_MARGIN_CYCLES, &res->value, 1);
             st = KS_MOVER_FAULT;
-            if ((res->detail = (uint32_t)KH_FIELD_GET(KMV_ST_FAULT, s)) != 0)
+            if ((res->detail = (uint32_t)KBF_FIELD_GET(KMV_ST_FAULT, s)) != 0)
                 break;
             /* The occupant's fault is sticky across moves: only an XFORM move reads it. */
             st = KS_XFORM_FAULT;
-            if ((mode & (1u << KM_MODE_XFORM)) &&
-                (res->detail = (uint32_t)KH_FIELD_GET(KMV_ST_OCC_FAULT, s)) != 0)
+            if ((mode & (1u << KMV_MODE_XFORM)) &&
+                (res->detail = (uint32_t)KBF_FIELD_GET(KMV_ST_OCC_FAULT, s)) != 0)
                 break;
-            xf += (mode >> KM_MODE_XFORM) & 1u;
+            xf += (mode >> KMV_MODE_XFORM) & 1u;
             res->moves++;
         }
         if (next == end) {

@@ -17,10 +17,10 @@
 _Static_assert((XF_IN_WORDS & (XF_IN_WORDS - 1u)) == 0, "an entry is a power of two of words");
 
 const struct kmv_caps kmv_caps_rv32 = {
-    .reach_end = KM_REG_SPAN, .xf_ids = 1u << 1, .xf_in_words = XF_IN_WORDS, .xf_out_words = 4,
+    .reach_end = KMV_REG_SPAN, .xf_ids = 1u << 1, .xf_in_words = XF_IN_WORDS, .xf_out_words = 4,
 };
 const struct kmv_caps kmv_caps_rv64 = {
-    .reach_end = KM_RV64_REACH_END, .xf_ids = 1u << 1, .xf_in_words = XF_IN_WORDS, .xf_out_words = 4,
+    .reach_end = KMV_RV64_REACH_END, .xf_ids = 1u << 1, .xf_in_words = XF_IN_WORDS, .xf_out_words = 4,
 };
 
 /* Registers by offset >> 3: 0x00 CTRL, 0x10 HDR, 0x18 DIM, 0x20 AXIS, 0x28 BOUND, 0x30 INDEX,
@@ -32,44 +32,44 @@ const struct kmv_caps kmv_caps_rv64 = {
  * same masks as everything else: a field wholly in one half, or one spanning both. */
 #define LO(m)              ((uint32_t)(m))
 #define HI(m)              ((uint32_t)((m) >> 32))
-#define GET_LO(m, lo)      ((unsigned)(((lo) & LO(m)) >> KH_FIELD_SHIFT(LO(m))))
-#define GET_HI(m, hi)      ((unsigned)(((hi) & HI(m)) >> KH_FIELD_SHIFT(HI(m))))
-#define SPAN_GET(m, lo, hi) ((((uint64_t)((hi) & HI(m))) << (32u - KH_FIELD_SHIFT(m))) | \
-                             (((lo) & LO(m)) >> KH_FIELD_SHIFT(m)))
-_Static_assert(LO(KM_HDR_BASE) != 0 && HI(KM_HDR_BASE) != 0 && LO(KM_DIM_STRIDE) != 0 &&
-               HI(KM_DIM_STRIDE) != 0 && LO(KM_BOUND_EXTENT) != 0 &&
-               HI(KM_BOUND_EXTENT) != 0, "SPAN_GET fields span both halves");
-_Static_assert(!HI(KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_GO | KM_DIM_WALKER | KM_DIM_INDEX |
-                   KM_DIM_COUNT | KM_BOUND_WALKER | KM_BOUND_WHICH | KM_GATHER_PITCH |
-                   KM_HDR_WALKER), "GET_LO fields are in the low half");
-_Static_assert(!LO(KM_HDR_NDIM | KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE | KM_INDEX_COUNT |
-                   KM_GATHER_WORDS), "GET_HI fields are in the high half");
+#define GET_LO(m, lo)      ((unsigned)(((lo) & LO(m)) >> KBF_FIELD_SHIFT(LO(m))))
+#define GET_HI(m, hi)      ((unsigned)(((hi) & HI(m)) >> KBF_FIELD_SHIFT(HI(m))))
+#define SPAN_GET(m, lo, hi) ((((uint64_t)((hi) & HI(m))) << (32u - KBF_FIELD_SHIFT(m))) | \
+                             (((lo) & LO(m)) >> KBF_FIELD_SHIFT(m)))
+_Static_assert(LO(KMV_HDR_BASE) != 0 && HI(KMV_HDR_BASE) != 0 && LO(KMV_DIM_STRIDE) != 0 &&
+               HI(KMV_DIM_STRIDE) != 0 && LO(KMV_BOUND_EXTENT) != 0 &&
+               HI(KMV_BOUND_EXTENT) != 0, "SPAN_GET fields span both halves");
+_Static_assert(!HI(KMV_CTRL_MODE | KMV_CTRL_WIDTH | KMV_CTRL_GO | KMV_DIM_WALKER | KMV_DIM_INDEX |
+                   KMV_DIM_COUNT | KMV_BOUND_WALKER | KMV_BOUND_WHICH | KMV_GATHER_PITCH |
+                   KMV_HDR_WALKER), "GET_LO fields are in the low half");
+_Static_assert(!LO(KMV_HDR_NDIM | KMV_HDR_XFORM_ID | KMV_HDR_XFORM_MODE | KMV_INDEX_COUNT |
+                   KMV_GATHER_WORDS), "GET_HI fields are in the high half");
 /* The walker select is bit 0 of HDR, DIM and BOUND alike (docs/hardware.md §3), and BOUND's walker
  * and which-bound bits are adjacent: the shadow's slot arithmetic below relies on both. */
-_Static_assert(KM_HDR_WALKER == 1 && KM_DIM_WALKER == 1 && KM_BOUND_WALKER == 1 &&
-               KM_BOUND_WHICH == 2, "walker select in bit 0, bound select in bit 1");
+_Static_assert(KMV_HDR_WALKER == 1 && KMV_DIM_WALKER == 1 && KMV_BOUND_WALKER == 1 &&
+               KMV_BOUND_WHICH == 2, "walker select in bit 0, bound select in bit 1");
 
 /* Every bit a register defines, as the complement in 32-bit halves, indexed by the offset
  * itself (8 bytes a row, offsets are 8-aligned): anything else set is KS_MV_FIELD. */
 #define NOT_LO(m)   ((uint32_t)~(uint32_t)(m))
 #define NOT_HI(m)   ((uint32_t)~(uint32_t)((m) >> 32))
-#define CTRL_FIELDS   (KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_FLAGS | KM_CTRL_GO)
-#define HDR_FIELDS    (KM_HDR_WALKER | KM_HDR_BASE | KM_HDR_NDIM | KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE)
-#define DIM_FIELDS    (KM_DIM_WALKER | KM_DIM_INDEX | KM_DIM_COUNT | KM_DIM_STRIDE)
-#define AXIS_FIELDS   (KM_AXIS_AXIS | KM_AXIS_STEP)
-#define BOUND_FIELDS  (KM_BOUND_WALKER | KM_BOUND_WHICH | KM_BOUND_BASE | KM_BOUND_EXTENT)
-#define INDEX_FIELDS  (KM_INDEX_BASE | KM_INDEX_COUNT)
-#define GATHER_FIELDS (KM_GATHER_PITCH | KM_GATHER_WORDS)
+#define CTRL_FIELDS   (KMV_CTRL_MODE | KMV_CTRL_WIDTH | KMV_CTRL_FLAGS | KMV_CTRL_GO)
+#define HDR_FIELDS    (KMV_HDR_WALKER | KMV_HDR_BASE | KMV_HDR_NDIM | KMV_HDR_XFORM_ID | KMV_HDR_XFORM_MODE)
+#define DIM_FIELDS    (KMV_DIM_WALKER | KMV_DIM_INDEX | KMV_DIM_COUNT | KMV_DIM_STRIDE)
+#define AXIS_FIELDS   (KMV_AXIS_AXIS | KMV_AXIS_STEP)
+#define BOUND_FIELDS  (KMV_BOUND_WALKER | KMV_BOUND_WHICH | KMV_BOUND_BASE | KMV_BOUND_EXTENT)
+#define INDEX_FIELDS  (KMV_INDEX_BASE | KMV_INDEX_COUNT)
+#define GATHER_FIELDS (KMV_GATHER_PITCH | KMV_GATHER_WORDS)
 static const uint32_t not_field[16][2] = {
-    [KM_REG_CTRL >> 3]   = { NOT_LO(CTRL_FIELDS),   NOT_HI(CTRL_FIELDS) },
-    [KM_REG_HDR >> 3]    = { NOT_LO(HDR_FIELDS),    NOT_HI(HDR_FIELDS) },
-    [KM_REG_DIM >> 3]    = { NOT_LO(DIM_FIELDS),    NOT_HI(DIM_FIELDS) },
-    [KM_REG_AXIS >> 3]   = { NOT_LO(AXIS_FIELDS),   NOT_HI(AXIS_FIELDS) },
-    [KM_REG_BOUND >> 3]  = { NOT_LO(BOUND_FIELDS),  NOT_HI(BOUND_FIELDS) },
-    [KM_REG_INDEX >> 3]  = { NOT_LO(INDEX_FIELDS),  NOT_HI(INDEX_FIELDS) },
-    [KM_REG_SEED >> 3]   = { 0, 0 },
-    [KM_REG_IMM >> 3]    = { NOT_LO(KM_IMM_VALUE),  NOT_HI(KM_IMM_VALUE) },
-    [KM_REG_GATHER >> 3] = { NOT_LO(GATHER_FIELDS), NOT_HI(GATHER_FIELDS) },
+    [KMV_REG_CTRL >> 3]   = { NOT_LO(CTRL_FIELDS),   NOT_HI(CTRL_FIELDS) },
+    [KMV_REG_HDR >> 3]    = { NOT_LO(HDR_FIELDS),    NOT_HI(HDR_FIELDS) },
+    [KMV_REG_DIM >> 3]    = { NOT_LO(DIM_FIELDS),    NOT_HI(DIM_FIELDS) },
+    [KMV_REG_AXIS >> 3]   = { NOT_LO(AXIS_FIELDS),   NOT_HI(AXIS_FIELDS) },
+    [KMV_REG_BOUND >> 3]  = { NOT_LO(BOUND_FIELDS),  NOT_HI(BOUND_FIELDS) },
+    [KMV_REG_INDEX >> 3]  = { NOT_LO(INDEX_FIELDS),  NOT_HI(INDEX_FIELDS) },
+    [KMV_REG_SEED >> 3]   = { 0, 0 },
+    [KMV_REG_IMM >> 3]    = { NOT_LO(KMV_IMM_VALUE),  NOT_HI(KMV_IMM_VALUE) },
+    [KMV_REG_GATHER >> 3] = { NOT_LO(GATHER_FIELDS), NOT_HI(GATHER_FIELDS) },
 };
 
 /* The shadow: each setting a move's checks read, as the raw value last written in this list,
@@ -95,16 +95,16 @@ struct vshadow {
 #define REFUSE(st, detail)  ((uint32_t)(st) | ((uint32_t)(detail) << 8))
 #define DETAIL_DST          0x100u              /* detail bit 8: the destination walker */
 #define WALK_LIMIT          (UINT64_C(1) << 48) /* longest walk the validator will count */
-#define WORD_MASK           (KM_WORD_BYTES - 1u)
+#define WORD_MASK           (KMV_WORD_BYTES - 1u)
 /* HDR base [4:0] as bits of the value's low half: a base not a multiple of 32. */
-#define HDR_BASE_MISALIGN   (LO(KM_HDR_BASE) & (WORD_MASK << KH_FIELD_SHIFT(KM_HDR_BASE)))
+#define HDR_BASE_MISALIGN   (LO(KMV_HDR_BASE) & (WORD_MASK << KBF_FIELD_SHIFT(KMV_HDR_BASE)))
 
 /* The walkers each mode walks, in the order their checks run, as nibbles of walker + 1 (first
  * in the low nibble): XFORM source then destination (the source defines its iteration
  * space), COPY destination then source, every other mode the destination only. */
-#define WALKS_DST           (KM_WALK_DST + 1u)
-#define WALKS_COPY          ((KM_WALK_DST + 1u) | ((KM_WALK_SRC + 1u) << 4))
-#define WALKS_XFORM         ((KM_WALK_SRC + 1u) | ((KM_WALK_DST + 1u) << 4))
+#define WALKS_DST           (KMV_WALK_DST + 1u)
+#define WALKS_COPY          ((KMV_WALK_DST + 1u) | ((KMV_WALK_SRC + 1u) << 4))
+#define WALKS_XFORM         ((KMV_WALK_SRC + 1u) | ((KMV_WALK_DST + 1u) << 4))
 
 static unsigned fail(struct kmv_result *res, unsigned status, uint32_t detail, uint32_t index)
 {
@@ -117,7 +117,7 @@ static unsigned fail(struct kmv_result *res, unsigned status, uint32_t detail, u
 /* Registers the writer may write, as bits by offset >> 3: known and within reach. */
 static uint32_t allowed_regs(const struct kmv_caps *caps)
 {
-    /* reach_end is at most KM_REG_SPAN (0x80): bits 0-15 at most; & 31 keeps the shift defined. */
+    /* reach_end is at most KMV_REG_SPAN (0x80): bits 0-15 at most; & 31 keeps the shift defined. */
     return KNOWN_REGS & ((UINT32_C(1) << ((caps->reach_end >> 3) & 31u)) - 1u);
 }
 
@@ -143,26 +143,26 @@ static uint32_t check_walk(const struct vshadow *s, unsigned w, uint64_t *elems,
     uint32_t neg = 0, pos = 0;                  /* spans in words, each saturated at 2^27 */
     uint64_t count = 1;
 
-    _Static_assert((KM_WALK_DST << 16) == DETAIL_DST << 8, "walker tag");
-    f = REFUSE(KS_MV_UNSET, KM_REG_HDR);
+    _Static_assert((KMV_WALK_DST << 16) == DETAIL_DST << 8, "walker tag");
+    f = REFUSE(KS_MV_UNSET, KMV_REG_HDR);
     if (!(known & 1u))
         goto out;
-    f = REFUSE(KS_MV_UNSET, KM_REG_BOUND);
+    f = REFUSE(KS_MV_UNSET, KMV_REG_BOUND);
     if ((s->known & BOUNDS_OF(w)) != BOUNDS_OF(w))
         goto out;
-    f = REFUSE(KS_MV_ALIGN, KM_REG_HDR);
+    f = REFUSE(KS_MV_ALIGN, KMV_REG_HDR);
     if (h[0] & HDR_BASE_MISALIGN)
         goto out;
-    for (unsigned d = 0, nd = GET_HI(KM_HDR_NDIM, h[1]); d < nd; d++) {
+    for (unsigned d = 0, nd = GET_HI(KMV_HDR_NDIM, h[1]); d < nd; d++) {
         const uint32_t *dm = s->v[SL_DIM(w, d)];
 
         dt = d << 20;                           /* d << 12 of the detail */
-        f = REFUSE(KS_MV_UNSET, KM_REG_DIM);
+        f = REFUSE(KS_MV_UNSET, KMV_REG_DIM);
         if (!((known >> (1u + d)) & 1u))
             goto out;
-        int32_t stride = (int32_t)(uint32_t)SPAN_GET(KM_DIM_STRIDE, dm[0], dm[1]);
-        uint32_t c = GET_LO(KM_DIM_COUNT, dm[0]);
-        f = REFUSE(KS_MV_ALIGN, KM_REG_DIM);
+        int32_t stride = (int32_t)(uint32_t)SPAN_GET(KMV_DIM_STRIDE, dm[0], dm[1]);
+        uint32_t c = GET_LO(KMV_DIM_COUNT, dm[0]);
+        f = REFUSE(KS_MV_ALIGN, KMV_REG_DIM);
         if (stride & (int32_t)WORD_MASK)
             goto out;
         c += c == 0;
@@ -182,7 +182,7 @@ static uint32_t check_walk(const struct vshadow *s, unsigned w, uint64_t *elems,
     /* base + lo >= 0 and base + hi + 32 <= 2^40, in words: the base in words is HDR [43:9],
      * 35 bits, [31:0] in bw and [34:32] in bw_top. With both spans below 2^26, base < neg
      * needs bw_top 0 and base + pos >= 2^35 needs bw_top 7. */
-    _Static_assert(KH_FIELD_SHIFT(KM_HDR_BASE) + 5 == 9 && HI(KM_HDR_BASE) == 0xFFF, "HDR base [43:4]");
+    _Static_assert(KBF_FIELD_SHIFT(KMV_HDR_BASE) + 5 == 9 && HI(KMV_HDR_BASE) == 0xFFF, "HDR base [43:4]");
     uint32_t bw = (h[0] >> 9) | (h[1] << 23), bw_top = (h[1] >> 9) & 7u;
     if (neg > (UINT32_C(1) << 26) || pos >= (UINT32_C(1) << 26) ||
         (bw_top == 0 && bw < neg) || (bw_top == 7 && bw > ~pos))
@@ -202,14 +202,14 @@ out:
 
 /* CTRL [4:0] (mode, width) -> what a GO with them gets: a refusal (above 0xFF; the mover
  * checks the width before the mode, fault 5 before fault 4) or the walks its checks run. */
-#define CTRL_RULE_MASK  (LO(KM_CTRL_MODE) | LO(KM_CTRL_WIDTH))
-_Static_assert(CTRL_RULE_MASK == 0x1F && KH_FIELD_SHIFT(KM_CTRL_WIDTH) == 3, "mode [2:0], width [4:3]");
-#define RULE_W(m) ((m) == KM_MODE_TRANSPOSE ? REFUSE(KS_MV_TRANSPOSE, KM_MODE_TRANSPOSE) : \
-                   (m) > KM_MODE_XFORM ? REFUSE(KS_MV_MODE, (m)) : \
-                   (m) == KM_MODE_XFORM ? WALKS_XFORM : (m) == KM_MODE_COPY ? WALKS_COPY : WALKS_DST)
+#define CTRL_RULE_MASK  (LO(KMV_CTRL_MODE) | LO(KMV_CTRL_WIDTH))
+_Static_assert(CTRL_RULE_MASK == 0x1F && KBF_FIELD_SHIFT(KMV_CTRL_WIDTH) == 3, "mode [2:0], width [4:3]");
+#define RULE_W(m) ((m) == KMV_MODE_TRANSPOSE ? REFUSE(KS_MV_TRANSPOSE, KMV_MODE_TRANSPOSE) : \
+                   (m) > KMV_MODE_XFORM ? REFUSE(KS_MV_MODE, (m)) : \
+                   (m) == KMV_MODE_XFORM ? WALKS_XFORM : (m) == KMV_MODE_COPY ? WALKS_COPY : WALKS_DST)
 #define RULE_M(wd) RULE_W(0), RULE_W(1), RULE_W(2), RULE_W(3), RULE_W(4), RULE_W(5), \
                    RULE_W(6), RULE_W(7)
-#define RULE_BAD   REFUSE(KS_MV_WIDTH, KM_WIDTH_BAD)
+#define RULE_BAD   REFUSE(KS_MV_WIDTH, KMV_WIDTH_BAD)
 static const uint16_t ctrl_rule[32] = {
     RULE_M(0), RULE_M(1), RULE_M(2),
     RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD, RULE_BAD,
@@ -221,7 +221,7 @@ _Static_assert(WALKS_XFORM <= 0xFF && REFUSE(KS_MV_TRANSPOSE, 1) > 0xFF &&
  * mesh serves without aliasing — DRAM below 4 GB, or the staging store (bit 39, aperture 0)
  * below its 2 MB — else the KMV_ADDR_* reason. */
 #define UG_STAGING_BYTES  (UINT32_C(2) << 20)
-_Static_assert(KMV_WHAT_SRC == KM_WALK_SRC && KMV_WHAT_DST == KM_WALK_DST, "a walk's `what` is its walker");
+_Static_assert(KMV_WHAT_SRC == KMV_WALK_SRC && KMV_WHAT_DST == KMV_WALK_DST, "a walk's `what` is its walker");
 static unsigned decode_bad(uint64_t a)
 {
     uint32_t hi = (uint32_t)(a >> 32);
@@ -263,11 +263,11 @@ static uint32_t check_gather_reach(const struct vshadow *s, uint64_t dn)
 {
     const struct kmv_caps *caps = s->caps;
     const uint32_t *ix = s->v[SL_INDEX], *g = s->v[SL_GATHER];
-    uint64_t ibase = (uint64_t)(ix[1] & HI(KM_INDEX_BASE)) << 32 | ix[0];
-    uint32_t icount = GET_HI(KM_INDEX_COUNT, ix[1]), iwords = (icount + 7u) >> 3;
-    uint32_t pitch = g[0], words = GET_HI(KM_GATHER_WORDS, g[1]), f;
-    const uint32_t *h = s->v[SL_HDR(KM_WALK_SRC)];
-    uint64_t sbase = SPAN_GET(KM_HDR_BASE, h[0], h[1]);
+    uint64_t ibase = (uint64_t)(ix[1] & HI(KMV_INDEX_BASE)) << 32 | ix[0];
+    uint32_t icount = GET_HI(KMV_INDEX_COUNT, ix[1]), iwords = (icount + 7u) >> 3;
+    uint32_t pitch = g[0], words = GET_HI(KMV_GATHER_WORDS, g[1]), f;
+    const uint32_t *h = s->v[SL_HDR(KMV_WALK_SRC)];
+    uint64_t sbase = SPAN_GET(KMV_HDR_BASE, h[0], h[1]);
 
     uint64_t iend = ibase + ((uint64_t)(iwords + (iwords == 0)) << 5);
     if ((ibase < caps->idx_lo || iend > caps->idx_hi) &&
@@ -275,7 +275,7 @@ static uint32_t check_gather_reach(const struct vshadow *s, uint64_t dn)
         return f;
     if (!caps->map_end)
         return 0;                               /* cannot read the indices: rows unchecked */
-    if (ibase + KM_WORD_BYTES > caps->map_end)
+    if (ibase + KMV_WORD_BYTES > caps->map_end)
         return REFUSE(KS_MV_ADDR, KMV_ADDR_UNREAD << 8 | KMV_WHAT_INDEX);
     const uint32_t *idx = caps->map(ibase);
     for (uint32_t r = 0; dn != 0; r++) {
@@ -292,7 +292,7 @@ static uint32_t check_gather_reach(const struct vshadow *s, uint64_t dn)
 static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, uint32_t ctrl)
 {
     const struct kmv_caps *caps = s->caps;
-    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl), walks, walked;
+    unsigned mode = GET_LO(KMV_CTRL_MODE, ctrl), walks, walked;
     uint64_t elems[2], dn, sn, ext[2][2];
     uint32_t f;
 
@@ -306,19 +306,19 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
         if ((f = check_walk(s, w, &elems[w], ext[w])) != 0)
             return f;
     } while ((walks >>= 4) != 0);
-    dn = elems[KM_WALK_DST];
-    if (mode == KM_MODE_COPY) {
-        if ((sn = elems[KM_WALK_SRC]) < dn)
+    dn = elems[KMV_WALK_DST];
+    if (mode == KMV_MODE_COPY) {
+        if ((sn = elems[KMV_WALK_SRC]) < dn)
             return REFUSE(KS_MV_SHORT_SRC, 0);
-    } else if (mode == KM_MODE_GATHER) {
+    } else if (mode == KMV_MODE_GATHER) {
         /* The source base, index base and pitch: written in the list and 32-byte aligned.
          * Only the source base counts: its dimensions and bounds are ignored. */
         static const struct { uint8_t slot, reg; uint16_t misalign; } need[3] = {
-            { SL_HDR(KM_WALK_SRC), KM_REG_HDR, HDR_BASE_MISALIGN },
-            { SL_INDEX, KM_REG_INDEX, WORD_MASK },
-            { SL_GATHER, KM_REG_GATHER, WORD_MASK },
+            { SL_HDR(KMV_WALK_SRC), KMV_REG_HDR, HDR_BASE_MISALIGN },
+            { SL_INDEX, KMV_REG_INDEX, WORD_MASK },
+            { SL_GATHER, KMV_REG_GATHER, WORD_MASK },
         };
-        _Static_assert(HDR_BASE_MISALIGN <= 0xFFFF && KM_REG_GATHER <= 0xFF, "need[] fits its fields");
+        _Static_assert(HDR_BASE_MISALIGN <= 0xFFFF && KMV_REG_GATHER <= 0xFF, "need[] fits its fields");
         for (unsigned k = 0; k < 3; k++) {
             if (!((s->known >> need[k].slot) & 1u))
                 /* RV64 can never write GATHER: that is a reach problem, not an omission. */
@@ -326,9 +326,9 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
             if (s->v[need[k].slot][0] & need[k].misalign)
                 return REFUSE(KS_MV_ALIGN, need[k].reg);
         }
-        uint32_t indices = GET_HI(KM_INDEX_COUNT, s->v[SL_INDEX][1]);
-        uint32_t words = GET_HI(KM_GATHER_WORDS, s->v[SL_GATHER][1]);
-        if (indices > KM_MAX_INDICES)
+        uint32_t indices = GET_HI(KMV_INDEX_COUNT, s->v[SL_INDEX][1]);
+        uint32_t words = GET_HI(KMV_GATHER_WORDS, s->v[SL_GATHER][1]);
+        if (indices > KMV_MAX_INDICES)
             return REFUSE(KS_MV_GATHER, 1);
         /* Rows past the index count read stale buffer contents; words 0 never advances. */
         if (dn > (uint64_t)indices * words)
@@ -338,22 +338,22 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
         if (dn > (uint64_t)words << 3)
             return REFUSE(KS_MV_GATHER_ROWS, dn > 0xFFFFFFu ? 0xFFFFFFu : (uint32_t)dn);
         /* The destination walk, then the index words and rows (the source walk is not one). */
-        if ((f = check_range(caps, ext[KM_WALK_DST][0], ext[KM_WALK_DST][1], KMV_WHAT_DST)) != 0)
+        if ((f = check_range(caps, ext[KMV_WALK_DST][0], ext[KMV_WALK_DST][1], KMV_WHAT_DST)) != 0)
             return f;
         return check_gather_reach(s, dn);
-    } else if (mode == KM_MODE_XFORM) {
-        sn = elems[KM_WALK_SRC];
+    } else if (mode == KMV_MODE_XFORM) {
+        sn = elems[KMV_WALK_SRC];
         /* Every hang case of docs/hardware.md §3.1. An entry is a power of two of words
          * (IN_BITS / 256: 8 for the reference geometry), so "whole entries" is a mask; caps
          * with an occupant have entries of at least one word (0 would refuse every list). */
         uint32_t in = caps->xf_in_words, extents = 0;
         uint32_t burst = (uint32_t)caps->xf_out_words << 5;    /* one entry's output bytes */
-        const uint32_t *dh = s->v[SL_HDR(KM_WALK_DST)];
+        const uint32_t *dh = s->v[SL_HDR(KMV_WALK_DST)];
 
-        if (!((caps->xf_ids >> GET_HI(KM_HDR_XFORM_ID, s->v[SL_HDR(KM_WALK_SRC)][1])) & 1u))
+        if (!((caps->xf_ids >> GET_HI(KMV_HDR_XFORM_ID, s->v[SL_HDR(KMV_WALK_SRC)][1])) & 1u))
             return REFUSE(KS_MV_XFORM, 1);      /* no occupant at this id */
         for (unsigned b = SL_BOUND; b < SL_BOUND + 4u; b++)
-            extents |= (s->v[b][0] & LO(KM_BOUND_EXTENT)) | (s->v[b][1] & HI(KM_BOUND_EXTENT));
+            extents |= (s->v[b][0] & LO(KMV_BOUND_EXTENT)) | (s->v[b][1] & HI(KMV_BOUND_EXTENT));
         if (extents)
             return REFUSE(KS_MV_XFORM, 3);      /* a bound axis: fault 7 or a hang in an entry */
         if (sn & (in - 1u))
@@ -363,15 +363,15 @@ static __attribute__((noinline)) uint32_t check_move(const struct vshadow *s, ui
         /* Each entry is one burst of OUT_WORDS words at its destination element; AXI forbids
          * a burst across 4 KB (docs/hardware.md §3.1). A base and live strides that are multiples of
          * the burst (a power of two dividing 4 KB) keep every burst inside a page. */
-        uint32_t mis = (uint32_t)SPAN_GET(KM_HDR_BASE, dh[0], dh[1]);
-        for (unsigned d = 0, nd = GET_HI(KM_HDR_NDIM, dh[1]); d < nd; d++) {
-            const uint32_t *dm = s->v[SL_DIM(KM_WALK_DST, d)];
-            if (GET_LO(KM_DIM_COUNT, dm[0]) > 1u)
-                mis |= (uint32_t)SPAN_GET(KM_DIM_STRIDE, dm[0], dm[1]);
+        uint32_t mis = (uint32_t)SPAN_GET(KMV_HDR_BASE, dh[0], dh[1]);
+        for (unsigned d = 0, nd = GET_HI(KMV_HDR_NDIM, dh[1]); d < nd; d++) {
+            const uint32_t *dm = s->v[SL_DIM(KMV_WALK_DST, d)];
+            if (GET_LO(KMV_DIM_COUNT, dm[0]) > 1u)
+                mis |= (uint32_t)SPAN_GET(KMV_DIM_STRIDE, dm[0], dm[1]);
         }
         if (mis & (burst - 1u))
             return REFUSE(KS_MV_XFORM, 5);      /* a burst could cross a 4 KB page */
-        ext[KM_WALK_DST][1] += burst - KM_WORD_BYTES;
+        ext[KMV_WALK_DST][1] += burst - KMV_WORD_BYTES;
     }
     /* Every walk's extent (XFORM's destination with its bursts) against the address map and
      * the owned ranges, in the order the walks were checked. */
@@ -409,8 +409,8 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
             goto bad;
         }
         switch (off >> 3) {
-        case KM_REG_CTRL >> 3:
-            if (!(lo & LO(KM_CTRL_GO)))
+        case KMV_REG_CTRL >> 3:
+            if (!(lo & LO(KMV_CTRL_GO)))
                 continue;
             s.known = known;
             if ((f = check_move(&s, lo)) != 0)
@@ -418,50 +418,50 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
             moves++;
             last_go = i + 1;
             continue;
-        case KM_REG_HDR >> 3:
-            if (GET_HI(KM_HDR_NDIM, hi) > KM_MAX_DIMS) {
-                f = REFUSE(KS_MV_DIM, GET_HI(KM_HDR_NDIM, hi));
+        case KMV_REG_HDR >> 3:
+            if (GET_HI(KMV_HDR_NDIM, hi) > KMV_MAX_DIMS) {
+                f = REFUSE(KS_MV_DIM, GET_HI(KMV_HDR_NDIM, hi));
                 goto bad;
             }
             sel = lo & 1u;
             /* The transform fields ride the source header only; on the destination's they
              * are ignored by the mover and almost certainly a mistake. */
-            if (sel == KM_WALK_DST && (hi & HI(KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE))) {
+            if (sel == KMV_WALK_DST && (hi & HI(KMV_HDR_XFORM_ID | KMV_HDR_XFORM_MODE))) {
                 f = REFUSE(KS_MV_FIELD, off);
                 goto bad;
             }
             slot = SL_HDR(sel);
             break;
-        case KM_REG_DIM >> 3:
-            if (GET_LO(KM_DIM_INDEX, lo) >= KM_MAX_DIMS) {
-                f = REFUSE(KS_MV_DIM, GET_LO(KM_DIM_INDEX, lo));
+        case KMV_REG_DIM >> 3:
+            if (GET_LO(KMV_DIM_INDEX, lo) >= KMV_MAX_DIMS) {
+                f = REFUSE(KS_MV_DIM, GET_LO(KMV_DIM_INDEX, lo));
                 goto bad;
             }
             sel = lo & 1u;
             slot = SL_STAGED;
             break;
-        case KM_REG_AXIS >> 3:
+        case KMV_REG_AXIS >> 3:
             /* Commits the staged dimension to the walker the last HDR/DIM/BOUND selected. */
             if (!((known >> SL_STAGED) & 1u)) {
-                f = REFUSE(KS_MV_UNSET, KM_REG_DIM);
+                f = REFUSE(KS_MV_UNSET, KMV_REG_DIM);
                 goto bad;
             }
             lo = s.v[SL_STAGED][0];
             hi = s.v[SL_STAGED][1];
-            slot = SL_DIM(sel, GET_LO(KM_DIM_INDEX, lo));
+            slot = SL_DIM(sel, GET_LO(KMV_DIM_INDEX, lo));
             break;
-        case KM_REG_BOUND >> 3:
+        case KMV_REG_BOUND >> 3:
             sel = lo & 1u;
             slot = SL_BOUND + (lo & 3u);
             break;
-        case KM_REG_INDEX >> 3:
+        case KMV_REG_INDEX >> 3:
             slot = SL_INDEX;
             break;
-        case KM_REG_GATHER >> 3:
+        case KMV_REG_GATHER >> 3:
             slot = SL_GATHER;
             break;
-        case KM_REG_SEED >> 3:
-        case KM_REG_IMM >> 3:
+        case KMV_REG_SEED >> 3:
+        case KMV_REG_IMM >> 3:
             continue;   /* data, no rule; inherited values are allowed (docs) */
         default:
             /* The offset test above let through only KNOWN_REGS: this jump needs no range

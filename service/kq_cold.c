@@ -24,11 +24,11 @@
 static __attribute__((noreturn)) void cold_refuse(unsigned rule)
 {
     if (!rule)
-        hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
-    hal_puts("kohaku-fw " BOARD_NAME ": queue refused, rule=0x");
-    hal_put_hex_digits(rule);
-    hal_puts("\n");
-    hal_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
+        kx_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
+    kx_puts("kohaku-fw " BOARD_NAME ": queue refused, rule=0x");
+    kx_put_hex_digits(rule);
+    kx_puts("\n");
+    kx_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
 }
 
 /* kq_svc.h: a typed entry of its own, not a `what` of kq_cold: the boot pays no va_list and
@@ -93,26 +93,26 @@ static int cold_copy_indices(struct kd_write *w, uint32_t n, uint64_t slot_ug)
 {
     uint32_t gathers = 0, slots = 0;
     for (uint32_t i = 0; i < n; i++)
-        gathers |= kd_is_go(&w[i]) && KH_FIELD_GET(KM_CTRL_MODE, w[i].lo) == KM_MODE_GATHER;
+        gathers |= kd_is_go(&w[i]) && KBF_FIELD_GET(KMV_CTRL_MODE, w[i].lo) == KMV_MODE_GATHER;
     if (!gathers)
         return 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (w[i].off != KM_REG_INDEX)
+        if (w[i].off != KMV_REG_INDEX)
             continue;
         uint64_t v = kd_value(&w[i]);
-        uint64_t base = KH_FIELD_GET(KM_INDEX_BASE, v), count = KH_FIELD_GET(KM_INDEX_COUNT, v);
+        uint64_t base = KBF_FIELD_GET(KMV_INDEX_BASE, v), count = KBF_FIELD_GET(KMV_INDEX_COUNT, v);
         struct kq_err e;
-        if (kq_range(&kq_env.reach, base, KM_WORD_BYTES, KM_WORD_BYTES, &e) != KS_OK)
+        if (kq_range(&kq_env.reach, base, KMV_WORD_BYTES, KMV_WORD_BYTES, &e) != KS_OK)
             continue;
-        uint64_t slot = slot_ug + (uint64_t)slots * KM_WORD_BYTES;
-        if (slot + KM_WORD_BYTES > KX_FW_COPY_OFFSET + KX_FW_COPY_BYTES)
+        uint64_t slot = slot_ug + (uint64_t)slots * KMV_WORD_BYTES;
+        if (slot + KMV_WORD_BYTES > KX_FW_COPY_OFFSET + KX_FW_COPY_BYTES)
             return -1;
         volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(slot);
         const volatile kq_word *src = (const volatile kq_word *)hal_ug_ptr(base);
-        for (unsigned k = 0; k < KM_WORD_BYTES / 4; k++)
+        for (unsigned k = 0; k < KMV_WORD_BYTES / 4; k++)
             d[k] = src[k];
-        w[i] = kd_make(KM_REG_INDEX, KH_FIELD_PREP(KM_INDEX_BASE, slot) |
-                                     KH_FIELD_PREP(KM_INDEX_COUNT, count < 8 ? count : 8));
+        w[i] = kd_make(KMV_REG_INDEX, KBF_FIELD_PREP(KMV_INDEX_BASE, slot) |
+                                     KBF_FIELD_PREP(KMV_INDEX_COUNT, count < 8 ? count : 8));
         slots++;
     }
     return (int)slots;
@@ -156,7 +156,7 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
         } else if (slots > 0) {
             /* the rows again, from the indices the mover will read */
             kq_caps.idx_lo = slot_ug;
-            kq_caps.idx_hi = slot_ug + (uint64_t)slots * KM_WORD_BYTES;
+            kq_caps.idx_hi = slot_ug + (uint64_t)slots * KMV_WORD_BYTES;
             st = kq_env.validate(d, n, &kq_caps, r);
             kq_caps.idx_lo = kq_caps.idx_hi = 0;
         }
@@ -222,7 +222,7 @@ static void cold_stop(const struct kq_err *e)
         return;                         /* refused: not a STOP */
     kq_hdr->fw.state = KQ_STATE_STOPPED;
     hal_shared_release();
-    hal_exit(KX_EXIT_OK);
+    kx_exit(KX_EXIT_OK);
 }
 
 static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)

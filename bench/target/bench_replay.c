@@ -34,15 +34,15 @@ static uint32_t copy_list(struct kd_write *l, uint32_t src, uint32_t dst, uint32
 {
     uint32_t n = 0;
     for (unsigned w = 0; w < 2; w++) {
-        put(l, &n, KM_REG_HDR, W_HDR(w, w ? dst : src, 1));
-        put(l, &n, KM_REG_DIM, W_DIM(w, 0, words, 32));
-        put(l, &n, KM_REG_AXIS, 0);
-        put(l, &n, KM_REG_BOUND, W_BOUND(w, 0));
-        put(l, &n, KM_REG_BOUND, W_BOUND(w, 1));
+        put(l, &n, KMV_REG_HDR, W_HDR(w, w ? dst : src, 1));
+        put(l, &n, KMV_REG_DIM, W_DIM(w, 0, words, 32));
+        put(l, &n, KMV_REG_AXIS, 0);
+        put(l, &n, KMV_REG_BOUND, W_BOUND(w, 0));
+        put(l, &n, KMV_REG_BOUND, W_BOUND(w, 1));
     }
     for (uint32_t i = 0; i < pad; i++)
-        put(l, &n, KM_REG_SEED, 0x5EED0000u + i);
-    put(l, &n, KM_REG_CTRL, W_CTRL(0, 2));              /* COPY, 32-bit elements, GO */
+        put(l, &n, KMV_REG_SEED, 0x5EED0000u + i);
+    put(l, &n, KMV_REG_CTRL, W_CTRL(0, 2));              /* COPY, 32-bit elements, GO */
     return n;
 }
 

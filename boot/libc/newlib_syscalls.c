@@ -65,7 +65,7 @@ _ssize_t _write(int fd, const void *buf, size_t n)
     }
     const char *p = buf;
     for (size_t i = 0; i < n; i++)
-        hal_console_putc(p[i]);
+        kx_console_putc(p[i]);
     return (_ssize_t)n;
 }
 
@@ -86,7 +86,7 @@ _ssize_t _read(int fd, void *buf, size_t n)
  * low 32 bits are the exit word (0 = KX_EXIT_OK). abort() arrives with status 1. */
 void _exit(int status)
 {
-    hal_exit((uint32_t)status);
+    kx_exit((uint32_t)status);
 }
 
 /* The console stays open: closing it is refused. */

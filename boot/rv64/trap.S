@@ -20,7 +20,7 @@ kx_trap_entry:
     ebreak
     .size kx_trap_entry, . - kx_trap_entry
 
-    /* 512 bytes: kx_trap -> kx_fatal -> hal_puts is shallow. Never zeroed: only written. */
+    /* 512 bytes: kx_trap -> kx_fatal -> kx_puts is shallow. Never zeroed: only written. */
     .section .noinit.kx_trap_stack, "aw", @nobits
     .balign 16
 kx_trap_stack:

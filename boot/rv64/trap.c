@@ -16,7 +16,7 @@ void kx_trap(uint64_t cause, uint64_t epc, uint64_t tval)
          * cleared first so anything further halts the core by hardware semantics rather
          * than looping through here. */
         __asm__ volatile("csrw mtvec, zero");
-        hal_exit(kx_trap_word);
+        kx_exit(kx_trap_word);
     }
     /* Interrupt bit (63) folds to bit 31 of the exit word (exitword.h). */
     uint64_t code = (cause & 0x7FFFFFFFu) | ((cause >> 63) << 31);

@@ -99,7 +99,7 @@ static void fuzz_records(const uint8_t *p, size_t len)
         check(kmv_validate_frame(recs, n, &kmv_caps_rv32, &rf) == KS_OK && rf.moves == r32.moves);
         check(n > 0 && kd_is_go(&recs[n - 1]));
         for (uint32_t i = 0; i < n; i++) {
-            check(recs[i].off < KM_REG_SPAN && (recs[i].off & 7u) == 0);
+            check(recs[i].off < KMV_REG_SPAN && (recs[i].off & 7u) == 0);
             gos += (uint32_t)kd_is_go(&recs[i]);
         }
         check(gos == r32.moves);
@@ -147,11 +147,11 @@ static void fuzz_builder(const uint8_t *p, size_t len)
     /* Keep some inputs aligned so the builder gets past its first checks. */
     if (raw[0] & 1) {
         d.base &= ~(uint64_t)31 & ((UINT64_C(1) << 40) - 1);
-        for (unsigned i = 0; i < KM_MAX_DIMS; i++)
+        for (unsigned i = 0; i < KMV_MAX_DIMS; i++)
             d.stride[i] &= ~31;
     }
     kmv_build_init(&b, recs, 64);
-    if (kmv_build_fill(&b, &d, KM_WIDTH_32, 0x5A, 0) == KS_OK) {
+    if (kmv_build_fill(&b, &d, KMV_WIDTH_32, 0x5A, 0) == KS_OK) {
         unsigned st = kmv_validate(recs, b.n, &kmv_caps_rv32, &r);
         check(st == KS_OK || st == KS_MV_WRAP || st == KS_MV_ADDR);
     }

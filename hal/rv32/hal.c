@@ -2,7 +2,7 @@
  * the cache operations (docs/hardware.md §4 local control). */
 #include "hal/hal.h"
 
-void hal_exit(uint64_t word)
+void kx_exit(uint64_t word)
 {
     hal_fence();                         /* console bytes and results leave before the stop */
     HAL_LCTL(RV32_LCTL_EXIT) = (uint32_t)word;

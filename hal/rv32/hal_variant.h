@@ -49,7 +49,7 @@ static inline void hal_agent_wr(uint32_t off, uint64_t v)
         hal_agent_word(off)[1] = (uint32_t)(v >> 32);
 }
 
-static inline void hal_console_putc(char c)
+static inline void kx_console_putc(char c)
 {
     HAL_LCTL(RV32_LCTL_CONSOLE) = (uint8_t)c;
 }

@@ -1,7 +1,7 @@
 /* hal.c — RV64 out-of-line hal: exit, mcycle/minstret, DCACHE register (docs/hardware.md §5). */
 #include "hal/hal.h"
 
-void hal_exit(uint64_t word)
+void kx_exit(uint64_t word)
 {
     hal_fence();                         /* console bytes and results leave before the stop */
     HAL_CTL(RV64_CTL_EXIT) = word;

@@ -14,7 +14,7 @@ static inline volatile void *hal_ug_ptr(uint64_t ug)
 {
     /* Staging (bit 39) is uncached as it is; DRAM goes through the alias. Either way the
      * address is >= 2^38, far above the local windows below 0x1000_0000. */
-    return (volatile void *)(uintptr_t)((ug & KH_BIT(39)) ? ug : (ug | RV64_UNCACHED));
+    return (volatile void *)(uintptr_t)((ug & KBF_BIT(39)) ? ug : (ug | RV64_UNCACHED));
 }
 
 static inline void hal_shared_acquire(void)

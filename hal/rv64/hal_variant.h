@@ -37,7 +37,7 @@ static inline void hal_agent_wr32(uint32_t off, uint32_t v)
     hal_agent_wr(off, v);
 }
 
-static inline void hal_console_putc(char c)
+static inline void kx_console_putc(char c)
 {
     HAL_CTL(RV64_CTL_CONSOLE) = (uint8_t)c;
 }
@@ -62,7 +62,7 @@ static inline void hal_fence(void)
  * reaching here with one is a firmware bug. */
 static inline void hal_mover_wr(unsigned off, uint64_t v)
 {
-    KX_ASSERT(off < KM_RV64_REACH_END && (off & 7u) == 0, KX_SITE_HAL_MOVER_OFF);
+    KX_ASSERT(off < KMV_RV64_REACH_END && (off & 7u) == 0, KX_SITE_HAL_MOVER_OFF);
     HAL_CTL(RV64_CTL_MOVER + off) = v;
 }
 

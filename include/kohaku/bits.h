@@ -6,16 +6,16 @@
 
 #include <stdint.h>
 
-#define KH_BIT(n)          (UINT64_C(1) << (n))
+#define KBF_BIT(n)          (UINT64_C(1) << (n))
 /* Bits h..l inclusive, h >= l, h <= 63. */
-#define KH_GENMASK(h, l)   ((~UINT64_C(0) >> (63 - (h))) & (~UINT64_C(0) << (l)))
-#define KH_FIELD_SHIFT(m)  ((unsigned)__builtin_ctzll(m))
-#define KH_FIELD_GET(m, v) (((uint64_t)(v) & (m)) >> KH_FIELD_SHIFT(m))
-#define KH_FIELD_PREP(m, v) (((uint64_t)(v) << KH_FIELD_SHIFT(m)) & (m))
+#define KBF_GENMASK(h, l)   ((~UINT64_C(0) >> (63 - (h))) & (~UINT64_C(0) << (l)))
+#define KBF_FIELD_SHIFT(m)  ((unsigned)__builtin_ctzll(m))
+#define KBF_FIELD_GET(m, v) (((uint64_t)(v) & (m)) >> KBF_FIELD_SHIFT(m))
+#define KBF_FIELD_PREP(m, v) (((uint64_t)(v) << KBF_FIELD_SHIFT(m)) & (m))
 /* Does v fit the field m without truncation? One compare against the field's largest value:
  * GCC 12.2 at -O1 and above miscompiled the earlier two-clause form (shift round trip and
  * PREP round trip) in a caller that also tested other fields, passing 1 << 40 as fitting the
  * 40-bit HDR base (docs/mover.md §8). */
-#define KH_FIELD_FITS(m, v) ((uint64_t)(v) <= ((uint64_t)(m) >> KH_FIELD_SHIFT(m)))
+#define KBF_FIELD_FITS(m, v) ((uint64_t)(v) <= ((uint64_t)(m) >> KBF_FIELD_SHIFT(m)))
 
 #endif

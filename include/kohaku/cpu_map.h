@@ -26,9 +26,9 @@
 #define RV32_DRAM_BASE       0x80000000u       /* local offsets 0..0x6FFF_FFFF, cached */
 #define RV32_DRAM_LIMIT      0xF0000000u
 #define RV32_MVGO            0xF0000000u
-#define RV32_MVGO_BUSY       KH_BIT(0)
-#define RV32_MVGO_FAULT      KH_GENMASK(7, 4)
-#define RV32_MVGO_OCC_FAULT  KH_GENMASK(11, 8)
+#define RV32_MVGO_BUSY       KBF_BIT(0)
+#define RV32_MVGO_FAULT      KBF_GENMASK(7, 4)
+#define RV32_MVGO_OCC_FAULT  KBF_GENMASK(11, 8)
 #define RV32_OCC_BASE        0xF0010000u       /* | id << 8 | reg */
 /* Ours: the control agent window, 32-bit halves. 0x7 is a region the core leaves unmapped;
  * until 2026-12-01 it was 0xF100_0000, inside the node range, where the real core starts the
@@ -82,17 +82,17 @@
 #define RV64_CTL_STDIN       0x30u
 #define RV64_CTL_MOVER       0x80u             /* + mover offset 0x00..0x38 */
 #define RV64_CTL_DCACHE      0x1C8u
-#define RV64_MVSTAT_BUSY     KH_BIT(32)
-#define RV64_MVSTAT_FAULT    KH_GENMASK(31, 28)
-#define RV64_MVSTAT_MOVES    KH_GENMASK(27, 0)
-#define RV64_STDIN_VALID     KH_BIT(8)
-#define RV64_STDIN_BYTE      KH_GENMASK(7, 0)
-#define RV64_DCACHE_FLUSH    KH_BIT(0)
-#define RV64_DCACHE_INVAL    KH_BIT(1)
-#define RV64_DCACHE_BUSY     KH_BIT(0)
+#define RV64_MVSTAT_BUSY     KBF_BIT(32)
+#define RV64_MVSTAT_FAULT    KBF_GENMASK(31, 28)
+#define RV64_MVSTAT_MOVES    KBF_GENMASK(27, 0)
+#define RV64_STDIN_VALID     KBF_BIT(8)
+#define RV64_STDIN_BYTE      KBF_GENMASK(7, 0)
+#define RV64_DCACHE_FLUSH    KBF_BIT(0)
+#define RV64_DCACHE_INVAL    KBF_BIT(1)
+#define RV64_DCACHE_BUSY     KBF_BIT(0)
 #define RV64_AGENT_BASE      0x01000000u       /* ours: agent window, 64-bit */
 #define RV64_UG_BASE         0x10000000u       /* unit-global addresses from here up */
-#define RV64_UNCACHED        KH_BIT(38)        /* uncached alias of DRAM */
+#define RV64_UNCACHED        KBF_BIT(38)        /* uncached alias of DRAM */
 #define RV64_CACHE_LINES     64u
 #define RV64_CACHE_LINE      32u
 

@@ -59,7 +59,7 @@ static inline struct kd_write kd_make(uint32_t off, uint64_t v)
 /* Does this write start a move (a CTRL write with GO)? */
 static inline int kd_is_go(const struct kd_write *w)
 {
-    return w->off == KM_REG_CTRL && (w->lo & (uint32_t)KM_CTRL_GO) != 0;
+    return w->off == KMV_REG_CTRL && (w->lo & (uint32_t)KMV_CTRL_GO) != 0;
 }
 
 /* Bytes of a list of n records, and of its standalone blob. */

@@ -13,14 +13,14 @@
 #define KF_HDR_WORD         4u
 
 /* Header [31:0] = flit bits [287:256]. */
-#define KF_HDR_DST_X        KH_GENMASK(31, 28)
-#define KF_HDR_DST_Y        KH_GENMASK(27, 24)
-#define KF_HDR_SRC_X        KH_GENMASK(23, 20)
-#define KF_HDR_SRC_Y        KH_GENMASK(19, 16)
-#define KF_HDR_TYPE         KH_GENMASK(15, 12)
-#define KF_HDR_TXN          KH_GENMASK(11, 4)
-#define KF_HDR_LAST         KH_BIT(3)
-#define KF_HDR_RSVD         KH_GENMASK(2, 0)
+#define KF_HDR_DST_X        KBF_GENMASK(31, 28)
+#define KF_HDR_DST_Y        KBF_GENMASK(27, 24)
+#define KF_HDR_SRC_X        KBF_GENMASK(23, 20)
+#define KF_HDR_SRC_Y        KBF_GENMASK(19, 16)
+#define KF_HDR_TYPE         KBF_GENMASK(15, 12)
+#define KF_HDR_TXN          KBF_GENMASK(11, 4)
+#define KF_HDR_LAST         KBF_BIT(3)
+#define KF_HDR_RSVD         KBF_GENMASK(2, 0)
 
 /* Message types (docs/hardware.md §2.3). */
 #define KF_T_MEM_RD_REQ     0x0u
@@ -45,14 +45,14 @@
 
 /* Payload fields, as masks within payload word 3 (= payload [255:192]) unless named otherwise.
  * CU_SIGNAL (§4.6): code [255:248], arg [247:216]. */
-#define KF_W3_SIG_CODE      KH_GENMASK(63, 56)
-#define KF_W3_SIG_ARG       KH_GENMASK(55, 24)
+#define KF_W3_SIG_CODE      KBF_GENMASK(63, 56)
+#define KF_W3_SIG_ARG       KBF_GENMASK(55, 24)
 /* CU_CTRL (§4.8): op [255:248], index [247:240], value [239:176] straddles words 3 and 2:
  * value[63:48] = word 3 [47:32]... see kf_ctrl_value_get/prep below. */
-#define KF_W3_CTRL_OP       KH_GENMASK(63, 56)
-#define KF_W3_CTRL_INDEX    KH_GENMASK(55, 48)
-#define KF_W3_CTRL_VALUE_HI KH_GENMASK(47, 0)   /* value [63:16] */
-#define KF_W2_CTRL_VALUE_LO KH_GENMASK(63, 48)  /* value [15:0]  */
+#define KF_W3_CTRL_OP       KBF_GENMASK(63, 56)
+#define KF_W3_CTRL_INDEX    KBF_GENMASK(55, 48)
+#define KF_W3_CTRL_VALUE_HI KBF_GENMASK(47, 0)   /* value [63:16] */
+#define KF_W2_CTRL_VALUE_LO KBF_GENMASK(63, 48)  /* value [15:0]  */
 #define KF_CTRL_OP_READ     0x00u
 #define KF_CTRL_OP_WRITE    0x01u
 #define KF_CTRL_OP_REPLY    0x02u
@@ -61,43 +61,43 @@
 #define KF_CTRL_CU_STATUS   1u
 #define KF_CTRL_CU_COUNTERS 2u
 #define KF_CTRL_CU_DBG      3u
-#define KF_CAPS_TYPE        KH_GENMASK(63, 48)
-#define KF_CAPS_VERSION     KH_GENMASK(47, 40)
-#define KF_CAPS_BUFFERS     KH_GENMASK(39, 36)
-#define KF_CAPS_INST_DEPTH  KH_GENMASK(35, 20)
-#define KF_STATUS_BUSY      KH_BIT(63)
-#define KF_STATUS_FREE      KH_GENMASK(47, 32)
-#define KF_COUNTERS_RETIRED KH_GENMASK(63, 32)
-#define KF_COUNTERS_BUSY    KH_GENMASK(31, 0)
+#define KF_CAPS_TYPE        KBF_GENMASK(63, 48)
+#define KF_CAPS_VERSION     KBF_GENMASK(47, 40)
+#define KF_CAPS_BUFFERS     KBF_GENMASK(39, 36)
+#define KF_CAPS_INST_DEPTH  KBF_GENMASK(35, 20)
+#define KF_STATUS_BUSY      KBF_BIT(63)
+#define KF_STATUS_FREE      KBF_GENMASK(47, 32)
+#define KF_COUNTERS_RETIRED KBF_GENMASK(63, 32)
+#define KF_COUNTERS_BUSY    KBF_GENMASK(31, 0)
 
 /* MEM_RD_REQ / MEM_WR_REQ descriptor (§4.1), within payload word 3 and word 2. */
-#define KF_W3_MEM_ADDR      KH_GENMASK(63, 24)  /* [255:216] */
-#define KF_W3_MEM_LEN       KH_GENMASK(23, 16)  /* [215:208] */
-#define KF_W3_MEM_FLAGS     KH_GENMASK(15, 8)   /* [207:200] */
-#define KF_W3_MEM_COUNT     KH_GENMASK(7, 0)    /* [199:192] */
-#define KF_W2_MEM_PEER      KH_GENMASK(63, 40)  /* [191:168] */
-#define KF_W2_MEM_NPEER     KH_GENMASK(39, 38)  /* [167:166] */
-#define KF_W2_MEM_ENTRY_WORDS KH_GENMASK(37, 30) /* [165:158] */
-#define KF_MEM_FLAG_STREAM  KH_BIT(6)
+#define KF_W3_MEM_ADDR      KBF_GENMASK(63, 24)  /* [255:216] */
+#define KF_W3_MEM_LEN       KBF_GENMASK(23, 16)  /* [215:208] */
+#define KF_W3_MEM_FLAGS     KBF_GENMASK(15, 8)   /* [207:200] */
+#define KF_W3_MEM_COUNT     KBF_GENMASK(7, 0)    /* [199:192] */
+#define KF_W2_MEM_PEER      KBF_GENMASK(63, 40)  /* [191:168] */
+#define KF_W2_MEM_NPEER     KBF_GENMASK(39, 38)  /* [167:166] */
+#define KF_W2_MEM_ENTRY_WORDS KBF_GENMASK(37, 30) /* [165:158] */
+#define KF_MEM_FLAG_STREAM  KBF_BIT(6)
 
 /* CU_DATA descriptor (§4.7), payload word 3. */
-#define KF_W3_DATA_BUF_ID   KH_GENMASK(63, 56)
-#define KF_W3_DATA_OFFSET   KH_GENMASK(55, 40)
-#define KF_W3_DATA_LEN      KH_GENMASK(39, 32)
-#define KF_W3_DATA_FLAGS    KH_GENMASK(31, 24)
-#define KF_W3_DATA_ACK_Y    KH_GENMASK(23, 20)
-#define KF_W3_DATA_ACK_X    KH_GENMASK(19, 16)
+#define KF_W3_DATA_BUF_ID   KBF_GENMASK(63, 56)
+#define KF_W3_DATA_OFFSET   KBF_GENMASK(55, 40)
+#define KF_W3_DATA_LEN      KBF_GENMASK(39, 32)
+#define KF_W3_DATA_FLAGS    KBF_GENMASK(31, 24)
+#define KF_W3_DATA_ACK_Y    KBF_GENMASK(23, 20)
+#define KF_W3_DATA_ACK_X    KBF_GENMASK(19, 16)
 
 /* A unit's opcode by convention: payload [255:252] = word 3 [63:60]. */
-#define KF_W3_OPCODE        KH_GENMASK(63, 60)
+#define KF_W3_OPCODE        KBF_GENMASK(63, 60)
 
 /* Unit-global 40-bit address (docs/hardware.md §0). */
-#define KF_UG_APERTURE      KH_BIT(39)
-#define KF_UG_RESERVED      KH_BIT(38)
-#define KF_UG_MESH          KH_GENMASK(37, 36)
-#define KF_UG_APERTURE_IDX  KH_GENMASK(35, 32)
-#define KF_UG_LOCAL         KH_GENMASK(35, 0)
-#define KF_UG_MASK          KH_GENMASK(39, 0)
+#define KF_UG_APERTURE      KBF_BIT(39)
+#define KF_UG_RESERVED      KBF_BIT(38)
+#define KF_UG_MESH          KBF_GENMASK(37, 36)
+#define KF_UG_APERTURE_IDX  KBF_GENMASK(35, 32)
+#define KF_UG_LOCAL         KBF_GENMASK(35, 0)
+#define KF_UG_MASK          KBF_GENMASK(39, 0)
 
 struct kf_flit {
     uint64_t w[KF_WORDS];     /* w[0..3] payload, w[4] header in [31:0] */
@@ -106,21 +106,21 @@ struct kf_flit {
 static inline uint32_t kf_hdr(unsigned dst_x, unsigned dst_y, unsigned src_x, unsigned src_y,
                               unsigned type, unsigned txn, unsigned last)
 {
-    return (uint32_t)(KH_FIELD_PREP(KF_HDR_DST_X, dst_x) | KH_FIELD_PREP(KF_HDR_DST_Y, dst_y) |
-                      KH_FIELD_PREP(KF_HDR_SRC_X, src_x) | KH_FIELD_PREP(KF_HDR_SRC_Y, src_y) |
-                      KH_FIELD_PREP(KF_HDR_TYPE, type) | KH_FIELD_PREP(KF_HDR_TXN, txn) |
-                      KH_FIELD_PREP(KF_HDR_LAST, last ? 1u : 0u));
+    return (uint32_t)(KBF_FIELD_PREP(KF_HDR_DST_X, dst_x) | KBF_FIELD_PREP(KF_HDR_DST_Y, dst_y) |
+                      KBF_FIELD_PREP(KF_HDR_SRC_X, src_x) | KBF_FIELD_PREP(KF_HDR_SRC_Y, src_y) |
+                      KBF_FIELD_PREP(KF_HDR_TYPE, type) | KBF_FIELD_PREP(KF_HDR_TXN, txn) |
+                      KBF_FIELD_PREP(KF_HDR_LAST, last ? 1u : 0u));
 }
 
 static inline uint64_t kf_ctrl_value_get(const struct kf_flit *f)
 {
-    return (KH_FIELD_GET(KF_W3_CTRL_VALUE_HI, f->w[3]) << 16) | KH_FIELD_GET(KF_W2_CTRL_VALUE_LO, f->w[2]);
+    return (KBF_FIELD_GET(KF_W3_CTRL_VALUE_HI, f->w[3]) << 16) | KBF_FIELD_GET(KF_W2_CTRL_VALUE_LO, f->w[2]);
 }
 
 static inline void kf_ctrl_value_put(struct kf_flit *f, uint64_t v)
 {
-    f->w[3] = (f->w[3] & ~KF_W3_CTRL_VALUE_HI) | KH_FIELD_PREP(KF_W3_CTRL_VALUE_HI, v >> 16);
-    f->w[2] = (f->w[2] & ~KF_W2_CTRL_VALUE_LO) | KH_FIELD_PREP(KF_W2_CTRL_VALUE_LO, v & 0xFFFFu);
+    f->w[3] = (f->w[3] & ~KF_W3_CTRL_VALUE_HI) | KBF_FIELD_PREP(KF_W3_CTRL_VALUE_HI, v >> 16);
+    f->w[2] = (f->w[2] & ~KF_W2_CTRL_VALUE_LO) | KBF_FIELD_PREP(KF_W2_CTRL_VALUE_LO, v & 0xFFFFu);
 }
 
 #endif

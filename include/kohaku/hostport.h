@@ -57,7 +57,7 @@ enum khp_status {
 #define KHP_MODEL_BASE       UINT64_C(0x00300000)   /* ours: referee counters, fault injection */
 #define KHP_MODEL_END        UINT64_C(0x00301000)
 #define KHP_MEM(mesh, ug)    ((((uint64_t)(mesh) + 1u) << 40) | ((uint64_t)(ug) & KF_UG_MASK_HP))
-#define KF_UG_MASK_HP        KH_GENMASK(39, 0)
+#define KF_UG_MASK_HP        KBF_GENMASK(39, 0)
 
 /* Processor host registers at KHP_CPU_BASE + offset. */
 #define KHP_CPU_CTRL         0x00u    /* W: [0] hold (1 holds the core in reset; 0 releases it from PC 0) */
@@ -68,9 +68,9 @@ enum khp_status {
 #define KHP_CPU_INSTRET      0x28u    /* R: instructions retired since release */
 #define KHP_CPU_VARIANT      0x30u    /* R: 32 or 64 */
 #define KHP_CPU_NOW_NS       0x38u    /* R: the model's virtual time in ns */
-#define KHP_CPU_CTRL_HOLD    KH_BIT(0)
-#define KHP_CPU_STATE_STATE  KH_GENMASK(1, 0)
-#define KHP_CPU_STATE_CAUSE  KH_GENMASK(15, 8)
+#define KHP_CPU_CTRL_HOLD    KBF_BIT(0)
+#define KHP_CPU_STATE_STATE  KBF_GENMASK(1, 0)
+#define KHP_CPU_STATE_CAUSE  KBF_GENMASK(15, 8)
 
 /* Model registers at KHP_MODEL_BASE + offset (ours; docs/model.md "Host port", "Fault
  * injection"), width 8. 0x00-0x38: the referee counters, read-only, in km_referee order
@@ -84,8 +84,8 @@ enum khp_status {
 #define KHP_MODEL_INJ_ARM    0x58u    /* W: [7:0] enum khp_inj_kind: arms it (KHP_E_ADDR: no unit, bad kind);
                                        * R: the number of items armed through the host port */
 #define KHP_MODEL_INJ_CLEAR  0x60u    /* W: any value disarms every item (unit and mover) */
-#define KHP_INJ_UNIT_X       KH_GENMASK(7, 0)
-#define KHP_INJ_UNIT_Y       KH_GENMASK(15, 8)
+#define KHP_INJ_UNIT_X       KBF_GENMASK(7, 0)
+#define KHP_INJ_UNIT_Y       KBF_GENMASK(15, 8)
 
 enum khp_inj_kind {
     KHP_INJ_FAULT = 1,       /* the unit's n-th instruction retires as FAULT with ARG */

@@ -18,37 +18,37 @@
 #define NP_OP_MEMSET            0x3u
 #define NP_OP_CVO               0x4u
 
-#define NP_W_OPCODE             KH_GENMASK(63, 60)
+#define NP_W_OPCODE             KBF_GENMASK(63, 60)
 
 /* GEMV / GEMM (seed §1). */
-#define NP_GEMX_DEST            KH_GENMASK(59, 43)   /* L2 line address of the result */
-#define NP_GEMX_SRC             KH_GENMASK(42, 26)   /* L2 line address of the activation */
-#define NP_GEMX_FLAGS           KH_GENMASK(25, 20)
-#define NP_GEMX_SIZE_PTR        KH_GENMASK(19, 14)   /* weight_shape entry: weights */
-#define NP_GEMX_SHAPE_PTR       KH_GENMASK(13, 8)    /* fmap_shape entry: (M, N, K) */
-#define NP_GEMX_LANES           KH_GENMASK(7, 3)     /* 0 = all 32 lanes */
-#define NP_GEMX_RSVD            KH_GENMASK(2, 0)
+#define NP_GEMX_DEST            KBF_GENMASK(59, 43)   /* L2 line address of the result */
+#define NP_GEMX_SRC             KBF_GENMASK(42, 26)   /* L2 line address of the activation */
+#define NP_GEMX_FLAGS           KBF_GENMASK(25, 20)
+#define NP_GEMX_SIZE_PTR        KBF_GENMASK(19, 14)   /* weight_shape entry: weights */
+#define NP_GEMX_SHAPE_PTR       KBF_GENMASK(13, 8)    /* fmap_shape entry: (M, N, K) */
+#define NP_GEMX_LANES           KBF_GENMASK(7, 3)     /* 0 = all 32 lanes */
+#define NP_GEMX_RSVD            KBF_GENMASK(2, 0)
 #define NP_GF_FINDEMAX          0x20u                /* flags [5] */
 #define NP_GF_ACCM              0x10u                /* flags [4] */
 #define NP_GF_W_SCALE           0x08u                /* flags [3] */
 #define NP_GF_RSVD              0x07u                /* flags [2:0] */
 
 /* MEMCPY (seed §2). from/to: 0 = NPU L2, 1 = host (node DRAM). */
-#define NP_MC_FROM_HOST         KH_BIT(59)
-#define NP_MC_TO_HOST           KH_BIT(58)
-#define NP_MC_DEST              KH_GENMASK(57, 41)
-#define NP_MC_SRC               KH_GENMASK(40, 24)
-#define NP_MC_AUX               KH_GENMASK(23, 7)    /* host offset in 32-byte lines */
-#define NP_MC_SHAPE_PTR         KH_GENMASK(6, 1)     /* fmap_shape entry: (rows, elems, stride) */
-#define NP_MC_ASYNC             KH_BIT(0)
+#define NP_MC_FROM_HOST         KBF_BIT(59)
+#define NP_MC_TO_HOST           KBF_BIT(58)
+#define NP_MC_DEST              KBF_GENMASK(57, 41)
+#define NP_MC_SRC               KBF_GENMASK(40, 24)
+#define NP_MC_AUX               KBF_GENMASK(23, 7)    /* host offset in 32-byte lines */
+#define NP_MC_SHAPE_PTR         KBF_GENMASK(6, 1)     /* fmap_shape entry: (rows, elems, stride) */
+#define NP_MC_ASYNC             KBF_BIT(0)
 
 /* MEMSET (seed §3). */
-#define NP_MS_CACHE             KH_GENMASK(59, 58)
-#define NP_MS_INDEX             KH_GENMASK(57, 52)
-#define NP_MS_A                 KH_GENMASK(51, 36)
-#define NP_MS_B                 KH_GENMASK(35, 20)
-#define NP_MS_C                 KH_GENMASK(19, 4)
-#define NP_MS_RSVD              KH_GENMASK(3, 0)
+#define NP_MS_CACHE             KBF_GENMASK(59, 58)
+#define NP_MS_INDEX             KBF_GENMASK(57, 52)
+#define NP_MS_A                 KBF_GENMASK(51, 36)
+#define NP_MS_B                 KBF_GENMASK(35, 20)
+#define NP_MS_C                 KBF_GENMASK(19, 4)
+#define NP_MS_RSVD              KBF_GENMASK(3, 0)
 #define NP_CACHE_FMAP           0u   /* fmap_shape: GEMx (M, N, K); MEMCPY (rows, elems, stride) */
 #define NP_CACHE_WEIGHT         1u   /* weight_shape: (weight L2 addr / 2, scale FP16, stride) */
 #define NP_CACHE_SCALAR         2u   /* ours: the scalar registers below; 3 is reserved */
@@ -57,12 +57,12 @@
 #define NP_SCALAR_EMAX          2u   /* a = FP16 e_max */
 
 /* CVO (seed §4). */
-#define NP_CVO_FUNC             KH_GENMASK(59, 56)
-#define NP_CVO_SRC              KH_GENMASK(55, 39)
-#define NP_CVO_DST              KH_GENMASK(38, 22)
-#define NP_CVO_LEN              KH_GENMASK(21, 6)
-#define NP_CVO_FLAGS            KH_GENMASK(5, 1)
-#define NP_CVO_ASYNC            KH_BIT(0)
+#define NP_CVO_FUNC             KBF_GENMASK(59, 56)
+#define NP_CVO_SRC              KBF_GENMASK(55, 39)
+#define NP_CVO_DST              KBF_GENMASK(38, 22)
+#define NP_CVO_LEN              KBF_GENMASK(21, 6)
+#define NP_CVO_FLAGS            KBF_GENMASK(5, 1)
+#define NP_CVO_ASYNC            KBF_BIT(0)
 #define NP_CVO_EXP              0x0u
 #define NP_CVO_SQRT             0x1u
 #define NP_CVO_GELU             0x2u
@@ -91,9 +91,9 @@
  * Code bit 7 set: the fault belongs to an earlier asynchronous instruction and is reported by
  * the next instruction to retire. */
 #define NP_FAULT_TAG            0x4E50u
-#define NP_FAULT_R_TAG          KH_GENMASK(31, 16)
-#define NP_FAULT_R_OPCODE       KH_GENMASK(15, 8)
-#define NP_FAULT_R_CODE         KH_GENMASK(7, 0)
+#define NP_FAULT_R_TAG          KBF_GENMASK(31, 16)
+#define NP_FAULT_R_OPCODE       KBF_GENMASK(15, 8)
+#define NP_FAULT_R_CODE         KBF_GENMASK(7, 0)
 #define NP_FAULT_OPCODE         0x01u   /* reserved opcode 0x5-0xF */
 #define NP_FAULT_FUNC           0x02u   /* reserved CVO function 0x8-0xF */
 #define NP_FAULT_RSVD           0x03u   /* a reserved field or flag bit is not zero */
@@ -107,8 +107,8 @@
 
 static inline uint32_t np_fault_result(unsigned opcode, unsigned code)
 {
-    return (uint32_t)(KH_FIELD_PREP(NP_FAULT_R_TAG, NP_FAULT_TAG) |
-                      KH_FIELD_PREP(NP_FAULT_R_OPCODE, opcode) | KH_FIELD_PREP(NP_FAULT_R_CODE, code));
+    return (uint32_t)(KBF_FIELD_PREP(NP_FAULT_R_TAG, NP_FAULT_TAG) |
+                      KBF_FIELD_PREP(NP_FAULT_R_OPCODE, opcode) | KBF_FIELD_PREP(NP_FAULT_R_CODE, code));
 }
 
 /* ---- Encoders. Each returns the 64-bit instruction (payload word 3); arguments are
@@ -117,10 +117,10 @@ static inline uint32_t np_fault_result(unsigned opcode, unsigned code)
 static inline uint64_t np_gemx(unsigned opcode, uint32_t dest, uint32_t src, unsigned flags,
                                unsigned size_ptr, unsigned shape_ptr, unsigned lanes)
 {
-    return KH_FIELD_PREP(NP_W_OPCODE, opcode) | KH_FIELD_PREP(NP_GEMX_DEST, dest) |
-           KH_FIELD_PREP(NP_GEMX_SRC, src) | KH_FIELD_PREP(NP_GEMX_FLAGS, flags) |
-           KH_FIELD_PREP(NP_GEMX_SIZE_PTR, size_ptr) | KH_FIELD_PREP(NP_GEMX_SHAPE_PTR, shape_ptr) |
-           KH_FIELD_PREP(NP_GEMX_LANES, lanes);
+    return KBF_FIELD_PREP(NP_W_OPCODE, opcode) | KBF_FIELD_PREP(NP_GEMX_DEST, dest) |
+           KBF_FIELD_PREP(NP_GEMX_SRC, src) | KBF_FIELD_PREP(NP_GEMX_FLAGS, flags) |
+           KBF_FIELD_PREP(NP_GEMX_SIZE_PTR, size_ptr) | KBF_FIELD_PREP(NP_GEMX_SHAPE_PTR, shape_ptr) |
+           KBF_FIELD_PREP(NP_GEMX_LANES, lanes);
 }
 
 static inline uint64_t np_gemv(uint32_t dest, uint32_t src, unsigned flags, unsigned size_ptr,
@@ -138,10 +138,10 @@ static inline uint64_t np_gemm(uint32_t dest, uint32_t src, unsigned flags, unsi
 static inline uint64_t np_memcpy(unsigned from_host, unsigned to_host, uint32_t dest, uint32_t src,
                                  uint32_t aux, unsigned shape_ptr, unsigned async)
 {
-    return KH_FIELD_PREP(NP_W_OPCODE, NP_OP_MEMCPY) | KH_FIELD_PREP(NP_MC_FROM_HOST, from_host ? 1u : 0u) |
-           KH_FIELD_PREP(NP_MC_TO_HOST, to_host ? 1u : 0u) | KH_FIELD_PREP(NP_MC_DEST, dest) |
-           KH_FIELD_PREP(NP_MC_SRC, src) | KH_FIELD_PREP(NP_MC_AUX, aux) |
-           KH_FIELD_PREP(NP_MC_SHAPE_PTR, shape_ptr) | KH_FIELD_PREP(NP_MC_ASYNC, async ? 1u : 0u);
+    return KBF_FIELD_PREP(NP_W_OPCODE, NP_OP_MEMCPY) | KBF_FIELD_PREP(NP_MC_FROM_HOST, from_host ? 1u : 0u) |
+           KBF_FIELD_PREP(NP_MC_TO_HOST, to_host ? 1u : 0u) | KBF_FIELD_PREP(NP_MC_DEST, dest) |
+           KBF_FIELD_PREP(NP_MC_SRC, src) | KBF_FIELD_PREP(NP_MC_AUX, aux) |
+           KBF_FIELD_PREP(NP_MC_SHAPE_PTR, shape_ptr) | KBF_FIELD_PREP(NP_MC_ASYNC, async ? 1u : 0u);
 }
 
 /* Host (node DRAM) -> L2 line dest; the host side is host_base + aux * 32. */
@@ -158,9 +158,9 @@ static inline uint64_t np_memcpy_out(uint32_t aux, uint32_t l2_src, unsigned sha
 
 static inline uint64_t np_memset(unsigned cache, unsigned index, uint16_t a, uint16_t b, uint16_t c)
 {
-    return KH_FIELD_PREP(NP_W_OPCODE, NP_OP_MEMSET) | KH_FIELD_PREP(NP_MS_CACHE, cache) |
-           KH_FIELD_PREP(NP_MS_INDEX, index) | KH_FIELD_PREP(NP_MS_A, a) |
-           KH_FIELD_PREP(NP_MS_B, b) | KH_FIELD_PREP(NP_MS_C, c);
+    return KBF_FIELD_PREP(NP_W_OPCODE, NP_OP_MEMSET) | KBF_FIELD_PREP(NP_MS_CACHE, cache) |
+           KBF_FIELD_PREP(NP_MS_INDEX, index) | KBF_FIELD_PREP(NP_MS_A, a) |
+           KBF_FIELD_PREP(NP_MS_B, b) | KBF_FIELD_PREP(NP_MS_C, c);
 }
 
 /* fmap_shape entry for GEMV/GEMM: (M, N, K). GEMV ignores M. */
@@ -194,10 +194,10 @@ static inline uint64_t np_memset_host_base(uint64_t ug)
 static inline uint64_t np_cvo(unsigned func, uint32_t src, uint32_t dst, uint16_t len,
                               unsigned flags, unsigned async)
 {
-    return KH_FIELD_PREP(NP_W_OPCODE, NP_OP_CVO) | KH_FIELD_PREP(NP_CVO_FUNC, func) |
-           KH_FIELD_PREP(NP_CVO_SRC, src) | KH_FIELD_PREP(NP_CVO_DST, dst) |
-           KH_FIELD_PREP(NP_CVO_LEN, len) | KH_FIELD_PREP(NP_CVO_FLAGS, flags) |
-           KH_FIELD_PREP(NP_CVO_ASYNC, async ? 1u : 0u);
+    return KBF_FIELD_PREP(NP_W_OPCODE, NP_OP_CVO) | KBF_FIELD_PREP(NP_CVO_FUNC, func) |
+           KBF_FIELD_PREP(NP_CVO_SRC, src) | KBF_FIELD_PREP(NP_CVO_DST, dst) |
+           KBF_FIELD_PREP(NP_CVO_LEN, len) | KBF_FIELD_PREP(NP_CVO_FLAGS, flags) |
+           KBF_FIELD_PREP(NP_CVO_ASYNC, async ? 1u : 0u);
 }
 
 /* Lines a row of n FP16 elements occupies in L2 (every row starts on a line). */

@@ -69,7 +69,7 @@ void kmv_port_stage(const struct kd_write *p)
         d[0] = off;
         d[1] = lo;
         d[2] = p[0].hi;
-        if (off == KM_REG_CTRL && (lo & (uint32_t)KM_CTRL_GO)) {
+        if (off == KMV_REG_CTRL && (lo & (uint32_t)KMV_CTRL_GO)) {
             p += 1;
             goto go;
         }
@@ -80,13 +80,13 @@ void kmv_port_stage(const struct kd_write *p)
         d[5] = p[1].hi;
         p += 2;
         d += 2 * KD_RECORD_WORDS;
-        if (off == KM_REG_CTRL && (lo & (uint32_t)KM_CTRL_GO))
+        if (off == KMV_REG_CTRL && (lo & (uint32_t)KMV_CTRL_GO))
             goto go;
         if (d == dend)
             goto out;
     }
 go:
-    kmv_port_mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, lo);
+    kmv_port_mode_bit = 1u << KBF_FIELD_GET(KMV_CTRL_MODE, lo);
 out:
     /* The count of writes: bytes / 12 as bytes x 43 / 2^9 (= k + k / 128 for 12k bytes), exact
      * for a chunk below 128 writes (it is at most KMV_SPAD_WRITES). The core has no multiply

@@ -29,8 +29,8 @@ uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
     do {
         el = hal_cycles32() - t0;
         v = hal_mvstat();
-        st = (uint32_t)(KH_FIELD_GET(RV64_MVSTAT_BUSY, v) |
-                        KH_FIELD_PREP(KMV_ST_FAULT, KH_FIELD_GET(RV64_MVSTAT_FAULT, v)));
+        st = (uint32_t)(KBF_FIELD_GET(RV64_MVSTAT_BUSY, v) |
+                        KBF_FIELD_PREP(KMV_ST_FAULT, KBF_FIELD_GET(RV64_MVSTAT_FAULT, v)));
     } while (((st & KMV_ST_BUSY) | hold) && el <= timeout);
     kmv_wait_cycles += el;              /* the completion's mover_cycles */
     *raw = v;
@@ -46,7 +46,7 @@ void kmv_port_stage(const struct kd_write *p)
  * (one instruction) keeps a list that changed after it was validated
  * (kmv_replay_validated) inside the window all the same, where hal_mover_wr would stop the
  * core on its assertion. */
-#define WIN_MASK  ((uintptr_t)(KM_RV64_REACH_END - 8u))     /* 0x38 */
+#define WIN_MASK  ((uintptr_t)(KMV_RV64_REACH_END - 8u))     /* 0x38 */
 static inline void win_wr(uintptr_t win, uintptr_t off, uint64_t v)
 {
     *(volatile uint64_t *)(win + off) = v;
@@ -54,7 +54,7 @@ static inline void win_wr(uintptr_t win, uintptr_t off, uint64_t v)
 
 static inline int is_go(uintptr_t off, uint64_t v)
 {
-    return off == KM_REG_CTRL && (v & KM_CTRL_GO);
+    return off == KMV_REG_CTRL && (v & KMV_CTRL_GO);
 }
 
 /* The hot loop, two records a turn: records are 12 bytes, so every other one has its value
@@ -99,6 +99,6 @@ done:
     /* The status loads that follow must not pass the GO store (RVWMO lets a load overtake
      * an earlier store to another address). */
     hal_fence();
-    kmv_port_mode_bit = 1u << KH_FIELD_GET(KM_CTRL_MODE, v);
+    kmv_port_mode_bit = 1u << KBF_FIELD_GET(KMV_CTRL_MODE, v);
     return p;
 }

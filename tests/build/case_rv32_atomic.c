@@ -8,6 +8,6 @@ int main(void)
     unsigned r;
     __asm__ volatile(".option push\n.option arch, +a\namoadd.w %0, %1, (%2)\n.option pop"
                      : "=r"(r) : "r"(1), "r"(&v) : "memory");
-    hal_put_hex(r);
-    hal_exit(0);
+    kx_put_hex(r);
+    kx_exit(0);
 }

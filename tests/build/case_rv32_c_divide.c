@@ -5,6 +5,6 @@
 int main(void)
 {
     volatile unsigned a = 1000, b = 7;
-    hal_put_hex(a / b + a % b);
-    hal_exit(0);
+    kx_put_hex(a / b + a % b);
+    kx_exit(0);
 }

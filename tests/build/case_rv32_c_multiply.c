@@ -7,7 +7,7 @@ int main(void)
 {
     volatile unsigned a = 1000, b = 7;
     volatile unsigned long long c = 123456789, d = 987654321;
-    hal_put_hex(a * b);
-    hal_put_hex(c * d);
-    hal_exit(0);
+    kx_put_hex(a * b);
+    kx_put_hex(c * d);
+    kx_exit(0);
 }

@@ -10,6 +10,6 @@ uint32_t kbc_cold_div(uint32_t a, uint32_t b);
 
 int main(void)
 {
-    hal_put_hex(kbc_cold_div(7, 3));
-    hal_exit(0);
+    kx_put_hex(kbc_cold_div(7, 3));
+    kx_exit(0);
 }

@@ -6,6 +6,6 @@ int main(void)
 {
     unsigned r;
     __asm__ volatile(".option push\n.option arch, +zicsr\ncsrr %0, mscratch\n.option pop" : "=r"(r));
-    hal_put_hex(r);
-    hal_exit(0);
+    kx_put_hex(r);
+    kx_exit(0);
 }

@@ -5,5 +5,5 @@
 int main(void)
 {
     __asm__ volatile("j 1f\n.word 0x02b54533\n1:");
-    hal_exit(0);
+    kx_exit(0);
 }

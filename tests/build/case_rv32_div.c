@@ -8,6 +8,6 @@ int main(void)
 {
     unsigned r;
     __asm__ volatile(".insn r 0x33, 4, 1, %0, %1, %2" : "=r"(r) : "r"(7), "r"(3));
-    hal_put_hex(r);
-    hal_exit(0);
+    kx_put_hex(r);
+    kx_exit(0);
 }

@@ -5,5 +5,5 @@
 int main(void)
 {
     __asm__ volatile(".option push\n.option arch, +f\nfmv.w.x ft0, zero\n.option pop");
-    hal_exit(0);
+    kx_exit(0);
 }

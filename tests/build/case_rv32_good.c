@@ -4,6 +4,6 @@
 
 int main(void)
 {
-    hal_puts("ok\n");
-    hal_exit(0);
+    kx_puts("ok\n");
+    kx_exit(0);
 }

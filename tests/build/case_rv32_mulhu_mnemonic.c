@@ -9,6 +9,6 @@ int main(void)
     unsigned r;
     __asm__ volatile(".option push\n.option arch, +m\nmulhu %0, %1, %2\n.option pop"
                      : "=r"(r) : "r"(7), "r"(3));
-    hal_put_hex(r);
-    hal_exit(0);
+    kx_put_hex(r);
+    kx_exit(0);
 }

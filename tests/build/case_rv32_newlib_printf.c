@@ -10,6 +10,6 @@ int main(void)
     static char buf[16];
     volatile int v = -1234;
     snprintf(buf, sizeof buf, "%d", v);
-    hal_puts(buf);
-    hal_exit(0);
+    kx_puts(buf);
+    kx_exit(0);
 }

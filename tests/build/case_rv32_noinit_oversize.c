@@ -6,6 +6,6 @@ int main(void)
 {
     static volatile unsigned char table[7000] __attribute__((section(".noinit.table")));
     table[0] = 1;
-    hal_put_hex(table[6999]);
-    hal_exit(0);
+    kx_put_hex(table[6999]);
+    kx_exit(0);
 }

@@ -6,6 +6,6 @@ int main(void)
 {
     static volatile unsigned char big[4096];
     big[0] = 1;
-    hal_put_hex(big[4095]);
-    hal_exit(0);
+    kx_put_hex(big[4095]);
+    kx_exit(0);
 }

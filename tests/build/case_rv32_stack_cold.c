@@ -10,6 +10,6 @@ uint32_t kbc_cold_deep(uint32_t a);
 
 int main(void)
 {
-    hal_put_hex(kbc_cold_deep(7));
-    hal_exit(0);
+    kx_put_hex(kbc_cold_deep(7));
+    kx_exit(0);
 }

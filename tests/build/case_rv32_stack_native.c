@@ -10,6 +10,6 @@ int main(void)
     volatile unsigned char big[3200];
     big[0] = 1;
     big[sizeof big - 1] = 2;
-    hal_put_hex(big[0] + big[sizeof big - 1]);
-    hal_exit(0);
+    kx_put_hex(big[0] + big[sizeof big - 1]);
+    kx_exit(0);
 }

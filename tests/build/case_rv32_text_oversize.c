@@ -5,5 +5,5 @@
 int main(void)
 {
     __asm__ volatile(".rept 2100\naddi x0, x0, 0\n.endr");
-    hal_exit(0);
+    kx_exit(0);
 }

@@ -5,5 +5,5 @@
 int main(void)
 {
     __asm__ volatile(".option push\n.option arch, +c\nc.nop\n.option pop");
-    hal_exit(0);
+    kx_exit(0);
 }

@@ -4,6 +4,6 @@
 
 int main(void)
 {
-    hal_put_hex(hal_cycles());
-    hal_exit(0);
+    kx_put_hex(hal_cycles());
+    kx_exit(0);
 }

@@ -7,5 +7,5 @@
 int main(void)
 {
     __asm__ volatile(".option push\n.option arch, +d\nfmv.d.x f0, zero\n.option pop");
-    hal_exit(0);
+    kx_exit(0);
 }

@@ -6,6 +6,6 @@ int main(void)
 {
     static volatile unsigned char big[30000];
     big[0] = 1;
-    hal_put_hex(big[29999]);
-    hal_exit(0);
+    kx_put_hex(big[29999]);
+    kx_exit(0);
 }

@@ -109,7 +109,7 @@ static void tu_write(uint64_t p[4], uint64_t addr, uint64_t seed)
 {
     p[0] = p[1] = 0;
     p[2] = seed;
-    p[3] = (UINT64_C(0x2) << 60) | (addr & KH_GENMASK(39, 0));
+    p[3] = (UINT64_C(0x2) << 60) | (addr & KBF_GENMASK(39, 0));
 }
 
 static int referee_zero(unsigned done)

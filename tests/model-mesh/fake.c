@@ -79,8 +79,8 @@ static void mem_reply(struct km_model *m, const struct kf_flit *rq, unsigned typ
     struct kf_flit f = { { 0, 0, 0, 0, 0 } };
     if (data)
         memcpy(f.w, data, 32);
-    f.w[KF_HDR_WORD] = kf_hdr((unsigned)KH_FIELD_GET(KF_HDR_SRC_X, h), (unsigned)KH_FIELD_GET(KF_HDR_SRC_Y, h),
-                              ax, ay, type, txn, last) | KH_FIELD_PREP(KF_HDR_RSVD, rsvd);
+    f.w[KF_HDR_WORD] = kf_hdr((unsigned)KBF_FIELD_GET(KF_HDR_SRC_X, h), (unsigned)KBF_FIELD_GET(KF_HDR_SRC_Y, h),
+                              ax, ay, type, txn, last) | KBF_FIELD_PREP(KF_HDR_RSVD, rsvd);
     km_mesh_send(m, ax, ay, &f);
 }
 
@@ -88,30 +88,30 @@ void km_memory_receive(struct km_model *m, const struct kf_flit *f)
 {
     struct km_memory *mem = m->mem;
     uint32_t h = (uint32_t)f->w[KF_HDR_WORD];
-    unsigned type = (unsigned)KH_FIELD_GET(KF_HDR_TYPE, h);
-    unsigned src = (unsigned)((KH_FIELD_GET(KF_HDR_SRC_Y, h) << 4) | KH_FIELD_GET(KF_HDR_SRC_X, h));
+    unsigned type = (unsigned)KBF_FIELD_GET(KF_HDR_TYPE, h);
+    unsigned src = (unsigned)((KBF_FIELD_GET(KF_HDR_SRC_Y, h) << 4) | KBF_FIELD_GET(KF_HDR_SRC_X, h));
     fake_mem.by_type[type & 15u]++;
     fake_mem.last_hdr[type & 15u] = h;
     if (type == KF_T_MEM_WR_REQ) {
         mem->wr[src].open = true;
-        mem->wr[src].addr = KH_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
-        mem->wr[src].left = (unsigned)KH_FIELD_GET(KF_W3_MEM_LEN, f->w[3]) + 1u;
+        mem->wr[src].addr = KBF_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
+        mem->wr[src].left = (unsigned)KBF_FIELD_GET(KF_W3_MEM_LEN, f->w[3]) + 1u;
         mem->wr[src].beat = 0;
-        mem->wr[src].txn = (unsigned)KH_FIELD_GET(KF_HDR_TXN, h);
+        mem->wr[src].txn = (unsigned)KBF_FIELD_GET(KF_HDR_TXN, h);
     } else if (type == KF_T_MEM_WR_DATA && mem->wr[src].open) {
         uint64_t a = mem->wr[src].addr + 32u * mem->wr[src].beat++;
         if (a + 32u <= FAKE_DRAM)
             memcpy(&mem->dram[a], f->w, 32);
-        if (KH_FIELD_GET(KF_HDR_LAST, h))
+        if (KBF_FIELD_GET(KF_HDR_LAST, h))
             fake_mem.wr_data_last++;
         if (--mem->wr[src].left == 0) {
             mem->wr[src].open = false;
             mem_reply(m, f, KF_T_MEM_WR_ACK, mem->wr[src].txn, 1, 0, NULL);
         }
     } else if (type == KF_T_MEM_RD_REQ) {
-        uint64_t a = KH_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
-        unsigned n = (unsigned)KH_FIELD_GET(KF_W3_MEM_LEN, f->w[3]) + 1u;
-        unsigned txn = (unsigned)KH_FIELD_GET(KF_HDR_TXN, h);
+        uint64_t a = KBF_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
+        unsigned n = (unsigned)KBF_FIELD_GET(KF_W3_MEM_LEN, f->w[3]) + 1u;
+        unsigned txn = (unsigned)KBF_FIELD_GET(KF_HDR_TXN, h);
         for (unsigned b = 0; b < n; b++) {
             uint64_t d[4] = { 0, 0, 0, 0 };
             if (a + 32u * b + 32u <= FAKE_DRAM)

@@ -95,14 +95,14 @@ void km_cu_mem_agent(const struct km_cu *cu, unsigned *x, unsigned *y)
 void km_cu_send(struct km_cu *cu, struct kf_flit *f)
 {
     uint64_t h = f->w[4];
-    if (KH_FIELD_GET(KF_HDR_DST_X, h) != FAKE_MEM_X || KH_FIELD_GET(KF_HDR_DST_Y, h) != FAKE_MEM_Y)
+    if (KBF_FIELD_GET(KF_HDR_DST_X, h) != FAKE_MEM_X || KBF_FIELD_GET(KF_HDR_DST_Y, h) != FAKE_MEM_Y)
         proto("flit not addressed to the memory agent");
-    if (KH_FIELD_GET(KF_HDR_RSVD, h) != 0)
+    if (KBF_FIELD_GET(KF_HDR_RSVD, h) != 0)
         proto("rsvd not zero");
     /* The framework stamps src with the unit's own coordinate. */
-    f->w[4] = (h & ~(KF_HDR_SRC_X | KF_HDR_SRC_Y)) | KH_FIELD_PREP(KF_HDR_SRC_X, FAKE_NP_X) |
-              KH_FIELD_PREP(KF_HDR_SRC_Y, FAKE_NP_Y);
-    unsigned type = (unsigned)KH_FIELD_GET(KF_HDR_TYPE, f->w[4]);
+    f->w[4] = (h & ~(KF_HDR_SRC_X | KF_HDR_SRC_Y)) | KBF_FIELD_PREP(KF_HDR_SRC_X, FAKE_NP_X) |
+              KBF_FIELD_PREP(KF_HDR_SRC_Y, FAKE_NP_Y);
+    unsigned type = (unsigned)KBF_FIELD_GET(KF_HDR_TYPE, f->w[4]);
     if (type == KF_T_MEM_RD_REQ || type == KF_T_MEM_WR_REQ) {
         if (++fake_stats.outstanding > fake_stats.max_outstanding)
             fake_stats.max_outstanding = fake_stats.outstanding;
@@ -115,34 +115,34 @@ void km_cu_send(struct km_cu *cu, struct kf_flit *f)
 static bool dram_ok(uint64_t addr, uint64_t len)
 {
     return !(addr & KF_UG_APERTURE) && (addr & KF_UG_LOCAL) + len <= FAKE_DRAM_BYTES &&
-           KH_FIELD_GET(KF_UG_MESH, addr) == 0;
+           KBF_FIELD_GET(KF_UG_MESH, addr) == 0;
 }
 
 static void mem_serve(struct km_cu *cu, const struct kf_flit *f)
 {
-    unsigned type = (unsigned)KH_FIELD_GET(KF_HDR_TYPE, f->w[4]);
-    unsigned txn = (unsigned)KH_FIELD_GET(KF_HDR_TXN, f->w[4]);
-    unsigned last = (unsigned)KH_FIELD_GET(KF_HDR_LAST, f->w[4]);
-    uint64_t addr = KH_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
-    unsigned beats = (unsigned)KH_FIELD_GET(KF_W3_MEM_LEN, f->w[3]) + 1u;
+    unsigned type = (unsigned)KBF_FIELD_GET(KF_HDR_TYPE, f->w[4]);
+    unsigned txn = (unsigned)KBF_FIELD_GET(KF_HDR_TXN, f->w[4]);
+    unsigned last = (unsigned)KBF_FIELD_GET(KF_HDR_LAST, f->w[4]);
+    uint64_t addr = KBF_FIELD_GET(KF_W3_MEM_ADDR, f->w[3]);
+    unsigned beats = (unsigned)KBF_FIELD_GET(KF_W3_MEM_LEN, f->w[3]) + 1u;
 
     switch (type) {
     case KF_T_MEM_RD_REQ: {
         /* Plain: len + 1 beats, rsvd 0. STREAM: count entries of entry_words (0 or > 4 = 4)
          * words, txn + entry index, word index in rsvd[1:0], last per entry. */
-        bool stream = (KH_FIELD_GET(KF_W3_MEM_FLAGS, f->w[3]) & KF_MEM_FLAG_STREAM) != 0;
+        bool stream = (KBF_FIELD_GET(KF_W3_MEM_FLAGS, f->w[3]) & KF_MEM_FLAG_STREAM) != 0;
         unsigned entries = 1, words = beats;
         fake_stats.rd_reqs++;
         if (stream) {
             fake_stats.stream_reqs++;
-            entries = (unsigned)KH_FIELD_GET(KF_W3_MEM_COUNT, f->w[3]);
+            entries = (unsigned)KBF_FIELD_GET(KF_W3_MEM_COUNT, f->w[3]);
             entries = entries ? entries : 1;
-            words = (unsigned)KH_FIELD_GET(KF_W2_MEM_ENTRY_WORDS, f->w[2]);
+            words = (unsigned)KBF_FIELD_GET(KF_W2_MEM_ENTRY_WORDS, f->w[2]);
             words = (words == 0 || words > 4) ? 4 : words;
         }
         if (entries * words > fake_stats.max_rd_beats)
             fake_stats.max_rd_beats = entries * words;
-        if ((KH_FIELD_GET(KF_W3_MEM_FLAGS, f->w[3]) & ~(uint64_t)KF_MEM_FLAG_STREAM) ||
+        if ((KBF_FIELD_GET(KF_W3_MEM_FLAGS, f->w[3]) & ~(uint64_t)KF_MEM_FLAG_STREAM) ||
             (f->w[2] & ~KF_W2_MEM_ENTRY_WORDS) || f->w[1] || f->w[0])
             proto("read descriptor with reserved flags, peers or reserved bits set");
         if (addr & 31u)
@@ -158,7 +158,7 @@ static void mem_serve(struct km_cu *cu, const struct kf_flit *f)
                 memcpy(&r.w[0], &fake_dram[(addr & KF_UG_LOCAL) + 32u * k], 32);
                 r.w[4] = kf_hdr(FAKE_NP_X, FAKE_NP_Y, FAKE_MEM_X, FAKE_MEM_Y, KF_T_MEM_RD_RESP,
                                 stream ? (txn + e) & 0xFFu : txn, b + 1u == words) |
-                         (stream ? KH_FIELD_PREP(KF_HDR_RSVD, b & 3u) : 0);
+                         (stream ? KBF_FIELD_PREP(KF_HDR_RSVD, b & 3u) : 0);
                 /* One beat per ns, the words of an entry in REVERSE order when fake_reorder
                  * is set: the unit must place them by rsvd, not by arrival. */
                 unsigned slot = fake_reorder ? k - b + (words - 1u - b) : k;
@@ -225,13 +225,13 @@ static bool step(struct km_cu *cu, uint64_t limit)
     } else if (e.kind == 1) {
         mem_serve(cu, &e.flit);
     } else {
-        unsigned t = (unsigned)KH_FIELD_GET(KF_HDR_TYPE, e.flit.w[4]);
+        unsigned t = (unsigned)KBF_FIELD_GET(KF_HDR_TYPE, e.flit.w[4]);
         if (t == KF_T_MEM_RD_RESP)
             fake_stats.rd_resps++;
         else
             fake_stats.wr_acks++;
         /* A descriptor is answered by its ack, or by the final word of its (single) entry. */
-        if (t == KF_T_MEM_WR_ACK || (KH_FIELD_GET(KF_HDR_LAST, e.flit.w[4]) && fake_stats.outstanding))
+        if (t == KF_T_MEM_WR_ACK || (KBF_FIELD_GET(KF_HDR_LAST, e.flit.w[4]) && fake_stats.outstanding))
             fake_stats.outstanding--;
         if (cu->cls->receive)
             cu->cls->receive(cu, cu->state, &e.flit);

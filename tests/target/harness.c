@@ -18,7 +18,7 @@ static void kt_put_dec(unsigned v)
             d++;
         }
         if (d != '0' || started || pow10[i] == 1) {
-            hal_console_putc(d);
+            kx_console_putc(d);
             started = 1;
         }
     }
@@ -29,24 +29,24 @@ __attribute__((noinline))
 static int kt_report(int ok, const char *name, const char *file, unsigned line,
                      int vals, uint64_t got, uint64_t want)
 {
-    hal_puts(ok ? "PASS: " : "FAIL: ");
-    hal_puts(name);
+    kx_puts(ok ? "PASS: " : "FAIL: ");
+    kx_puts(name);
     if (ok) {
         kt_passed++;
     } else {
         kt_failed++;
-        hal_puts(" ");
-        hal_puts(file);
-        hal_puts(":");
+        kx_puts(" ");
+        kx_puts(file);
+        kx_puts(":");
         kt_put_dec(line);
         if (vals) {
-            hal_puts(" got=");
-            hal_put_hex(got);
-            hal_puts(" want=");
-            hal_put_hex(want);
+            kx_puts(" got=");
+            kx_put_hex(got);
+            kx_puts(" want=");
+            kx_put_hex(want);
         }
     }
-    hal_puts("\n");
+    kx_puts("\n");
     return ok;
 }
 
@@ -62,19 +62,19 @@ int kt_check_eq(uint64_t got, uint64_t want, const char *name, const char *file,
 
 void kt_note(const char *what, uint64_t v)
 {
-    hal_puts("note: ");
-    hal_puts(what);
-    hal_puts(" ");
-    hal_put_hex(v);
-    hal_puts("\n");
+    kx_puts("note: ");
+    kx_puts(what);
+    kx_puts(" ");
+    kx_put_hex(v);
+    kx_puts("\n");
 }
 
 void kt_finish(void)
 {
-    hal_puts("kohaku-test: " KT_IMAGE " passed=");
+    kx_puts("kohaku-test: " KT_IMAGE " passed=");
     kt_put_dec(kt_passed);
-    hal_puts(" failed=");
+    kx_puts(" failed=");
     kt_put_dec(kt_failed);
-    hal_puts("\n");
-    hal_exit(KX_EXIT_TEST_BASE | (kt_failed > 0xFFFFu ? 0xFFFFu : kt_failed));
+    kx_puts("\n");
+    kx_exit(KX_EXIT_TEST_BASE | (kt_failed > 0xFFFFu ? 0xFFFFu : kt_failed));
 }

@@ -15,7 +15,7 @@
 #                                  a missing counter line fails)
 # Values v are numbers (0x..) or @symbol, resolved from the image's ELF symbol table, so a
 # fault PC comes from a label in the test, never a hard-coded address; in expect-console
-# text, @symbol becomes 0x<hex> as hal_put_hex prints it.
+# text, @symbol becomes 0x<hex> as kx_put_hex prints it.
 # Usage: run.sh QEMU CPU MKBOOTBLOCK TIMEOUT_S TAG SRC ELF WORKDIR
 set -u
 qemu=$1 cpu=$2 mkbb=$3 tmo=$4 tag=$5 src=$6 elf=$7 work=$8

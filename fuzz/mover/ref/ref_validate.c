@@ -11,10 +11,10 @@
 #include "kmv.h"
 
 const struct kmv_caps kmv_caps_rv32 = {
-    .reach_end = KM_REG_SPAN, .xf_ids = 1u << 1, .xf_in_words = 8, .xf_out_words = 4,
+    .reach_end = KMV_REG_SPAN, .xf_ids = 1u << 1, .xf_in_words = 8, .xf_out_words = 4,
 };
 const struct kmv_caps kmv_caps_rv64 = {
-    .reach_end = KM_RV64_REACH_END, .xf_ids = 1u << 1, .xf_in_words = 8, .xf_out_words = 4,
+    .reach_end = KMV_RV64_REACH_END, .xf_ids = 1u << 1, .xf_in_words = 8, .xf_out_words = 4,
 };
 
 /* Registers by offset >> 3: 0x00 CTRL, 0x10 HDR, 0x18 DIM, 0x20 AXIS, 0x28 BOUND, 0x30 INDEX,
@@ -26,46 +26,46 @@ const struct kmv_caps kmv_caps_rv64 = {
  * same masks as everything else: a field wholly in one half, or one spanning both. */
 #define LO(m)              ((uint32_t)(m))
 #define HI(m)              ((uint32_t)((m) >> 32))
-#define GET_LO(m, lo)      ((unsigned)(((lo) & LO(m)) >> KH_FIELD_SHIFT(LO(m))))
-#define GET_HI(m, hi)      ((unsigned)(((hi) & HI(m)) >> KH_FIELD_SHIFT(HI(m))))
-#define SPAN_GET(m, lo, hi) ((((uint64_t)((hi) & HI(m))) << (32u - KH_FIELD_SHIFT(m))) | \
-                             (((lo) & LO(m)) >> KH_FIELD_SHIFT(m)))
-_Static_assert(LO(KM_HDR_BASE) != 0 && HI(KM_HDR_BASE) != 0 && LO(KM_DIM_STRIDE) != 0 &&
-               HI(KM_DIM_STRIDE) != 0 && LO(KM_BOUND_EXTENT) != 0 &&
-               HI(KM_BOUND_EXTENT) != 0 && HI(KM_INDEX_BASE) != 0,
+#define GET_LO(m, lo)      ((unsigned)(((lo) & LO(m)) >> KBF_FIELD_SHIFT(LO(m))))
+#define GET_HI(m, hi)      ((unsigned)(((hi) & HI(m)) >> KBF_FIELD_SHIFT(HI(m))))
+#define SPAN_GET(m, lo, hi) ((((uint64_t)((hi) & HI(m))) << (32u - KBF_FIELD_SHIFT(m))) | \
+                             (((lo) & LO(m)) >> KBF_FIELD_SHIFT(m)))
+_Static_assert(LO(KMV_HDR_BASE) != 0 && HI(KMV_HDR_BASE) != 0 && LO(KMV_DIM_STRIDE) != 0 &&
+               HI(KMV_DIM_STRIDE) != 0 && LO(KMV_BOUND_EXTENT) != 0 &&
+               HI(KMV_BOUND_EXTENT) != 0 && HI(KMV_INDEX_BASE) != 0,
                "SPAN_GET fields span both halves");
-_Static_assert(!HI(KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_GO | KM_DIM_WALKER | KM_DIM_INDEX |
-                   KM_DIM_COUNT | KM_BOUND_WALKER | KM_BOUND_WHICH | KM_GATHER_PITCH),
+_Static_assert(!HI(KMV_CTRL_MODE | KMV_CTRL_WIDTH | KMV_CTRL_GO | KMV_DIM_WALKER | KMV_DIM_INDEX |
+                   KMV_DIM_COUNT | KMV_BOUND_WALKER | KMV_BOUND_WHICH | KMV_GATHER_PITCH),
                "GET_LO fields are in the low half");
-_Static_assert(!LO(KM_HDR_NDIM | KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE | KM_INDEX_COUNT |
-                   KM_GATHER_WORDS), "GET_HI fields are in the high half");
+_Static_assert(!LO(KMV_HDR_NDIM | KMV_HDR_XFORM_ID | KMV_HDR_XFORM_MODE | KMV_INDEX_COUNT |
+                   KMV_GATHER_WORDS), "GET_HI fields are in the high half");
 /* Every bit a register defines; anything else set is refused as KS_MV_FIELD. Kept as the
  * complement, in 32-bit halves, so the per-write test is two ANDs on both variants. */
 #define NOT_LO(m)   ((uint32_t)~(uint32_t)(m))
 #define NOT_HI(m)   ((uint32_t)~(uint32_t)((m) >> 32))
-#define CTRL_FIELDS   (KM_CTRL_MODE | KM_CTRL_WIDTH | KM_CTRL_FLAGS | KM_CTRL_GO)
-#define HDR_FIELDS    (KM_HDR_WALKER | KM_HDR_BASE | KM_HDR_NDIM | KM_HDR_XFORM_ID | KM_HDR_XFORM_MODE)
-#define DIM_FIELDS    (KM_DIM_WALKER | KM_DIM_INDEX | KM_DIM_COUNT | KM_DIM_STRIDE)
-#define AXIS_FIELDS   (KM_AXIS_AXIS | KM_AXIS_STEP)
-#define BOUND_FIELDS  (KM_BOUND_WALKER | KM_BOUND_WHICH | KM_BOUND_BASE | KM_BOUND_EXTENT)
-#define INDEX_FIELDS  (KM_INDEX_BASE | KM_INDEX_COUNT)
-#define GATHER_FIELDS (KM_GATHER_PITCH | KM_GATHER_WORDS)
+#define CTRL_FIELDS   (KMV_CTRL_MODE | KMV_CTRL_WIDTH | KMV_CTRL_FLAGS | KMV_CTRL_GO)
+#define HDR_FIELDS    (KMV_HDR_WALKER | KMV_HDR_BASE | KMV_HDR_NDIM | KMV_HDR_XFORM_ID | KMV_HDR_XFORM_MODE)
+#define DIM_FIELDS    (KMV_DIM_WALKER | KMV_DIM_INDEX | KMV_DIM_COUNT | KMV_DIM_STRIDE)
+#define AXIS_FIELDS   (KMV_AXIS_AXIS | KMV_AXIS_STEP)
+#define BOUND_FIELDS  (KMV_BOUND_WALKER | KMV_BOUND_WHICH | KMV_BOUND_BASE | KMV_BOUND_EXTENT)
+#define INDEX_FIELDS  (KMV_INDEX_BASE | KMV_INDEX_COUNT)
+#define GATHER_FIELDS (KMV_GATHER_PITCH | KMV_GATHER_WORDS)
 static const uint32_t not_field[16][2] = {
-    [KM_REG_CTRL >> 3]   = { NOT_LO(CTRL_FIELDS),   NOT_HI(CTRL_FIELDS) },
-    [KM_REG_HDR >> 3]    = { NOT_LO(HDR_FIELDS),    NOT_HI(HDR_FIELDS) },
-    [KM_REG_DIM >> 3]    = { NOT_LO(DIM_FIELDS),    NOT_HI(DIM_FIELDS) },
-    [KM_REG_AXIS >> 3]   = { NOT_LO(AXIS_FIELDS),   NOT_HI(AXIS_FIELDS) },
-    [KM_REG_BOUND >> 3]  = { NOT_LO(BOUND_FIELDS),  NOT_HI(BOUND_FIELDS) },
-    [KM_REG_INDEX >> 3]  = { NOT_LO(INDEX_FIELDS),  NOT_HI(INDEX_FIELDS) },
-    [KM_REG_SEED >> 3]   = { 0, 0 },
-    [KM_REG_IMM >> 3]    = { NOT_LO(KM_IMM_VALUE),  NOT_HI(KM_IMM_VALUE) },
-    [KM_REG_GATHER >> 3] = { NOT_LO(GATHER_FIELDS), NOT_HI(GATHER_FIELDS) },
+    [KMV_REG_CTRL >> 3]   = { NOT_LO(CTRL_FIELDS),   NOT_HI(CTRL_FIELDS) },
+    [KMV_REG_HDR >> 3]    = { NOT_LO(HDR_FIELDS),    NOT_HI(HDR_FIELDS) },
+    [KMV_REG_DIM >> 3]    = { NOT_LO(DIM_FIELDS),    NOT_HI(DIM_FIELDS) },
+    [KMV_REG_AXIS >> 3]   = { NOT_LO(AXIS_FIELDS),   NOT_HI(AXIS_FIELDS) },
+    [KMV_REG_BOUND >> 3]  = { NOT_LO(BOUND_FIELDS),  NOT_HI(BOUND_FIELDS) },
+    [KMV_REG_INDEX >> 3]  = { NOT_LO(INDEX_FIELDS),  NOT_HI(INDEX_FIELDS) },
+    [KMV_REG_SEED >> 3]   = { 0, 0 },
+    [KMV_REG_IMM >> 3]    = { NOT_LO(KMV_IMM_VALUE),  NOT_HI(KMV_IMM_VALUE) },
+    [KMV_REG_GATHER >> 3] = { NOT_LO(GATHER_FIELDS), NOT_HI(GATHER_FIELDS) },
 };
 
 /* Registers the writer may write, as bits by offset >> 3: known and within reach. */
 static uint32_t allowed_regs(const struct kmv_caps *caps)
 {
-    uint32_t below = caps->reach_end >= KM_REG_SPAN ? 0xFFFFu : (1u << (caps->reach_end >> 3)) - 1u;
+    uint32_t below = caps->reach_end >= KMV_REG_SPAN ? 0xFFFFu : (1u << (caps->reach_end >> 3)) - 1u;
     return KNOWN_REGS & below;
 }
 
@@ -135,7 +135,7 @@ unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct k
 
         if ((off & ~UINT32_C(0x78)) != 0 || !((allowed >> (off >> 3)) & 1u))
             return check_offset(&w[i], caps, res, i);
-        if (off == KM_REG_CTRL && (w[i].lo & (uint32_t)KM_CTRL_GO)) {
+        if (off == KMV_REG_CTRL && (w[i].lo & (uint32_t)KMV_CTRL_GO)) {
             moves++;
             last_go = i + 1;
         }
@@ -176,15 +176,15 @@ static unsigned check_walk(const struct vwalk *wk, unsigned which, int need_boun
     uint64_t count = 1;
 
     if (!wk->hdr_known) {
-        *detail = tag | KM_REG_HDR;
+        *detail = tag | KMV_REG_HDR;
         return KS_MV_UNSET;
     }
     if (need_bounds && wk->bound_known != 3u) {
-        *detail = tag | KM_REG_BOUND;
+        *detail = tag | KMV_REG_BOUND;
         return KS_MV_UNSET;
     }
-    if (wk->base & (KM_WORD_BYTES - 1)) {
-        *detail = tag | KM_REG_HDR;
+    if (wk->base & (KMV_WORD_BYTES - 1)) {
+        *detail = tag | KMV_REG_HDR;
         return KS_MV_ALIGN;
     }
     for (unsigned d = 0; d < wk->ndim; d++) {
@@ -192,11 +192,11 @@ static unsigned check_walk(const struct vwalk *wk, unsigned which, int need_boun
         int64_t span = (int64_t)(c - 1u) * wk->stride[d];
 
         if (!(wk->dim_known & (1u << d))) {
-            *detail = tag | KM_REG_DIM | (d << 12);
+            *detail = tag | KMV_REG_DIM | (d << 12);
             return KS_MV_UNSET;
         }
-        if (wk->stride[d] & (int32_t)(KM_WORD_BYTES - 1)) {
-            *detail = tag | KM_REG_DIM | (d << 12);
+        if (wk->stride[d] & (int32_t)(KMV_WORD_BYTES - 1)) {
+            *detail = tag | KMV_REG_DIM | (d << 12);
             return KS_MV_ALIGN;
         }
         if (span < 0)
@@ -215,7 +215,7 @@ static unsigned check_walk(const struct vwalk *wk, unsigned which, int need_boun
         *detail = which;
         return KS_MV_WRAP;
     }
-    if ((int64_t)wk->base + lo < 0 || (uint64_t)((int64_t)wk->base + hi) + KM_WORD_BYTES > ADDR_LIMIT) {
+    if ((int64_t)wk->base + lo < 0 || (uint64_t)((int64_t)wk->base + hi) + KMV_WORD_BYTES > ADDR_LIMIT) {
         *detail = which;
         return KS_MV_WRAP;
     }
@@ -227,57 +227,57 @@ static unsigned check_walk(const struct vwalk *wk, unsigned which, int need_boun
 static unsigned check_move(const struct vstate *s, uint32_t ctrl, const struct kmv_caps *caps,
                            uint32_t *detail)
 {
-    unsigned mode = GET_LO(KM_CTRL_MODE, ctrl);
-    unsigned width = GET_LO(KM_CTRL_WIDTH, ctrl);
+    unsigned mode = GET_LO(KMV_CTRL_MODE, ctrl);
+    unsigned width = GET_LO(KMV_CTRL_WIDTH, ctrl);
     uint64_t dn = 0, sn = 0, rem;
     unsigned st;
 
     /* The mover checks the width before the mode (fault 5 before fault 4). */
     *detail = width;
-    if (width == KM_WIDTH_BAD)
+    if (width == KMV_WIDTH_BAD)
         return KS_MV_WIDTH;
     *detail = mode;
-    if (mode == KM_MODE_TRANSPOSE)
+    if (mode == KMV_MODE_TRANSPOSE)
         return KS_MV_TRANSPOSE;
-    if (mode > KM_MODE_XFORM)
+    if (mode > KMV_MODE_XFORM)
         return KS_MV_MODE;
 
     switch (mode) {
-    case KM_MODE_COPY:
-        if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
+    case KMV_MODE_COPY:
+        if ((st = check_walk(&s->wk[KMV_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
             return st;
-        if ((st = check_walk(&s->wk[KM_WALK_SRC], 0, 1, &sn, detail)) != KS_OK)
+        if ((st = check_walk(&s->wk[KMV_WALK_SRC], 0, 1, &sn, detail)) != KS_OK)
             return st;
         *detail = 0;
         return sn < dn ? KS_MV_SHORT_SRC : KS_OK;
 
-    case KM_MODE_FILL:
-    case KM_MODE_GENERATE:
-        return check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail);
+    case KMV_MODE_FILL:
+    case KMV_MODE_GENERATE:
+        return check_walk(&s->wk[KMV_WALK_DST], 1, 1, &dn, detail);
 
-    case KM_MODE_GATHER:
-        if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
+    case KMV_MODE_GATHER:
+        if ((st = check_walk(&s->wk[KMV_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
             return st;
         /* Only the source base counts: its dimensions and bounds are ignored. */
-        if (!s->wk[KM_WALK_SRC].hdr_known) {
-            *detail = KM_REG_HDR;
+        if (!s->wk[KMV_WALK_SRC].hdr_known) {
+            *detail = KMV_REG_HDR;
             return KS_MV_UNSET;
         }
-        if (s->wk[KM_WALK_SRC].base & (KM_WORD_BYTES - 1)) {
-            *detail = KM_REG_HDR;
+        if (s->wk[KMV_WALK_SRC].base & (KMV_WORD_BYTES - 1)) {
+            *detail = KMV_REG_HDR;
             return KS_MV_ALIGN;
         }
-        *detail = KM_REG_INDEX;
+        *detail = KMV_REG_INDEX;
         if (!s->index_known)
             return KS_MV_UNSET;
-        if (s->idx_base & (KM_WORD_BYTES - 1))
+        if (s->idx_base & (KMV_WORD_BYTES - 1))
             return KS_MV_ALIGN;
-        *detail = KM_REG_GATHER;
+        *detail = KMV_REG_GATHER;
         if (!s->gather_known)
-            return caps->reach_end <= KM_REG_GATHER ? KS_NO_REACH : KS_MV_UNSET;
-        if (s->pitch & (KM_WORD_BYTES - 1))
+            return caps->reach_end <= KMV_REG_GATHER ? KS_NO_REACH : KS_MV_UNSET;
+        if (s->pitch & (KMV_WORD_BYTES - 1))
             return KS_MV_ALIGN;
-        if (s->idx_count > KM_MAX_INDICES) {
+        if (s->idx_count > KMV_MAX_INDICES) {
             *detail = 1;
             return KS_MV_GATHER;
         }
@@ -288,17 +288,17 @@ static unsigned check_move(const struct vstate *s, uint32_t ctrl, const struct k
         }
         return KS_OK;
 
-    default: /* KM_MODE_XFORM: every hang case of docs/hardware.md §3.1 */
-        if ((st = check_walk(&s->wk[KM_WALK_SRC], 0, 1, &sn, detail)) != KS_OK)
+    default: /* KMV_MODE_XFORM: every hang case of docs/hardware.md §3.1 */
+        if ((st = check_walk(&s->wk[KMV_WALK_SRC], 0, 1, &sn, detail)) != KS_OK)
             return st;
-        if ((st = check_walk(&s->wk[KM_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
+        if ((st = check_walk(&s->wk[KMV_WALK_DST], 1, 1, &dn, detail)) != KS_OK)
             return st;
         if (s->xf_id >= 16 || !(caps->xf_ids & (1u << s->xf_id))) {
             *detail = 1;                /* no occupant at this id */
             return KS_MV_XFORM;
         }
-        if (s->wk[KM_WALK_SRC].extent[0] | s->wk[KM_WALK_SRC].extent[1] |
-            s->wk[KM_WALK_DST].extent[0] | s->wk[KM_WALK_DST].extent[1]) {
+        if (s->wk[KMV_WALK_SRC].extent[0] | s->wk[KMV_WALK_SRC].extent[1] |
+            s->wk[KMV_WALK_DST].extent[0] | s->wk[KMV_WALK_DST].extent[1]) {
             *detail = 3;                /* a bound axis: fault 7 or a hang inside an entry */
             return KS_MV_XFORM;
         }
@@ -342,8 +342,8 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
             { st = KS_MV_FIELD; detail = off; goto bad; }
 
         switch (off >> 3) {
-        case KM_REG_CTRL >> 3:
-            if (lo & LO(KM_CTRL_GO)) {
+        case KMV_REG_CTRL >> 3:
+            if (lo & LO(KMV_CTRL_GO)) {
                 st = check_move(&s, lo, caps, &detail);
                 if (st != KS_OK)
                     goto bad;
@@ -351,53 +351,53 @@ unsigned kmv_validate(const struct kd_write *w, uint32_t n, const struct kmv_cap
                 last_go = i + 1;
             }
             break;
-        case KM_REG_HDR >> 3:
-            wsel = GET_LO(KM_HDR_WALKER, lo);
-            if (GET_HI(KM_HDR_NDIM, hi) > KM_MAX_DIMS)
-                { st = KS_MV_DIM; detail = GET_HI(KM_HDR_NDIM, hi); goto bad; }
+        case KMV_REG_HDR >> 3:
+            wsel = GET_LO(KMV_HDR_WALKER, lo);
+            if (GET_HI(KMV_HDR_NDIM, hi) > KMV_MAX_DIMS)
+                { st = KS_MV_DIM; detail = GET_HI(KMV_HDR_NDIM, hi); goto bad; }
             /* The transform fields ride the source header only; on the destination's they
              * are ignored by the mover and almost certainly a mistake. */
-            if (wsel == KM_WALK_DST && (hi & (HI(KM_HDR_XFORM_ID) | HI(KM_HDR_XFORM_MODE))))
+            if (wsel == KMV_WALK_DST && (hi & (HI(KMV_HDR_XFORM_ID) | HI(KMV_HDR_XFORM_MODE))))
                 { st = KS_MV_FIELD; detail = off; goto bad; }
             s.sel = wsel;
-            s.wk[wsel].base = SPAN_GET(KM_HDR_BASE, lo, hi);
-            s.wk[wsel].ndim = GET_HI(KM_HDR_NDIM, hi);
+            s.wk[wsel].base = SPAN_GET(KMV_HDR_BASE, lo, hi);
+            s.wk[wsel].ndim = GET_HI(KMV_HDR_NDIM, hi);
             s.wk[wsel].hdr_known = 1;
-            if (wsel == KM_WALK_SRC)
-                s.xf_id = GET_HI(KM_HDR_XFORM_ID, hi);
+            if (wsel == KMV_WALK_SRC)
+                s.xf_id = GET_HI(KMV_HDR_XFORM_ID, hi);
             break;
-        case KM_REG_DIM >> 3:
-            if (GET_LO(KM_DIM_INDEX, lo) >= KM_MAX_DIMS)
-                { st = KS_MV_DIM; detail = GET_LO(KM_DIM_INDEX, lo); goto bad; }
-            s.sel = GET_LO(KM_DIM_WALKER, lo);
+        case KMV_REG_DIM >> 3:
+            if (GET_LO(KMV_DIM_INDEX, lo) >= KMV_MAX_DIMS)
+                { st = KS_MV_DIM; detail = GET_LO(KMV_DIM_INDEX, lo); goto bad; }
+            s.sel = GET_LO(KMV_DIM_WALKER, lo);
             s.staged = 1;
-            s.st_index = GET_LO(KM_DIM_INDEX, lo);
-            s.st_count = (uint16_t)GET_LO(KM_DIM_COUNT, lo);
-            s.st_stride = (int32_t)(uint32_t)SPAN_GET(KM_DIM_STRIDE, lo, hi);
+            s.st_index = GET_LO(KMV_DIM_INDEX, lo);
+            s.st_count = (uint16_t)GET_LO(KMV_DIM_COUNT, lo);
+            s.st_stride = (int32_t)(uint32_t)SPAN_GET(KMV_DIM_STRIDE, lo, hi);
             break;
-        case KM_REG_AXIS >> 3:
+        case KMV_REG_AXIS >> 3:
             /* Commits the staged dimension to the walker the last HDR/DIM/BOUND selected. */
             if (!s.staged)
-                { st = KS_MV_UNSET; detail = KM_REG_DIM; goto bad; }
+                { st = KS_MV_UNSET; detail = KMV_REG_DIM; goto bad; }
             s.wk[s.sel].count[s.st_index] = s.st_count;
             s.wk[s.sel].stride[s.st_index] = s.st_stride;
             s.wk[s.sel].dim_known |= (uint8_t)(1u << s.st_index);
             break;
-        case KM_REG_BOUND >> 3: {
-            unsigned b = GET_LO(KM_BOUND_WHICH, lo);
-            s.sel = GET_LO(KM_BOUND_WALKER, lo);
-            s.wk[s.sel].extent[b] = (uint16_t)SPAN_GET(KM_BOUND_EXTENT, lo, hi);
+        case KMV_REG_BOUND >> 3: {
+            unsigned b = GET_LO(KMV_BOUND_WHICH, lo);
+            s.sel = GET_LO(KMV_BOUND_WALKER, lo);
+            s.wk[s.sel].extent[b] = (uint16_t)SPAN_GET(KMV_BOUND_EXTENT, lo, hi);
             s.wk[s.sel].bound_known |= (uint8_t)(1u << b);
             break;
         }
-        case KM_REG_INDEX >> 3:
-            s.idx_base = SPAN_GET(KM_INDEX_BASE, lo, hi);
-            s.idx_count = GET_HI(KM_INDEX_COUNT, hi);
+        case KMV_REG_INDEX >> 3:
+            s.idx_base = SPAN_GET(KMV_INDEX_BASE, lo, hi);
+            s.idx_count = GET_HI(KMV_INDEX_COUNT, hi);
             s.index_known = 1;
             break;
-        case KM_REG_GATHER >> 3:
-            s.pitch = GET_LO(KM_GATHER_PITCH, lo);
-            s.words = GET_HI(KM_GATHER_WORDS, hi);
+        case KMV_REG_GATHER >> 3:
+            s.pitch = GET_LO(KMV_GATHER_PITCH, lo);
+            s.words = GET_HI(KMV_GATHER_WORDS, hi);
             s.gather_known = 1;
             break;
         default:    /* SEED, IMM: data, no rule; inherited values are allowed (docs) */

@@ -13,7 +13,7 @@
  *   void     hal_agent_wr(uint32_t off, uint64_t v);  full 64-bit write
  *   void     hal_agent_wr32(uint32_t off, uint32_t v);one store of [31:0], clears [63:32]
  *   volatile void *hal_agent_ptr(uint32_t off);       raw pointer (STAGE, TX_FLIT)
- *   void     hal_console_putc(char c);
+ *   void     kx_console_putc(char c);
  *   void     hal_fence(void);                         fence iorw,iorw
  *   uint32_t hal_cycles32(void);                      the cycle counter's low 32 bits, one
  *                                                     read: a wait's elapsed time as a 32-bit
@@ -23,14 +23,14 @@
 #include "hal_variant.h"
 
 /* Prints s; returns the byte after its NUL. */
-const char *hal_puts(const char *s);
+const char *kx_puts(const char *s);
 /* "0x" and the value in lower-case hex without leading zeros ("0x0" for zero). */
-void hal_put_hex(uint64_t v);
+void kx_put_hex(uint64_t v);
 /* The same without the "0x": for the firmware's own lines, whose label strings end in "0x"
  * (data, not code: two console stores fewer in the RV32 window, 20 bytes). */
-void hal_put_hex_digits(uint64_t v);
+void kx_put_hex_digits(uint64_t v);
 /* Stops the core with `word` through the exit register (RV32: its low 32 bits). */
-void hal_exit(uint64_t word) __attribute__((noreturn));
+void kx_exit(uint64_t word) __attribute__((noreturn));
 
 /* Free-running counters as 64 bits. RV32's LCTL CYCLE/INSTRET are 32-bit: the hal extends
  * them in software, which is exact as long as it is called at least once every 2^32 cycles

@@ -23,14 +23,14 @@ import numpy as np
 from . import _lib
 from .errors import BuildError, InputError, StatusError
 
-WORD = 32                       # bytes the mover moves at once (KM_WORD_BYTES)
-MAX_DIMS = _lib.CONST["KM_MAX_DIMS"]
+WORD = 32                       # bytes the mover moves at once (KMV_WORD_BYTES)
+MAX_DIMS = _lib.CONST["KMV_MAX_DIMS"]
 MAX_COUNT = 0xFFFF              # a walker dimension's count field (16 bits)
 GATHER_MAX_INDICES = 8          # per move: the erratum's limit
 INT32 = (-(1 << 31), (1 << 31) - 1)
 INT16 = (-(1 << 15), (1 << 15) - 1)
 
-# enum km_width
+# enum kmv_width
 _WIDTH = {1: 0, 2: 1, 4: 2}
 
 

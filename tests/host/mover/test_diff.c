@@ -108,7 +108,7 @@ static void move(void)
     unsigned width = pick(12) ? pick(3) : 3;
     int full = pick(4) != 0;
 
-    if (mode == KM_MODE_XFORM && pick(2)) {
+    if (mode == KMV_MODE_XFORM && pick(2)) {
         /* A near-valid XFORM: source entries of 8 words, destination one step per entry. */
         uint32_t e = 1 + pick(4);
         put(0x10, (UINT64_C(0x100000) << 4) | (UINT64_C(1) << 44) | ((uint64_t)(pick(4) ? 1 : pick(3)) << 47));
@@ -122,11 +122,11 @@ static void move(void)
         put(0x28, 1);
         put(0x28, 3);
     } else {
-        if (mode != KM_MODE_FILL && mode != KM_MODE_GENERATE)
-            walker(KM_WALK_SRC, full);
-        walker(KM_WALK_DST, full);
+        if (mode != KMV_MODE_FILL && mode != KMV_MODE_GENERATE)
+            walker(KMV_WALK_SRC, full);
+        walker(KMV_WALK_DST, full);
     }
-    if (mode == KM_MODE_GATHER || pick(10) == 0) {
+    if (mode == KMV_MODE_GATHER || pick(10) == 0) {
         if (pick(8))
             put(0x30, aligned(40) | ((uint64_t)(pick(2) ? pick(2100) : field(16)) << 40));
         if (pick(8))
@@ -141,7 +141,7 @@ static void move(void)
     if (pick(30) == 0)
         put(pick(11) << 3, rnd() & (pick(2) ? UINT64_C(0xFFFF) : ~UINT64_C(0)));
     put(0x00, mode | (width << 3) | ((uint64_t)(pick(8) ? 0 : field(8)) << 8) |
-              (pick(20) ? KM_CTRL_GO : 0) | (pick(40) ? 0 : UINT64_C(0x20)));
+              (pick(20) ? KMV_CTRL_GO : 0) | (pick(40) ? 0 : UINT64_C(0x20)));
 }
 
 static unsigned mismatches, new_rule;
@@ -207,7 +207,7 @@ static void diff_random(void)
             L[i].lo = (uint32_t)rnd();
             L[i].hi = pick(2) ? 0 : (uint32_t)rnd();
             if (pick(3) == 0)
-                L[i] = kd_make(0, KM_CTRL_GO | pick(64));
+                L[i] = kd_make(0, KMV_CTRL_GO | pick(64));
         }
         compare(&kmv_caps_rv32, "rv32");
         compare(&kmv_caps_rv64, "rv64");

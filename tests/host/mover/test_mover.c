@@ -59,7 +59,7 @@ static void build_copy_one_dim(void)
     kmv_build_init(&b, L, 64);
     kmv_walk_linear(&d, 0x1000, 4);
     kmv_walk_linear(&s, 0x2000, 4);
-    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0), KS_OK);
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0), KS_OK);
     static const struct { uint32_t off; uint64_t v; } want[] = {
         /* HDR src: walker 0, base 0x2000 << 4 = 0x20000, ndim 1 << 44 */
         { 0x10, UINT64_C(0x0000100000020000) },
@@ -104,7 +104,7 @@ static void build_copy_six_dims_negative_padded(void)
     s.bound_extent[1] = 10;
     s.bound_extent[0] = 0;
     kmv_build_init(&b, L, 64);
-    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_8, 0xA5, 0), KS_OK);
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KMV_WIDTH_8, 0xA5, 0), KS_OK);
     /* src HDR + 6 x (DIM, AXIS) + 2 BOUND, dst HDR + 12 + 2 BOUND, IMM, CTRL */
     CHECK_EQ(b.n, 1 + 12 + 2 + 1 + 12 + 2 + 1 + 1);
     /* Source dimension 5: walker 0, index 5 << 1 = 0xA, count 7 << 4 = 0x70,
@@ -139,16 +139,16 @@ static void build_fill_generate_and_reuse(void)
 
     kmv_build_init(&b, L, 64);
     kmv_walk_linear(&d, 0x4000, 2);
-    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_8, 0xA5, 0), KS_OK);
+    CHECK_EQ(kmv_build_fill(&b, &d, KMV_WIDTH_8, 0xA5, 0), KS_OK);
     CHECK_EQ(b.n, 7);           /* HDR, DIM, AXIS, BOUND x2, IMM, CTRL */
     CHECK_EQ(L[5].off, 0x40);
     CHECK_EQ(kd_value(&L[5]), 0xA5);
     CHECK_EQ(kd_value(&L[6]), 0x10004);     /* FILL = 4, width 0, GO */
     /* Same fill again: bounds and IMM are already in the list, not repeated. */
-    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_8, 0xA5, 0), KS_OK);
+    CHECK_EQ(kmv_build_fill(&b, &d, KMV_WIDTH_8, 0xA5, 0), KS_OK);
     CHECK_EQ(b.n, 7 + 4);
     /* Generate: HDR, DIM, AXIS (bounds known), SEED, CTRL GENERATE = 3 | width 2 << 3 | GO */
-    CHECK_EQ(kmv_build_generate(&b, &d, UINT64_C(0x0123456789ABCDEF), KM_CTRL_FLAG_COALESCE >> 8), KS_OK);
+    CHECK_EQ(kmv_build_generate(&b, &d, UINT64_C(0x0123456789ABCDEF), KMV_CTRL_FLAG_COALESCE >> 8), KS_OK);
     CHECK_EQ(L[b.n - 2].off, 0x38);
     CHECK_EQ(kd_value(&L[b.n - 2]), UINT64_C(0x0123456789ABCDEF));
     CHECK_EQ(kd_value(&L[b.n - 1]), 0x10813);   /* + flags bit 3 -> CTRL [11] = 0x800 */
@@ -207,29 +207,29 @@ static void build_refuses(void)
     kmv_walk_linear(&s, 0x2000, 4);
     kmv_build_init(&b, L, 64);
     kmv_walk_linear(&d, 0x1010, 4);
-    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0), KS_MV_ALIGN);
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0), KS_MV_ALIGN);
     CHECK_EQ(b.n, 0);
     /* Sticky: the next call does nothing and returns the first error. */
     kmv_walk_linear(&d, 0x1000, 4);
-    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0), KS_MV_ALIGN);
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0), KS_MV_ALIGN);
     CHECK_EQ(b.n, 0);
 
     kmv_build_init(&b, L, 64);
     d.stride[0] = 48;
-    CHECK_EQ(kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0), KS_MV_ALIGN);
+    CHECK_EQ(kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0), KS_MV_ALIGN);
     kmv_build_init(&b, L, 64);
     kmv_walk_linear(&d, 0x1000, 4);
     d.ndim = 7;
-    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_32, 0, 0), KS_MV_DIM);
+    CHECK_EQ(kmv_build_fill(&b, &d, KMV_WIDTH_32, 0, 0), KS_MV_DIM);
     kmv_build_init(&b, L, 64);
     kmv_walk_linear(&d, 0x1000, 0);
-    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_32, 0, 0), KS_MV_FIELD);
+    CHECK_EQ(kmv_build_fill(&b, &d, KMV_WIDTH_32, 0, 0), KS_MV_FIELD);
     kmv_build_init(&b, L, 64);
     kmv_walk_linear(&d, UINT64_C(1) << 40, 1);
-    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_32, 0, 0), KS_MV_FIELD);
+    CHECK_EQ(kmv_build_fill(&b, &d, KMV_WIDTH_32, 0, 0), KS_MV_FIELD);
     kmv_build_init(&b, L, 64);
     kmv_walk_linear(&d, 0x1000, 1);
-    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_BAD, 0, 0), KS_MV_WIDTH);
+    CHECK_EQ(kmv_build_fill(&b, &d, KMV_WIDTH_BAD, 0, 0), KS_MV_WIDTH);
     kmv_build_init(&b, L, 64);
     CHECK_EQ(kmv_build_gather(&b, &d, 0x4000, 0x8000, 2049, 64, 1, 0), KS_MV_FIELD);
     kmv_build_init(&b, L, 64);
@@ -245,7 +245,7 @@ static void build_refuses(void)
     /* Buffer full. */
     kmv_build_init(&b, L, 5);
     kmv_walk_linear(&d, 0x1000, 1);
-    CHECK_EQ(kmv_build_fill(&b, &d, KM_WIDTH_32, 0, 0), KS_LIST_TOO_LONG);
+    CHECK_EQ(kmv_build_fill(&b, &d, KMV_WIDTH_32, 0, 0), KS_LIST_TOO_LONG);
     CHECK_EQ(b.n, 5);
 }
 

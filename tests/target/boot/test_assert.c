@@ -14,11 +14,11 @@ static unsigned kt_hook_calls;
 void kx_fatal_hook(uint64_t word)
 {
     kt_hook_calls++;
-    hal_puts("kt-hook: word=");
-    hal_put_hex(word);
-    hal_puts(" calls=");
-    hal_put_hex(kt_hook_calls);
-    hal_puts("\n");
+    kx_puts("kt-hook: word=");
+    kx_put_hex(word);
+    kx_puts(" calls=");
+    kx_put_hex(kt_hook_calls);
+    kx_puts("\n");
 }
 
 int main(void)

@@ -15,7 +15,7 @@ extern char __kx_spad_base[], __kx_spad_end[];
 
 int main(void)
 {
-    hal_puts("kt-boot: hello from main\n");
+    kx_puts("kt-boot: hello from main\n");
 
     const struct kx_bootblock *bb = kx_bootblock();
     EXPECT_EQ((uintptr_t)bb, BOARD_SPAD_BASE);

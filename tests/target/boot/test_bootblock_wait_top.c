@@ -18,7 +18,7 @@ int main(void)
     EXPECT_EQ(kx_bootblock()->wait_cycles, 0x7FFFFFFFu);
     mvt_setup();
     EXPECT_EQ(kmv_replay(good, MV_N(good), UINT64_MAX, &r), KS_OK);
-    mvt_ref_copy(&gd, &gs, 0, KM_WIDTH_32);
+    mvt_ref_copy(&gd, &gs, 0, KMV_WIDTH_32);
     EXPECT_EQ(mvt_compare("after_wait"), 0);
     kt_finish();
 }

@@ -1,6 +1,6 @@
-/* test_console_hex.c — hal_put_hex's format (hal.h: "0x", lower-case hex, no leading zeros,
+/* test_console_hex.c — kx_put_hex's format (hal.h: "0x", lower-case hex, no leading zeros,
  * "0x0" for zero) on both variants, 64-bit values included (RV32 prints them from two 32-bit
- * halves), and hal_puts's return value (the byte after the NUL). Each value is printed between
+ * halves), and kx_puts's return value (the byte after the NUL). Each value is printed between
  * '[' and ']' so a console match cannot stop at a prefix; the expected text is written out
  * here, not produced by the code under test. */
 // kohaku-test: expect-console=kt-hex: [0x0] [0x1] [0xf] [0x10] [0xa0b0c0d] [0xdead00f0]
@@ -12,13 +12,13 @@
 
 static void kt_hex_line(const uint64_t *v, unsigned n)
 {
-    hal_puts("kt-hex:");
+    kx_puts("kt-hex:");
     for (unsigned i = 0; i < n; i++) {
-        hal_puts(" [");
-        hal_put_hex(v[i]);
-        hal_puts("]");
+        kx_puts(" [");
+        kx_put_hex(v[i]);
+        kx_puts("]");
     }
-    hal_puts("\n");
+    kx_puts("\n");
 }
 
 int main(void)
@@ -34,11 +34,11 @@ int main(void)
     kt_hex_line(line2, 3);
     kt_hex_line(line3, 3);
 
-    /* hal_puts returns the byte after the NUL: three calls walk the run of strings (checked
+    /* kx_puts returns the byte after the NUL: three calls walk the run of strings (checked
      * after the line is out, so the check lines do not split it). */
-    const char *p1 = hal_puts(run);
-    const char *p2 = hal_puts(p1);
-    const char *p3 = hal_puts(p2);
+    const char *p1 = kx_puts(run);
+    const char *p2 = kx_puts(p1);
+    const char *p3 = kx_puts(p2);
     EXPECT_EQ((uintptr_t)p1, (uintptr_t)(run + 13));
     EXPECT_EQ((uintptr_t)p2, (uintptr_t)(run + 18));
     EXPECT_EQ((uintptr_t)p3, (uintptr_t)(run + sizeof run));

@@ -21,10 +21,10 @@ int main(void)
         for (unsigned i = 0; i < 4; i++)
             kt_noinit_words[i] = 0x5A000000u | i;
         kt_noinit_marker = KT_PASS_MAGIC;
-        hal_puts("kt-reboot: first pass, re-entering _start\n");
+        kx_puts("kt-reboot: first pass, re-entering _start\n");
         _start();
     }
-    hal_puts("kt-reboot: second pass\n");
+    kx_puts("kt-reboot: second pass\n");
     uint32_t any = 0;
     for (unsigned i = 0; i < 16; i++)
         any |= kt_bss_words[i];

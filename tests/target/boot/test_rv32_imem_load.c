@@ -7,7 +7,7 @@
 
 int main(void)
 {
-    hal_puts("kt-imem: loading from the instruction window\n");
+    kx_puts("kt-imem: loading from the instruction window\n");
     __asm__ volatile(
         "la t0, main\n"                 /* an instruction-window address */
         ".globl kt_fault_insn\n"

@@ -12,9 +12,9 @@
 
 void kx_fatal_hook(uint64_t word)
 {
-    hal_puts("kt-hook: word=");
-    hal_put_hex(word);
-    hal_puts("\n");
+    kx_puts("kt-hook: word=");
+    kx_put_hex(word);
+    kx_puts("\n");
 }
 
 int main(void)

@@ -12,11 +12,11 @@
 void kx_fatal_hook(uint64_t word)
 {
     (void)word;
-    hal_puts("kt-hook: faulting now\n");
+    kx_puts("kt-hook: faulting now\n");
     __asm__ volatile(
         "la t0, main\n"
         "lw t1, 0(t0)\n" ::: "t0", "t1", "memory");   /* load from the fetch-only window */
-    hal_puts("kt-hook: the nested fault did not trap\n");
+    kx_puts("kt-hook: the nested fault did not trap\n");
 }
 
 int main(void)

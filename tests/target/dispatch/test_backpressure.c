@@ -53,7 +53,7 @@ static bool running(void)
 
 static uint16_t count_of(uint8_t yx)
 {
-    return (uint16_t)KH_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(yx)));
+    return (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, hal_agent_rd32(KA_NODE_STATUS(yx)));
 }
 
 /* Waits (bounded) until yx's NODE_STATUS count moved by n from c0. */
@@ -82,7 +82,7 @@ static unsigned drain_rx(uint8_t txn)
     unsigned got = 0;
     while (!(hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)) {
         uint32_t h = hal_agent_rd32(KA_RX_FLIT(KF_HDR_WORD));
-        got += KH_FIELD_GET(KF_HDR_TXN, h) == txn;
+        got += KBF_FIELD_GET(KF_HDR_TXN, h) == txn;
         hal_agent_wr32(KA_RX_POP, 1);
     }
     return got;

@@ -9,12 +9,12 @@
 
 static void on_exit_handler(void)
 {
-    hal_puts("kohaku-libc: atexit handler ran\n");
+    kx_puts("kohaku-libc: atexit handler ran\n");
 }
 
 int main(void)
 {
     if (atexit(on_exit_handler) != 0)
-        hal_exit(0xBAD);
+        kx_exit(0xBAD);
     exit(0x1234abcd);
 }

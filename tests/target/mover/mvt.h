@@ -112,13 +112,13 @@ static __attribute__((noinline, unused)) uint32_t mvt_compare(const char *what)
 
 struct mvt_odo {
     const struct kmv_walk *w;
-    uint32_t idx[KM_MAX_DIMS];
+    uint32_t idx[KMV_MAX_DIMS];
 };
 
 static __attribute__((noinline, unused)) void mvt_odo_init(struct mvt_odo *o, const struct kmv_walk *w)
 {
     o->w = w;
-    for (unsigned d = 0; d < KM_MAX_DIMS; d++)
+    for (unsigned d = 0; d < KMV_MAX_DIMS; d++)
         o->idx[d] = 0;
 }
 
@@ -166,9 +166,9 @@ static __attribute__((noinline, unused)) int mvt_odo_next(struct mvt_odo *o)
 /* The fill pattern of IMM at an element width, as one 32-bit lane. */
 static __attribute__((noinline, unused)) uint32_t mvt_pattern(uint32_t imm, unsigned width)
 {
-    if (width == KM_WIDTH_8)
+    if (width == KMV_WIDTH_8)
         return (imm & 0xFFu) * 0x01010101u;
-    if (width == KM_WIDTH_16)
+    if (width == KMV_WIDTH_16)
         return (imm & 0xFFFFu) * 0x00010001u;
     return imm;
 }

@@ -58,7 +58,7 @@ static void run_cases(const struct fcase *cases, unsigned ncases)
         EXPECT_EQ(mvt_compare("after_fault"), 0);
         /* The mover still works. */
         EXPECT_EQ(mvt_run(good, MV_N(good), &r), KS_OK);
-        mvt_ref_copy(&gd, &gs, 0, KM_WIDTH_32);
+        mvt_ref_copy(&gd, &gs, 0, KMV_WIDTH_32);
         EXPECT_EQ(mvt_compare("good_after"), 0);
     }
 }

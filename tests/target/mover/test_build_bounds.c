@@ -24,9 +24,9 @@ static void copy_dst_bound(void)
     d.bound_extent[1] = 5;
     kmv_walk_linear(&s, MVT_SRC, 8);
     kmv_build_init(&b, list, 96);
-    kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0);
+    kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0);
     EXPECT_EQ(mvt_replay(&b, &r), KS_OK);
-    mvt_ref_copy(&d, &s, 0, KM_WIDTH_32);
+    mvt_ref_copy(&d, &s, 0, KMV_WIDTH_32);
     EXPECT_EQ(mvt_compare("copy_dst_bound"), 0);
     EXPECT_EQ(mvt_cpu(MVT_DST + 5 * 32)[0], mvt_guard_val(MVT_DST + 5 * 32));
 }
@@ -56,7 +56,7 @@ static void copy_padding(unsigned width, uint32_t pad, uint32_t lane)
         EXPECT_EQ(mvt_cpu(MVT_DST + 128 + 64)[0], mvt_src_val(MVT_SRC + 1024 + 64));
     } else {
         EXPECT_EQ(mvt_replay(&b, &r), KS_NO_REACH);
-        EXPECT_EQ(r.detail, KM_REG_IMM);
+        EXPECT_EQ(r.detail, KMV_REG_IMM);
     }
     EXPECT_EQ(mvt_compare("copy_padding"), 0);
 }
@@ -73,14 +73,14 @@ static void copy_long_and_multi(void)
     mvt_setup();
     kmv_build_init(&b, list, 96);
     for (unsigned i = 0; i < 40; i++)
-        kmv_build_raw(&b, KM_REG_SEED, i);
+        kmv_build_raw(&b, KMV_REG_SEED, i);
     kmv_walk_linear(&d, MVT_DST, 4);
     kmv_walk_linear(&s, MVT_SRC + 2048, 4);
-    kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0);
+    kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0);
     EXPECT_EQ(b.n, 51);
     EXPECT_EQ(mvt_replay(&b, &r), KS_OK);
     EXPECT_EQ(r.moves, 1);
-    mvt_ref_copy(&d, &s, 0, KM_WIDTH_32);
+    mvt_ref_copy(&d, &s, 0, KMV_WIDTH_32);
     EXPECT_EQ(mvt_compare("copy_long"), 0);
 
     mvt_setup();
@@ -88,8 +88,8 @@ static void copy_long_and_multi(void)
     for (unsigned m = 0; m < 3; m++) {
         kmv_walk_linear(&d, MVT_DST + 512 * m, 5);
         kmv_walk_linear(&s, MVT_SRC + 4096 + 1024 * m, 5);
-        kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0);
-        mvt_ref_copy(&d, &s, 0, KM_WIDTH_32);
+        kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0);
+        mvt_ref_copy(&d, &s, 0, KMV_WIDTH_32);
     }
     EXPECT_EQ(mvt_replay(&b, &r), KS_OK);
     EXPECT_EQ(r.moves, 3);
@@ -99,9 +99,9 @@ static void copy_long_and_multi(void)
 int main(void)
 {
     copy_dst_bound();
-    copy_padding(KM_WIDTH_8, 0x1234A5u, 0xA5A5A5A5u);
-    copy_padding(KM_WIDTH_16, 0x12BEEFu, 0xBEEFBEEFu);
-    copy_padding(KM_WIDTH_32, 0x12345678u, 0x12345678u);
+    copy_padding(KMV_WIDTH_8, 0x1234A5u, 0xA5A5A5A5u);
+    copy_padding(KMV_WIDTH_16, 0x12BEEFu, 0xBEEFBEEFu);
+    copy_padding(KMV_WIDTH_32, 0x12345678u, 0x12345678u);
     copy_long_and_multi();
     kt_finish();
 }

@@ -20,10 +20,10 @@ static void copy_linear(void)
     kmv_walk_linear(&d, MVT_DST + 64, 8);       /* guards: words 0-1 before, 10.. after */
     kmv_walk_linear(&s, MVT_SRC + 320, 8);
     kmv_build_init(&b, list, 96);
-    kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0);
+    kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0);
     EXPECT_EQ(mvt_replay(&b, &r), KS_OK);
     EXPECT_EQ(r.moves, 1);
-    mvt_ref_copy(&d, &s, 0, KM_WIDTH_32);
+    mvt_ref_copy(&d, &s, 0, KMV_WIDTH_32);
     EXPECT_EQ(mvt_compare("copy_linear"), 0);
 }
 
@@ -44,9 +44,9 @@ static void copy_six_dims_negative(void)
         s.stride[i] = sstr[i];
     }
     kmv_build_init(&b, list, 96);
-    kmv_build_copy(&b, &d, &s, KM_WIDTH_16, 0, KM_CTRL_FLAG_COALESCE >> 8);
+    kmv_build_copy(&b, &d, &s, KMV_WIDTH_16, 0, KMV_CTRL_FLAG_COALESCE >> 8);
     EXPECT_EQ(mvt_replay(&b, &r), KS_OK);
-    mvt_ref_copy(&d, &s, 0, KM_WIDTH_16);
+    mvt_ref_copy(&d, &s, 0, KMV_WIDTH_16);
     /* A sample worked by hand: destination word 95 (the last) is source element
      * (1,1,1,1,1,2): 4096 - 512 - 256 - 128 - 64 - 32 - 2048 = 1056. */
     EXPECT_EQ(mvt_cpu(MVT_EXP + (MVT_DST + 256 + 95 * 32 - MVT_DST))[0], mvt_src_val(MVT_SRC + 1056));
@@ -64,9 +64,9 @@ static void copy_broadcast(void)
     kmv_walk_linear(&s, MVT_SRC + 96, 12);
     s.stride[0] = 0;                            /* docs/hardware.md §3: stride 0 broadcasts */
     kmv_build_init(&b, list, 96);
-    kmv_build_copy(&b, &d, &s, KM_WIDTH_32, 0, 0);
+    kmv_build_copy(&b, &d, &s, KMV_WIDTH_32, 0, 0);
     EXPECT_EQ(mvt_replay(&b, &r), KS_OK);
-    mvt_ref_copy(&d, &s, 0, KM_WIDTH_32);
+    mvt_ref_copy(&d, &s, 0, KMV_WIDTH_32);
     EXPECT_EQ(mvt_cpu(MVT_DST + 32 + 11 * 32)[7], mvt_src_val(MVT_SRC + 96 + 28));
     EXPECT_EQ(mvt_compare("copy_broadcast"), 0);
 }

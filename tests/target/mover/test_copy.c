@@ -73,7 +73,7 @@ static void run_copy(const char *what, const struct kd_write *l, uint32_t n,
     mvt_setup();
     EXPECT_EQ(mvt_run(l, n, &r), KS_OK);
     EXPECT_EQ(r.moves, 1);
-    mvt_ref_copy(d, s, 0, KM_WIDTH_32);
+    mvt_ref_copy(d, s, 0, KMV_WIDTH_32);
     EXPECT_EQ(mvt_compare(what), 0);
 }
 

@@ -25,14 +25,14 @@ static void long_move(void)
 
     mvt_setup();
     for (unsigned i = 0; i < 40; i++)
-        l_long[i] = kd_make(KM_REG_SEED, i);
+        l_long[i] = kd_make(KMV_REG_SEED, i);
     for (unsigned i = 0; i < MV_N(l_tail); i++)
         l_long[40 + i] = l_tail[i];
     EXPECT_EQ(mvt_run(l_long, MV_N(l_long), &r), KS_OK);
     EXPECT_EQ(r.moves, 1);
     wd.base = D;
     ws.base = S + 2048;
-    mvt_ref_copy(&wd, &ws, 0, KM_WIDTH_32);
+    mvt_ref_copy(&wd, &ws, 0, KMV_WIDTH_32);
     EXPECT_EQ(mvt_compare("long_move"), 0);
 }
 

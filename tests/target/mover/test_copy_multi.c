@@ -27,7 +27,7 @@ static void expect_multi(void)
     for (unsigned k = 0; k < 3; k++) {
         wd.base = D + 512 * k;
         ws.base = S + 4096 + 1024 * k;
-        mvt_ref_copy(&wd, &ws, 0, KM_WIDTH_32);
+        mvt_ref_copy(&wd, &ws, 0, KMV_WIDTH_32);
     }
 }
 

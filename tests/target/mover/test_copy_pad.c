@@ -53,7 +53,7 @@ static void padding(void)
     } else {
         /* RV64 reaches 0x00-0x3F only: refused at the first IMM write, nothing written. */
         EXPECT_EQ(mvt_run(l_pad, MV_N(l_pad), &r), KS_NO_REACH);
-        EXPECT_EQ(r.detail, KM_REG_IMM);
+        EXPECT_EQ(r.detail, KMV_REG_IMM);
         EXPECT_EQ(r.index, 10);
     }
     EXPECT_EQ(mvt_compare("padding"), 0);

@@ -81,7 +81,7 @@ int main(void)
         }
     } else {
         EXPECT_EQ(mvt_run(l_fill, MV_N(l_fill), &r), KS_NO_REACH);
-        EXPECT_EQ(r.detail, KM_REG_IMM);
+        EXPECT_EQ(r.detail, KMV_REG_IMM);
         EXPECT_EQ(r.index, 5);
     }
     EXPECT_EQ(mvt_compare("fill"), 0);

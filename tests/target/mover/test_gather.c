@@ -74,7 +74,7 @@ int main(void)
         /* Literal: element 0 is row index 3, word 0 -> S + 512 + 192. */
         EXPECT_EQ(mvt_cpu(D + 64)[0], mvt_src_val(S + 704));
         EXPECT_EQ(mvt_run(l_nogather, MV_N(l_nogather), &r), KS_MV_UNSET);
-        EXPECT_EQ(r.detail, KM_REG_GATHER);
+        EXPECT_EQ(r.detail, KMV_REG_GATHER);
         /* Ten rows in one move: refused, nothing written. */
         EXPECT_EQ(mvt_run(l_gather10, MV_N(l_gather10), &r), KS_MV_GATHER_ROWS);
         EXPECT_EQ(r.detail, 10);
@@ -94,13 +94,13 @@ int main(void)
         EXPECT_EQ(mvt_cpu(D + 1024 + 256)[0], mvt_src_val(S + 704));
     } else {
         EXPECT_EQ(mvt_run(l_gather, MV_N(l_gather), &r), KS_NO_REACH);
-        EXPECT_EQ(r.detail, KM_REG_GATHER);
+        EXPECT_EQ(r.detail, KMV_REG_GATHER);
         EXPECT_EQ(r.index, 7);
         EXPECT_EQ(mvt_run(l_nogather, MV_N(l_nogather), &r), KS_NO_REACH);
-        EXPECT_EQ(r.detail, KM_REG_GATHER);
+        EXPECT_EQ(r.detail, KMV_REG_GATHER);
         EXPECT_EQ(r.index, 7);
         EXPECT_EQ(mvt_run(l_gather10, MV_N(l_gather10), &r), KS_NO_REACH);
-        EXPECT_EQ(r.detail, KM_REG_GATHER);
+        EXPECT_EQ(r.detail, KMV_REG_GATHER);
         EXPECT_EQ(mvt_compare("gather_refused"), 0);
     }
     kt_finish();

@@ -38,7 +38,7 @@ int main(void)
     EXPECT_EQ(mvt_compare("not_written"), 0);
 
     EXPECT_EQ(kmv_replay(good, MV_N(good), MVT_TIMEOUT, &r), KS_OK);
-    mvt_ref_copy(&gd, &gs, 0, KM_WIDTH_32);
+    mvt_ref_copy(&gd, &gs, 0, KMV_WIDTH_32);
     EXPECT_EQ(mvt_compare("after_wait"), 0);
     kt_finish();
 }
