@@ -57,9 +57,11 @@ enum kq_own {
 };
 
 /* The records the firmware holds (service/record.c; docs/host-interface.md "Records"): one
- * slot per handle the boot block allows. Zeroed at every boot (.bss: a restart forgets every
- * record); a zero key would match a lookup of handle 8 or 0x18 in slot 0, so the by-handle
- * lookup (queue.c) also wants steps (n != 0), which no slot that never held a record has.
+ * slot per handle the boot block allows. A slot holds a record exactly when its n is not 0 (a
+ * record has at least one step or move): every boot sets every n to 0 and no other word
+ * (.noinit, queue.c kq_boot: a restart forgets every record), so a free slot's key, ug and
+ * bytes may be anything and every reader (the by-handle lookup in queue.c, kq_rec_check,
+ * record.c) tests n first.
  * Generations (handle [31:8]) issued this run lie in [gen_lo, gen_hi) modulo 2^24. */
 #define KQ_REC_SLOTS  8u
 struct kq_rec {
@@ -68,7 +70,7 @@ struct kq_rec {
     uint32_t key;
     uint32_t n;             /* steps: a descriptor list's record is one REPLAY step, its list after */
     uint32_t ug;            /* unit-global address of its bytes (its steps) in the record area */
-    uint32_t bytes;         /* record-area bytes held (multiple of 32); 0: free */
+    uint32_t bytes;         /* record-area bytes held (multiple of 32) */
 };
 #define KQ_REC_KEY(h)   ((h) ^ (((h) & KQ_H_STEPS ? KQ_OP_RUN : KQ_OP_REPLAY) << 3))
 /* A free slot's key: slot bits of another slot, so no lookup of this slot matches it (a
@@ -77,7 +79,7 @@ struct kq_rec {
 struct kq_recs {
     struct kq_rec r[KQ_REC_SLOTS];
     /* [23:0] gen_lo, [26:24] the slots in use - 1: the boot block's rec_handles - 1 (0, the
-     * default, reads as every slot); set at boot (kq_cold.c cold_boot). One word, so the
+     * default, reads as every slot); set at boot (queue.c kq_boot). One word, so the
      * table leaves the RV32 service state within gp's reach. */
     uint32_t lo_slots;
     uint32_t gen_hi;
@@ -172,12 +174,6 @@ enum kq_setup_rule {
     KQ_SETUP_INDICES,        /* the index lines break the ring rules (a corrupt header) */
 };
 unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h);
-/* The setup line's field rows alone (kq_check.c): kq_setup_check's first part, native on RV32
- * where kq_setup_check itself is cold (kq_check_cold.c). KS_OK or the KQ_SETUP_* rule. */
-unsigned kq_setup_rules(const struct kq_setup *s, const struct kq_reach *r, struct kq_err *e);
-/* Do [a, a + la) and [b, b + lb) overlap? a, b: a reachable address's two words, low first
- * (kq_check.c; kq_setup_check's). */
-int kq_overlap(const uint32_t *a, uint32_t la, const uint32_t *b, uint32_t lb);
 
 /* ---- Submissions ---- */
 
@@ -228,6 +224,8 @@ static inline uint64_t kq_step_value(uint32_t step, uint64_t inner)
 #define KQ_CHECK_LIST     1u
 #define KQ_CHECK_HANDLE   2u    /* a REPLAY_H step's handle (u32 at f) names a descriptor list
                                  * the firmware holds (kq_rec_check) */
+#define KQ_CHECK_INDICES  3u    /* the index lines of the queue header at f (kq_setup_check's
+                                 * last rule, n, env unused): 0 or KQ_SETUP_INDICES */
 unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct kq_env *env,
                        struct kq_err *e);
 
@@ -252,7 +250,7 @@ static inline unsigned kq_rec_check(const struct kq_env *env, uint32_t h, uint32
         uint32_t since = (g - t->lo_slots) & 0xFFFFFFu, issued = (t->gen_hi - t->lo_slots) & 0xFFFFFFu;
         if (since < issued) {
             st = KS_REC_STALE, v = 1;
-            if (t->r[slot].key == KQ_REC_KEY(h)) {
+            if (t->r[slot].key == KQ_REC_KEY(h) && t->r[slot].n) {
                 st = (h & KQ_H_STEPS) == steps ? KS_OK : KS_REC_KIND, v = 0;
                 *rec = &t->r[slot];
             }

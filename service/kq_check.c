@@ -54,7 +54,7 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
  * Every field check of the setup line, a submission and a RUN step is a row: which field, what
  * it must be, the status when it is not. One small interpreter runs them in order (first
  * broken wins); what is left in C is what needs state: overlap and indices of the setup line
- * (kq_setup_check, kq_check_cold.c: boot only),
+ * (a queue's index rules beyond a fresh queue's in kq_check_cold.c),
  * the WAIT count; the DISPATCH command's target list and the REPLAY step's descriptor list are
  * rows run by kq_check_cold.c. The rows live with the data (the RV32
  * scratchpad), not in the instruction window. */
@@ -357,18 +357,47 @@ static unsigned kq_rules(const void *rec, const struct kq_reach *reach, uint32_t
 /* Do [a, a + la) and [b, b + lb) overlap? a and b point at the addresses' two words (low
  * first: both targets are little-endian), so a call passes four registers, not six. Both
  * reachable: each in one region (the high word) and ending at or below 2^32 in it, so 32-bit
- * differences are exact. Native on RV32 (kq_setup_check, which calls it three times, is cold:
- * 52 window bytes for about 1,400 boot_insns). */
-int kq_overlap(const uint32_t *a, uint32_t la, const uint32_t *b, uint32_t lb)
+ * differences are exact. Out of line: three calls share one copy. */
+static __attribute__((noinline)) int kq_overlap(const kq_u32 *a, uint32_t la, const kq_u32 *b,
+                                                uint32_t lb)
 {
-    const kq_u32 *aw = (const kq_u32 *)a, *bw = (const kq_u32 *)b;
-    uint32_t x = aw[0], y = bw[0];
-    return aw[1] == bw[1] && (x - y < lb || y - x < la);
+    uint32_t x = a[0], y = b[0];
+    return a[1] == b[1] && (x - y < lb || y - x < la);
 }
 
-unsigned kq_setup_rules(const struct kq_setup *s, const struct kq_reach *r, struct kq_err *e)
+/* Native: every boot runs it (bench boot_insns; an interpreted call at boot would also pay the
+ * cold segment's sum, docs/kvm.md "Guards"). Only the index rules of a queue whose four index
+ * lines are not all 0 (a restart, a queue used before) are cold (kq_check_cold.c): a fresh
+ * queue meets them by construction. */
+unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h)
 {
-    return kq_rules(s, r, 0, e, kq_rules_setup);
+    struct kq_err e;
+    /* Rule 1 before the header is read: the caller maps qaddr without checking it. */
+    if (kq_range(r, qaddr, sizeof *h, KQ_LINE, &e) != KS_OK)
+        return KQ_SETUP_ADDR;
+    const struct kq_setup *s = &h->setup;
+    unsigned rule = kq_rules(s, r, 0, &e, kq_rules_setup);
+    if (rule != KS_OK)
+        return rule;
+    /* The header, then the two rings. All three are reachable, so each lies in one region
+     * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it. */
+    const uint32_t q[2] = { (uint32_t)qaddr, (uint32_t)(qaddr >> 32) };
+    const kq_u32 *sq = (const kq_u32 *)(const void *)&s->sq_addr;
+    const kq_u32 *cq = (const kq_u32 *)(const void *)&s->cq_addr;
+    uint32_t sq_len = (uint32_t)s->sq_entries * KQ_SUB_BYTES;
+    uint32_t cq_len = (uint32_t)s->cq_entries * KQ_CPL_BYTES;
+    if (kq_overlap(q, sizeof *h, sq, sq_len) || kq_overlap(q, sizeof *h, cq, cq_len) ||
+        kq_overlap(sq, sq_len, cq, cq_len))
+        return KQ_SETUP_OVERLAP;
+    /* Lines 1-4 (sq_tail, sq_head, cq_tail, cq_head): every value 0 meets the index rules;
+     * else they are checked in full (kq_check_cold.c, KQ_CHECK_INDICES). */
+    const kq_u32 *w = (const kq_u32 *)(const void *)&h->sq_tail;
+    uint32_t any = 0;
+    for (unsigned i = 0; i < 4u * KQ_LINE / 4u; i += KQ_LINE / 4u)
+        any |= w[i] | w[i + 1];
+    if (any)
+        return kq_check_cold(KQ_CHECK_INDICES, (const uint8_t *)h, 0, 0, &e);
+    return 0;
 }
 
 int kq_unit_index(const struct kq_env *env, uint8_t yx)

@@ -31,22 +31,6 @@ static __attribute__((noreturn)) void cold_refuse(unsigned rule)
     kx_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
 }
 
-/* kq_svc.h: a typed entry of its own, not a `what` of kq_cold: the boot pays no va_list and
- * no walk of kq_cold's paths in the interpreter (+4 window bytes for the stub, -956 boot_insns). */
-void kq_cold_boot(void)
-{
-    const struct kx_bootblock *bb = kx_bootblock();
-    const struct kq_header *h = (const struct kq_header *)(uintptr_t)hal_ug_ptr(bb->queue_addr);
-    unsigned rule = kq_setup_check(&kq_env.reach, bb->queue_addr, h);
-    if (rule)
-        cold_refuse(rule);
-    /* records: generations modulo 2^24, [26:24] the slots allowed - 1 (0: every slot) */
-    _Static_assert(KQ_REC_DEF_HANDLES == KQ_REC_SLOTS, "rec_handles 0 - 1 reads as every slot");
-    uint32_t g = ((uint32_t)h->sq_head.value + 1u) & 0xFFFFFFu;
-    kq_recs.lo_slots = g | ((bb->rec_handles - 1u) & (KQ_REC_SLOTS - 1u)) << 24;
-    kq_recs.gen_hi = g;
-}
-
 static void cold_enumerate(void)
 {
     uint32_t wait_cycles = kq.dp.wait_cycles;

@@ -41,7 +41,7 @@ extern volatile struct kq_header *kq_hdr;
 extern struct kq_env kq_env;
 extern struct kmv_span kq_owned[KQ_OWN_N];
 extern struct kmv_caps kq_caps;
-/* The records (queue.c, in .bss: zeroed at every boot; kq_cold_boot finishes it). */
+/* The records (queue.c, .noinit: kq_boot frees every slot, n = 0). */
 extern struct kq_recs kq_recs;
 
 /* ---- For kq_cold.c ---- */
@@ -85,13 +85,6 @@ static inline __attribute__((noreturn)) void kq_cold_refuse(unsigned rule)
     kq_cold(rule);
     __builtin_unreachable();
 }
-
-/* Boot: the queue the boot block names is checked (kq_setup_check; a broken rule refuses it
- * as kq_cold_refuse does) and the records start: none held (kq_recs is .bss), the slots the
- * boot block allows (boot/ refused limits out of range, KX_BOOT_BAD_RECORDS), this run's
- * generations from the header's sq_head + 1 on. Cold on RV32: boot only (boot_insns pays the
- * interpreter, docs/service.md "Size"). */
-void kq_cold_boot(void);
 
 /* No unit table in the boot block: enumerates the default scan range into kq.dp
  * (per-coordinate reply wait min(kq.dp.wait_cycles, 4000): the boot block's, kdp_init set it);

@@ -35,10 +35,12 @@ static const void *kq_map(uint64_t ug)
     return (const void *)(uintptr_t)hal_ug_ptr(ug);
 }
 
-/* The records: in .bss, so every boot (a restart too) starts with none, zeroed by crt0
- * natively; the boot's cold path (kq_cold_boot) finishes it. In the scratchpad on RV32, which neither the
- * host, nor a unit, nor the mover writes while the core runs. */
-struct kq_recs kq_recs;
+/* The records: in .noinit, so crt0 does not clear 136 bytes at every boot (boot_insns); kq_boot
+ * marks every slot free (n = 0: the by-handle lookup and record.c want n) and sets the
+ * generations and slot count, natively, so a boot (a restart too) starts with none. In the
+ * scratchpad on RV32, which neither the host, nor a unit, nor the mover writes while the core
+ * runs. */
+struct kq_recs kq_recs __attribute__((section(".noinit.kq_recs")));
 
 /* The ranges no mover walk may reach (kq.h enum kq_own) and the caps that carry them: filled
  * by the cold path before every list validation and replay (KQ_COLD_OWNED; the command's two
@@ -271,11 +273,12 @@ static void kq_boot(void)
 {
     const struct kx_bootblock *bb = kx_bootblock();
 
-    /* The setup check (it reads the header only once its address is known to be reachable;
-     * a refusal stops the core) and the records' start, on the cold path: boot only. */
+    /* kq_setup_check reads the header only once its address is known to be reachable. */
     volatile struct kq_header *h = (volatile struct kq_header *)hal_ug_ptr(bb->queue_addr);
     hal_shared_acquire();
-    kq_cold_boot();
+    unsigned rule = kq_setup_check(&kq_env.reach, bb->queue_addr, (const struct kq_header *)h);
+    if (rule)
+        kq_cold_refuse(rule);
 
     /* A restart resumes from the indices in the header: the host's queue carries on. The
      * setup check accepted these lines as they are. */
@@ -284,6 +287,16 @@ static void kq_boot(void)
     kq.m.cq_tail = h->cq_tail.value;
     kq.m.cq_head = h->cq_head.value;
     kq_hdr = h;
+
+    /* Records: none held (every slot's n 0); this run's generations from sq_head + 1 on
+     * (modulo 2^24), [26:24] the slots the boot block allows - 1 (boot/ refused limits out of
+     * range, KX_BOOT_BAD_RECORDS; rec_handles 0, the default, reads as every slot). */
+    _Static_assert(KQ_REC_DEF_HANDLES == KQ_REC_SLOTS, "rec_handles 0 - 1 reads as every slot");
+    for (unsigned i = 0; i < KQ_REC_SLOTS; i++)
+        kq_recs.r[i].n = 0;
+    uint32_t g = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
+    kq_recs.lo_slots = g | ((bb->rec_handles - 1u) & (KQ_REC_SLOTS - 1u)) << 24;
+    kq_recs.gen_hi = g;
 
     kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
     if (bb->flags & KX_BOOT_F_UNITS) {

@@ -20,7 +20,7 @@ static uint32_t round32(uint32_t b)
 }
 
 /* The record area: from KX_FW_REC_OFFSET, the boot block's rec_bytes (checked at boot,
- * kq_cold_boot); the boot block is in the scratchpad, which the host cannot write while the
+ * boot/bootblock.c); the boot block is in the scratchpad, which the host cannot write while the
  * core runs. */
 extern const struct kx_bootblock __kx_bootblock;   /* the linker's (boot/start.c): no call */
 static uint32_t rec_hi(void)
@@ -40,8 +40,8 @@ static uint32_t rec_alloc(uint32_t need, uint32_t *room)
         uint32_t end = hi, moved = 0;
         for (uint32_t i = 0; i < KQ_RECS_SLOTS(t); i++) {
             const struct kq_rec *r = &t->r[i];
-            if (!r->bytes)
-                continue;
+            if (!r->n)
+                continue;                           /* free: n 0 (its other words unset) */
             if (r->ug < at + need && at < r->ug + r->bytes) {
                 at = r->ug + r->bytes;              /* past it, and look again */
                 moved = 1;
@@ -63,7 +63,8 @@ static uint32_t rec_free_bytes(void)
     const struct kq_recs *t = &kq_recs;
     uint32_t used = 0;
     for (uint32_t i = 0; i < KQ_RECS_SLOTS(t); i++)
-        used += t->r[i].bytes;
+        if (t->r[i].n)
+            used += t->r[i].bytes;
     return rec_hi() - KX_FW_REC_OFFSET - used;
 }
 
@@ -115,7 +116,7 @@ static unsigned rec_validate(uint32_t ug, uint32_t n, uint64_t cmd, uint64_t cmd
 static uint32_t rec_slot(void)
 {
     uint32_t i = 0;
-    while (i < KQ_RECS_SLOTS(&kq_recs) && kq_recs.r[i].bytes)
+    while (i < KQ_RECS_SLOTS(&kq_recs) && kq_recs.r[i].n)
         i++;
     return i < KQ_RECS_SLOTS(&kq_recs) ? i : KQ_REC_SLOTS;
 }
@@ -245,7 +246,7 @@ static void rec_exec(const struct kq_sub *s, struct kq_err *e)
             struct kq_rec *k = &kq_recs.r[h & KQ_H_SLOT];
             uint32_t b = k->bytes;
             k->key = REC_FREE(h & KQ_H_SLOT);
-            k->bytes = 0;
+            k->n = 0;
             fill(e, KS_OK, 0, b);
         }
     } else {                                        /* KQ_OP_RECORDS */
@@ -253,7 +254,7 @@ static void rec_exec(const struct kq_sub *s, struct kq_err *e)
         uint32_t live = 0;
         for (uint32_t i = 0; i < KQ_RECS_SLOTS(&kq_recs); i++) {
             const struct kq_rec *r = &kq_recs.r[i];
-            if (!r->bytes)
+            if (!r->n)
                 continue;
             if (live < s->count) {
                 volatile kq_word *l = d + live * (sizeof(struct kq_rec_info) / 4u);

@@ -526,9 +526,15 @@ static void handles(void)
     t.gen_hi = 0x13;
     t.r[1].key = KQ_REC_KEY(0x1101u);
     t.r[2].key = KQ_REC_KEY(0x1012u);
+    t.r[1].n = 3;                               /* held: n not 0 (a record has a move) */
+    t.r[2].n = 2;
     v.recs = &t;
     struct kq_err e;
     const struct kq_rec *r;
+    /* a slot whose n is 0 is free whatever its key says (boot sets n only, kq.h) */
+    t.r[3].key = KQ_REC_KEY(0x1103u);
+    CHECK_EQ(kq_rec_check(&v, 0x1103, 0, &e, &r), KS_REC_STALE);
+    CHECK_EQ(r == 0, 1);
     CHECK_EQ(kq_rec_check(&v, 0x1101, 0, &e, &r), KS_OK);
     CHECK_EQ(r == &t.r[1], 1);
     CHECK_EQ(kq_rec_check(&v, 0x1012, KQ_H_STEPS, &e, &r), KS_OK);
