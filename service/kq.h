@@ -79,7 +79,8 @@ struct kq_rec {
 struct kq_recs {
     struct kq_rec r[KQ_REC_SLOTS];
     /* [23:0] gen_lo, [26:24] the slots in use - 1: the boot block's rec_handles - 1 (0, the
-     * default, reads as every slot); set at boot (queue.c kq_boot). One word, so the
+     * default, reads as every slot; [31:27] then 1s, read by nothing); set at boot (queue.c
+     * kq_boot). One word, so the
      * table leaves the RV32 service state within gp's reach. */
     uint32_t lo_slots;
     uint32_t gen_hi;

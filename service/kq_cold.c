@@ -162,6 +162,18 @@ static void cold_exec(const struct kq_sub *s, struct kq_err *e)
         unsigned st = cold_replay_copy(s->addr, (uint64_t)s->count * KD_RECORD_BYTES, s->addr,
                                        s->count, &r);
         cold_replay_result(e, st, &r, KQ_NO_STEP);
+    } else if (s->op == KQ_OP_UNITS) {
+        /* the unit table again, as kq_boot published it (queue.c kq_publish_units): entries,
+         * then count; value = count. Cold: the host asks once (units_cmd_cycles, no budget). */
+        volatile struct kq_units *u = &kq_hdr->units;
+        unsigned n = kq.dp.n_units;
+        volatile kq_word *d = (volatile kq_word *)u->entries;
+        const kq_word *src = (const kq_word *)kq.dp.units;
+        for (unsigned i = 0; i < 2u * n; i++)
+            d[i] = src[i];
+        u->count = n;
+        hal_shared_release();
+        e->value = n;
     }
     /* STOP: completed as it is; kq_serve stops after posting it (kq_cold_stop) */
 }

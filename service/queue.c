@@ -126,8 +126,8 @@ void kx_fatal_hook(uint64_t word)
 
 /* The unit table into header lines 7-15: entries as they are (struct kx_unit_entry is the
  * published layout; dispatch/ keeps its rsvd byte 0), then count. Entries past count are left
- * as they are: count says how many are valid (boot time, the bench: boot_insns). Boot and the
- * UNITS command (bench units_cmd_cycles). */
+ * as they are: count says how many are valid (boot time, the bench: boot_insns). Boot only:
+ * the UNITS command publishes it again on the cold path (kq_cold.c; no budget). */
 static inline __attribute__((always_inline)) unsigned kq_publish_units(void)
 {
     volatile struct kq_units *u = &kq_hdr->units;
@@ -295,7 +295,8 @@ static void kq_boot(void)
     for (unsigned i = 0; i < KQ_REC_SLOTS; i++)
         kq_recs.r[i].n = 0;
     uint32_t g = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
-    kq_recs.lo_slots = g | ((bb->rec_handles - 1u) & (KQ_REC_SLOTS - 1u)) << 24;
+    /* rec_handles 0: 0xFF << 24, [26:24] 7 (readers take [26:24] only: KQ_RECS_SLOTS) */
+    kq_recs.lo_slots = g | (bb->rec_handles - 1u) << 24;
     kq_recs.gen_hi = g;
 
     kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
@@ -370,9 +371,8 @@ void kq_serve(void)
                         kq_run(st, n, &e, rec);
                 } else if (s.op == KQ_OP_DISPATCH) {
                     kq_dispatch(&s, &e);
-                } else if (s.op == KQ_OP_UNITS) {
-                    e.value = kq_publish_units();   /* the table again, as at boot */
                 } else if (s.op != KQ_OP_NOP) {
+                    /* REPLAY, UNITS, STOP, RECORD, FORGET, RECORDS: cold (no budget) */
                     kq_cold_exec(&s, &e);
                 }
             }
