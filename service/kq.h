@@ -225,8 +225,9 @@ static inline uint64_t kq_step_value(uint32_t step, uint64_t inner)
 #define KQ_CHECK_LIST     1u
 #define KQ_CHECK_HANDLE   2u    /* a REPLAY_H step's handle (u32 at f) names a descriptor list
                                  * the firmware holds (kq_rec_check) */
-#define KQ_CHECK_INDICES  3u    /* the index lines of the queue header at f (kq_setup_check's
-                                 * last rule, n, env unused): 0 or KQ_SETUP_INDICES */
+#define KQ_CHECK_SETUP    3u    /* the overlap and index rules of the queue header at f, its
+                                 * address in e->value (kq_setup_check's last two rules; n, env
+                                 * unused): 0, KQ_SETUP_OVERLAP or KQ_SETUP_INDICES */
 unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct kq_env *env,
                        struct kq_err *e);
 

@@ -128,6 +128,9 @@ _Static_assert(KQ_REC_OK(KQ_SUB_BYTES) && KQ_REC_OK(KQ_CPL_BYTES) && KQ_REC_OK(K
 #define KQ_LISTS_FORGET          (KQ_LISTS_RECORD + KQ_SUB_F_ALL + 1u)
 #define KQ_LISTS_TARGETS         (KQ_LISTS_FORGET + KQ_SUB_F_ALL + 1u)  /* by a DISPATCH's ntargets */
 
+/* an index line's value (the rows read the header from its setup line on): 0 */
+#define KQ_FRESH(l)              { KQ_R_LIMIT, offsetof(struct kq_header, l), \
+                                   KQ_FIELD(struct kq_header, l.value), KQ_SETUP_INDICES, 0, 0, 0, 0, 0 }
 /* Setup line (docs/host-interface.md §3.2): the status is the KQ_SETUP_* rule. */
 static const struct kq_rule kq_rules_setup[] = {
     KQ_LIMIT(struct kq_setup, magic, KQ_SETUP_MAGIC, KQ_MAGIC, KQ_MAGIC),
@@ -138,6 +141,9 @@ static const struct kq_rule kq_rules_setup[] = {
     KQ_POW2(struct kq_setup, cq_entries, KQ_SETUP_CQ_ENTRIES, 1, KQ_MAX_ENTRIES),
     KQ_DATA(struct kq_setup, sq_addr, sq_entries, KQ_SETUP_SQ_ADDR, KQ_SUB_BYTES, KQ_LINE),
     KQ_DATA(struct kq_setup, cq_addr, cq_entries, KQ_SETUP_CQ_ADDR, KQ_CPL_BYTES, KQ_LINE),
+    /* Last: the four index lines of a fresh queue, all 0, meet the index rules. Any other
+     * value is no refusal yet: kq_setup_check has them checked in full (cold). */
+    KQ_FRESH(sq_tail), KQ_FRESH(sq_head), KQ_FRESH(cq_tail), KQ_FRESH(cq_head),
     KQ_END
 };
 
@@ -354,21 +360,13 @@ static unsigned kq_rules(const void *rec, const struct kq_reach *reach, uint32_t
     }
 }
 
-/* Do [a, a + la) and [b, b + lb) overlap? a and b point at the addresses' two words (low
- * first: both targets are little-endian), so a call passes four registers, not six. Both
- * reachable: each in one region (the high word) and ending at or below 2^32 in it, so 32-bit
- * differences are exact. Out of line: three calls share one copy. */
-static __attribute__((noinline)) int kq_overlap(const kq_u32 *a, uint32_t la, const kq_u32 *b,
-                                                uint32_t lb)
-{
-    uint32_t x = a[0], y = b[0];
-    return a[1] == b[1] && (x - y < lb || y - x < la);
-}
-
 /* Native: every boot runs it (bench boot_insns; an interpreted call at boot would also pay the
- * cold segment's sum, docs/kvm.md "Guards"). Only the index rules of a queue whose four index
- * lines are not all 0 (a restart, a queue used before) are cold (kq_check_cold.c): a fresh
- * queue meets them by construction. */
+ * cold segment's sum, docs/kvm.md "Guards"). The field rows and a fresh queue's index lines
+ * (all 0: the rows' last four), then the layout every host library queue has
+ * (kh_queue_create): header, submission ring, completion ring in that order in one region.
+ * Those meet the overlap and index rules by
+ * construction; any other queue has both rules checked in full on the cold path
+ * (kq_check_cold.c KQ_CHECK_SETUP: a restart, another layout). */
 unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h)
 {
     struct kq_err e;
@@ -377,27 +375,21 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
         return KQ_SETUP_ADDR;
     const struct kq_setup *s = &h->setup;
     unsigned rule = kq_rules(s, r, 0, &e, kq_rules_setup);
-    if (rule != KS_OK)
+    if (rule != KS_OK && rule != KQ_SETUP_INDICES)
         return rule;
-    /* The header, then the two rings. All three are reachable, so each lies in one region
-     * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it. */
-    const uint32_t q[2] = { (uint32_t)qaddr, (uint32_t)(qaddr >> 32) };
+    /* All three reachable: each in one region (bits [63:32]) and ending at or below 2^32 in
+     * it, so with the high words equal and each start above the one before, 32-bit
+     * differences are exact. */
     const kq_u32 *sq = (const kq_u32 *)(const void *)&s->sq_addr;
     const kq_u32 *cq = (const kq_u32 *)(const void *)&s->cq_addr;
-    uint32_t sq_len = (uint32_t)s->sq_entries * KQ_SUB_BYTES;
-    uint32_t cq_len = (uint32_t)s->cq_entries * KQ_CPL_BYTES;
-    if (kq_overlap(q, sizeof *h, sq, sq_len) || kq_overlap(q, sizeof *h, cq, cq_len) ||
-        kq_overlap(sq, sq_len, cq, cq_len))
-        return KQ_SETUP_OVERLAP;
-    /* Lines 1-4 (sq_tail, sq_head, cq_tail, cq_head): every value 0 meets the index rules;
-     * else they are checked in full (kq_check_cold.c, KQ_CHECK_INDICES). */
-    const kq_u32 *w = (const kq_u32 *)(const void *)&h->sq_tail;
-    uint32_t any = 0;
-    for (unsigned i = 0; i < 4u * KQ_LINE / 4u; i += KQ_LINE / 4u)
-        any |= w[i] | w[i + 1];
-    if (any)
-        return kq_check_cold(KQ_CHECK_INDICES, (const uint8_t *)h, 0, 0, &e);
-    return 0;
+    uint32_t q = (uint32_t)qaddr, sl = sq[0], cl = cq[0];
+    uint32_t fresh = !rule && sq[1] == (uint32_t)(qaddr >> 32) && cq[1] == sq[1] &&
+                     sl > q && sl - q >= sizeof *h &&
+                     cl > sl && cl - sl >= (uint32_t)s->sq_entries * KQ_SUB_BYTES;
+    if (fresh)
+        return 0;
+    e.value = qaddr;                    /* KQ_CHECK_SETUP's header address */
+    return kq_check_cold(KQ_CHECK_SETUP, (const uint8_t *)h, 0, 0, &e);
 }
 
 int kq_unit_index(const struct kq_env *env, uint8_t yx)

@@ -40,7 +40,7 @@ static const void *kq_map(uint64_t ug)
  * generations and slot count, natively, so a boot (a restart too) starts with none. In the
  * scratchpad on RV32, which neither the host, nor a unit, nor the mover writes while the core
  * runs. */
-struct kq_recs kq_recs __attribute__((section(".noinit.kq_recs")));
+struct kq_recs kq_recs __attribute__((section(".noinit.kq")));
 
 /* The ranges no mover walk may reach (kq.h enum kq_own) and the caps that carry them: filled
  * by the cold path before every list validation and replay (KQ_COLD_OWNED; the command's two
