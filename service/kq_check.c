@@ -363,7 +363,7 @@ static unsigned kq_rules(const void *rec, const struct kq_reach *reach, uint32_t
 /* Native: every boot runs it (bench boot_insns; an interpreted call at boot would also pay the
  * cold segment's sum, docs/kvm.md "Guards"). The field rows and a fresh queue's index lines
  * (all 0: the rows' last four), then the layout every host library queue has
- * (kh_queue_create): header, submission ring, completion ring in that order in one region.
+ * (kh_queue_create): header, submission ring, completion ring in that order.
  * Those meet the overlap and index rules by
  * construction; any other queue has both rules checked in full on the cold path
  * (kq_check_cold.c KQ_CHECK_SETUP: a restart, another layout). */
@@ -378,13 +378,13 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
     if (rule != KS_OK && rule != KQ_SETUP_INDICES)
         return rule;
     /* All three reachable: each in one region (bits [63:32]) and ending at or below 2^32 in
-     * it, so with the high words equal and each start above the one before, 32-bit
-     * differences are exact. */
+     * it. Their low words in this order, each start at or past the end before it, are three
+     * disjoint ranges of offsets, and ranges at disjoint offsets do not overlap whichever
+     * regions they are in: the high words need no test. */
     const kq_u32 *sq = (const kq_u32 *)(const void *)&s->sq_addr;
     const kq_u32 *cq = (const kq_u32 *)(const void *)&s->cq_addr;
     uint32_t q = (uint32_t)qaddr, sl = sq[0], cl = cq[0];
-    uint32_t fresh = !rule && sq[1] == (uint32_t)(qaddr >> 32) && cq[1] == sq[1] &&
-                     sl > q && sl - q >= sizeof *h &&
+    uint32_t fresh = !rule && sl > q && sl - q >= sizeof *h &&
                      cl > sl && cl - sl >= (uint32_t)s->sq_entries * KQ_SUB_BYTES;
     if (fresh)
         return 0;

@@ -195,6 +195,19 @@ static void setup_rules(void)
     CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
     good_header(); hdr.setup.sq_addr = 0x0E00;               /* ends where the header starts */
     CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    /* the library's order (header, submissions, completions), accepted natively: its edges */
+    good_header(); hdr.setup.sq_addr = 0x1200;               /* right after the header */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    hdr.setup.sq_addr = 0x11E0;                              /* its last line */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_OVERLAP);
+    good_header(); hdr.setup.cq_addr = 0x2200;               /* right after the submissions */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    hdr.setup.cq_addr = 0x21E0;                              /* on their last line */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_OVERLAP);
+    /* RV64: the rings in staging (another region, bits [63:32] 0x80) at the header's offsets
+     * do not overlap it */
+    good_header(); hdr.setup.sq_addr = 0x8000001000ull;
+    CHECK_EQ(kq_setup_check(&rv64, 0x1000, &hdr), 0);
 }
 
 static void setup_indices(void)
