@@ -127,6 +127,15 @@ for f in dispatch_cmd_fixed_cycles units_cmd_cycles; do
   if have kb_$f; then fig $f "${R[kb_$f]}" cycles
   else missing $f cycles "$(kbmiss $f)"; fi
 done
+# 5b. records: a recorded 1,001-write list replayed by handle, cycles less the
+# processor's waits for the mover (the completion's mover_cycles) per write; a recorded 8-step
+# RUN's cycles beyond its moves (kbench: less 8 by-handle replays' work)
+if have kb_rec_replay_cycles kb_rec_replay_mover_cycles kb_rec_replay_writes; then
+  fig record_replay_insns_per_write \
+    "$(div $((R[kb_rec_replay_cycles] - R[kb_rec_replay_mover_cycles])) "${R[kb_rec_replay_writes]}" 2)" insns/write
+else missing record_replay_insns_per_write insns/write "$(kbmiss record_replay_insns_per_write)"; fi
+if have kb_record_run_overhead_insns; then fig record_run_overhead_insns "${R[kb_record_run_overhead_insns]}" insns
+else missing record_run_overhead_insns insns "$(kbmiss record_run_overhead_insns)"; fi
 
 # 6. host_vs_fw_ratio (host-driven over firmware-driven, both in the model's ns)
 if have kb_host_ns kb_fw_run_ns; then

@@ -9,6 +9,11 @@
  *   host_vs_fw          200 programs of 8 instructions over the four NP units, a wait after
  *                       each: one RUN command (firmware) against kh_hd_dispatch (host) — both
  *                       in the model's virtual time
+ *   records           a 1,001-write list of 91 one-word COPY moves, RECORDed, replayed by
+ *                       handle: its completion's cycles and mover_cycles (the processor's waits
+ *                       for the mover, excluded as move_cycles is); a recorded RUN of 8 REPLAY
+ *                       steps of that list: its cycles beyond 8 x 91 moves, a move's cost being
+ *                       what 90 more moves add to a by-handle replay (91 moves against 1)
  * Usage: kbench SOCKET FW.elf
  * The machine must be fresh (core held, nothing loaded: QEMU started with hostport= and no
  * -kernel). Everything the firmware measures is deterministic under -icount; the host-driven
@@ -20,11 +25,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/desc_list.h"
+#include "kohaku/mover_regs.h"
 #include "kohaku/npu_isa.h"
 #include "kohaku/status.h"
 #include "libkohaku.h"
 
 #define PROGS       200u
+#define REC_MOVES   91u     /* one-word COPY moves of the recorded list: 91 x 11 = 1,001 writes */
+#define REC_STEPS   8u      /* REPLAY steps of the recorded RUN */
 #define PROG_INSNS  8u
 #define NOPS        3u
 #define RELEASE_SLOT_NS 1001u   /* see the boot figure below */
@@ -76,6 +85,112 @@ static void program(uint64_t (*p)[4], unsigned k)
 static uint8_t target(unsigned k)
 {
     return (uint8_t)(0x11 + k % 4u);       /* NP@1,1 .. NP@4,1 */
+}
+
+/* One register write of a descriptor list (include/kohaku/desc_list.h). */
+static void put_w(struct kd_write *l, uint32_t *n, uint32_t off, uint64_t v)
+{
+    l[*n].off = off;
+    l[*n].lo = (uint32_t)v;
+    l[*n].hi = (uint32_t)(v >> 32);
+    (*n)++;
+}
+
+/* A one-word COPY src -> dst, 32-bit elements, as mover/'s builder writes it for two
+ * one-dimensional walkers (docs/hardware.md §3 bit positions: HDR base [43:4], ndim [47:44];
+ * DIM dim [3:1], count [19:4], stride [51:20]; BOUND walker [0], bound [1]; CTRL mode [2:0],
+ * width [4:3], GO [16]): 11 writes, within RV64's reach (offsets below 0x40). */
+static void copy_move(struct kd_write *l, uint32_t *n, uint64_t src, uint64_t dst)
+{
+    for (unsigned w = 0; w < 2; w++) {
+        put_w(l, n, KMV_REG_HDR, (uint64_t)w | ((w ? dst : src) << 4) | ((uint64_t)1 << 44));
+        put_w(l, n, KMV_REG_DIM, (uint64_t)w | ((uint64_t)1 << 4) | ((uint64_t)32 << 20));
+        put_w(l, n, KMV_REG_AXIS, 0);
+        put_w(l, n, KMV_REG_BOUND, (uint64_t)w);
+        put_w(l, n, KMV_REG_BOUND, (uint64_t)w | 2u);
+    }
+    put_w(l, n, KMV_REG_CTRL, (uint64_t)0 | ((uint64_t)2 << 3) | ((uint64_t)1 << 16));
+}
+
+/* One command that must complete OK; its completion. */
+static struct kq_cpl ok_cmd(struct kh_queue *q, struct kq_sub *s, const char *what)
+{
+    struct kq_cpl c;
+    if (kh_command(&node, q, s, &c))
+        die(what);
+    if (c.status != KS_OK) {
+        fprintf(stderr, "kbench: %s status 0x%x detail 0x%x value 0x%llx\n", what, c.status, c.detail,
+                (unsigned long long)c.value);
+        exit(1);
+    }
+    return c;
+}
+
+/* Records: the 1,001-write list recorded and replayed by handle (the second replay is the
+ * figure: the first pays any first-time cost), then a recorded RUN of 8 REPLAY steps naming
+ * it. Raw counts; bench.sh divides. */
+static void records(struct kh_queue *q, uint64_t nop_cycles)
+{
+    static struct kd_write l[REC_MOVES * 11u];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < REC_MOVES; k++)
+        copy_move(l, &n, 0x100000u + 32u * k, 0x200000u + 32u * k);
+    const uint64_t list_ug = KH_DEF_DATA_UG + 0x80000u, steps_ug = list_ug + 0x10000u;
+    if (kh_mem_write(&node, list_ug, l, n * sizeof l[0]))
+        die("uploading the recorded list");
+    struct kq_sub s = { .op = KQ_OP_RECORD, .addr = list_ug, .count = n };
+    uint32_t hl = (uint32_t)ok_cmd(q, &s, "RECORD of the list").value;
+    struct kq_cpl c;
+    for (unsigned i = 0; i < 2; i++) {
+        struct kq_sub r = { .op = KQ_OP_REPLAY, .flags = KQ_SUB_F_HANDLE, .addr = hl };
+        c = ok_cmd(q, &r, "REPLAY by handle");
+        if (c.value != REC_MOVES) {
+            fprintf(stderr, "kbench: REPLAY by handle value %llu, want %u moves\n",
+                    (unsigned long long)c.value, REC_MOVES);
+            exit(1);
+        }
+    }
+    printf("raw rec_replay_writes %u\nraw rec_replay_cycles %llu\nraw rec_replay_mover_cycles %u\n", n,
+           (unsigned long long)c.cycles, c.mover_cycles);
+    uint64_t replay_cycles = c.cycles;
+
+    struct kq_step st[REC_STEPS];
+    memset(st, 0, sizeof st);
+    for (unsigned i = 0; i < REC_STEPS; i++) {
+        st[i].op = KQ_STEP_REPLAY_H;
+        st[i].addr = hl;
+    }
+    if (kh_mem_write(&node, steps_ug, st, sizeof st))
+        die("uploading the recorded RUN");
+    struct kq_sub rs = { .op = KQ_OP_RECORD, .flags = KQ_SUB_F_STEPS, .addr = steps_ug, .count = REC_STEPS };
+    uint32_t hr = (uint32_t)ok_cmd(q, &rs, "RECORD of the RUN").value;
+    for (unsigned i = 0; i < 2; i++) {
+        struct kq_sub r = { .op = KQ_OP_RUN, .flags = KQ_SUB_F_HANDLE, .addr = hr };
+        c = ok_cmd(q, &r, "RUN by handle");
+    }
+    printf("raw rec_run_cycles %llu\nraw rec_run_mover_cycles %u\n", (unsigned long long)c.cycles,
+           c.mover_cycles);
+    /* Beyond its moves: a move's cost r (staging, GO, the wait, the bookkeeping) is what 90
+     * more moves add to a by-handle replay: the 91-move list against its first move alone
+     * (the same 11 writes each); the RUN replays 8 x 91 of them. */
+    struct kq_sub r1 = { .op = KQ_OP_RECORD, .addr = list_ug, .count = 11 };
+    uint32_t h1 = (uint32_t)ok_cmd(q, &r1, "RECORD of one move").value;
+    struct kq_cpl c1;
+    for (unsigned i = 0; i < 2; i++) {
+        struct kq_sub r = { .op = KQ_OP_REPLAY, .flags = KQ_SUB_F_HANDLE, .addr = h1 };
+        c1 = ok_cmd(q, &r, "REPLAY by handle of one move");
+    }
+    printf("raw rec_replay1_cycles %llu\n", (unsigned long long)c1.cycles);
+    double move = (double)(replay_cycles - c1.cycles) / (REC_MOVES - 1u);
+    printf("raw rec_move_cycles %.1f\n", move);
+    printf("fig record_run_overhead_insns %.0f\n", (double)c.cycles - REC_STEPS * REC_MOVES * move);
+    (void)nop_cycles;
+    struct kq_sub f1 = { .op = KQ_OP_FORGET, .addr = h1 };
+    ok_cmd(q, &f1, "FORGET of one move");
+    struct kq_sub f = { .op = KQ_OP_FORGET, .addr = hr };
+    ok_cmd(q, &f, "FORGET of the RUN");
+    f.addr = hl;
+    ok_cmd(q, &f, "FORGET of the list");
 }
 
 /* Waits for the core to stop after the STOP command completed. */
@@ -193,6 +308,7 @@ int main(int argc, char **argv)
         nop_cycles = c.cycles;
     }
     printf("fig cmd_overhead_insns %llu\n", (unsigned long long)nop_cycles);
+    records(&q, nop_cycles);
 
     /* ---- DISPATCH of one instruction to one unit, and UNITS: each command whole, from its
      * submission taken to its completion ready (its cycles); a few of each, the last the

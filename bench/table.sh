@@ -8,7 +8,8 @@ awk '
     n = split("boot_insns enum_cycles dispatch_insns_per_flit dispatch_cycles_per_flit " \
               "dispatch_insns_per_flit_marginal unit_feed_pct dispatch_multi_cycles_per_flit unit_feed6_pct " \
               "replay_insns_per_write " \
-              "replay_validate_insns_per_write move_cycles cmd_overhead_insns dispatch_cmd_fixed_cycles " \
+              "replay_validate_insns_per_write move_cycles record_replay_insns_per_write " \
+              "record_run_overhead_insns cmd_overhead_insns dispatch_cmd_fixed_cycles " \
               "units_cmd_cycles host_vs_fw_ratio " \
               "host_driven_ns fw_driven_ns serves_queue imem_bytes spad_bytes " \
               "link_jtag_boot_round_trips link_jtag_boot_bytes link_jtag_replay1000_round_trips " \
@@ -21,6 +22,7 @@ awk '
     b["dispatch_multi_cycles_per_flit"] = "<= 26 / <= 14"; b["unit_feed6_pct"] = ">= 80 / >= 90"
     b["dispatch_cmd_fixed_cycles"] = "<= 2000 / <= 1000"
     b["host_vs_fw_ratio"] = ">= 20 / >= 20"; b["imem_bytes"] = "<= 7680 / <= 24576"
+    b["record_replay_insns_per_write"] = "<= 12 / <= 10"; b["record_run_overhead_insns"] = "<= 2500 / <= 1500"
     b["spad_bytes"] = "<= 8192 / <= 32768"; b["serves_queue"] = "1 / 1"
     b["link_jtag_boot_round_trips"] = "<= 64 / -"; b["link_jtag_replay1000_round_trips"] = "<= 8 / <= 8"
   }

@@ -26,6 +26,8 @@ bench qemu-rv32 replay_insns_per_write 12.00 insns/write
 bench qemu-rv32 host_vs_fw_ratio 20.0 x
 bench qemu-rv32 serves_queue 1 bool
 bench qemu-rv32 imem_bytes 7680 bytes
+bench qemu-rv32 record_replay_insns_per_write 12.00 insns/write
+bench qemu-rv32 record_run_overhead_insns 2500 insns
 bench qemu-rv32 spad_bytes 8192 bytes
 bench qemu-rv64 boot_insns 1200 insns
 bench qemu-rv64 enum_cycles 25000 cycles
@@ -38,6 +40,8 @@ bench qemu-rv64 replay_insns_per_write 8.00 insns/write
 bench qemu-rv64 host_vs_fw_ratio 20.0 x
 bench qemu-rv64 serves_queue 1 bool
 bench qemu-rv64 imem_bytes 24576 bytes
+bench qemu-rv64 record_replay_insns_per_write 10.00 insns/write
+bench qemu-rv64 record_run_overhead_insns 1500 insns
 bench qemu-rv64 spad_bytes 32768 bytes
 bench qemu-rv32 link_jtag_boot_round_trips 64 rt
 bench qemu-rv32 link_jtag_replay1000_round_trips 8 rt
@@ -49,7 +53,7 @@ begin check_all_at_limits_pass
 good > "$work/good.txt"
 out=$("$here/check.sh" "$work/good.txt"); rc=$?
 [ $rc -eq 0 ] || why="$why exit $rc;"
-[ "$(grep -c '^bench-check: ok ' <<< "$out")" -eq 27 ] || why="$why not 27 ok lines;"
+[ "$(grep -c '^bench-check: ok ' <<< "$out")" -eq 31 ] || why="$why not 31 ok lines;"
 end
 
 # One step past each limit, one figure at a time: exit 1 and exactly that line marked FAIL.
@@ -61,6 +65,8 @@ for edit in "qemu-rv32 boot_insns 1401" "qemu-rv64 boot_insns 1201" \
             "qemu-rv32 replay_insns_per_write 12.01" "qemu-rv64 host_vs_fw_ratio 19.9" \
             "qemu-rv32 imem_bytes 7681" "qemu-rv32 spad_bytes 8193" "qemu-rv64 imem_bytes 24577" \
             "qemu-rv32 serves_queue 0" "qemu-rv64 boot_insns missing" \
+            "qemu-rv32 record_replay_insns_per_write 12.01" "qemu-rv64 record_replay_insns_per_write 10.01" \
+            "qemu-rv32 record_run_overhead_insns 2501" "qemu-rv64 record_run_overhead_insns 1501" \
             "qemu-rv32 link_jtag_boot_round_trips 65" "qemu-rv32 link_jtag_replay1000_round_trips 9" \
             "qemu-rv64 link_jtag_replay1000_round_trips 9" "qemu-rv64 link_jtag_replay1000_round_trips missing" \
             "qemu-rv64 dispatch_multi_cycles_per_flit 14.01" "qemu-rv32 dispatch_multi_cycles_per_flit 26.01" \

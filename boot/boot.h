@@ -39,8 +39,11 @@ uint32_t hal_cold_bad(unsigned full);
  * Returns 0 when it is good, else the enum kx_boot_reason of the first rule broken, in this
  * order: KX_BOOT_BAD_MAGIC, KX_BOOT_BAD_VERSION, KX_BOOT_BAD_SIZE (size is not header plus
  * unit_count entries), KX_BOOT_BAD_FLAGS (unknown bits), KX_BOOT_BAD_TIMEOUT (wait_cycles 0),
- * KX_BOOT_BAD_WAIT (wait_cycles above KX_BOOT_WAIT_MAX), KX_BOOT_BAD_UNITS (table without the flag, more than KX_BOOT_MAX_UNITS, an entry with
- * inst_depth 0 or a coordinate listed twice). queue_addr is left to the command queue. */
+ * KX_BOOT_BAD_WAIT (wait_cycles above KX_BOOT_WAIT_MAX),
+ * KX_BOOT_BAD_RECORDS (rec_handles above KQ_REC_MAX_HANDLES, rec_bytes above
+ * KQ_REC_MAX_BYTES or not a multiple of 32), KX_BOOT_BAD_UNITS (table without the flag, more
+ * than KX_BOOT_MAX_UNITS, an entry with inst_depth 0 or a coordinate listed twice). queue_addr
+ * is left to the command queue. */
 unsigned kx_bootblock_check(const struct kx_bootblock *bb);
 
 /* The boot block in the scratchpad, valid once boot has accepted it (main runs only then).

@@ -3,6 +3,7 @@
 #include "boot.h"
 #include "board.h"     /* BOARD_AGENT_YX: no unit sits at the agent's own coordinate */
 #include "kohaku/unit_rules.h"
+#include "kohaku/queue.h"   /* the records' limits, KQ_REC_MAX_* */
 
 unsigned kx_bootblock_check(const struct kx_bootblock *bb)
 {
@@ -25,6 +26,11 @@ unsigned kx_bootblock_check(const struct kx_bootblock *bb)
      * count can wrap. 0xFFFFFFFF could never be exceeded. */
     if (bb->wait_cycles > KX_BOOT_WAIT_MAX)
         return KX_BOOT_BAD_WAIT;
+    /* The records' limits (0: the firmware's defaults): at most KQ_REC_MAX_HANDLES records and
+     * a KQ_REC_MAX_BYTES area of 32-byte units. Here, with the other rules, so the service's
+     * boot (service/kq_cold.c cold_boot) only sets the table up: one refusal path. */
+    if (bb->rec_handles > KQ_REC_MAX_HANDLES || bb->rec_bytes > KQ_REC_MAX_BYTES || (bb->rec_bytes & 31u))
+        return KX_BOOT_BAD_RECORDS;
     /* A table without the flag is a host mistake, not something to ignore silently; the flag
      * without a table too. flags holds no other bit by now, so it must equal "has a table". */
     _Static_assert(KX_BOOT_F_ALL == KX_BOOT_F_UNITS && KX_BOOT_F_UNITS == 1u,

@@ -24,7 +24,7 @@ void kx_cstart(void)
         kx_puts("kohaku-fw " BOARD_NAME ": boot refused, reason=0x");
         kx_put_hex_digits(reason);
         kx_puts("\n");
-        /* reason is 1..9 (exitword.h): KX_EXIT_BOOT's mask would be an instruction for nothing. */
+        /* reason is 1..10 (exitword.h): KX_EXIT_BOOT's mask would be an instruction for nothing. */
         kx_exit(KX_EXIT_BOOT_BASE | reason);
     }
     (void)main();

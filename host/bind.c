@@ -113,14 +113,15 @@ const struct kh_bind_layout kh_bind_layouts[] = {
     SZ(kq_units), OF(kq_units, count), OF(kq_units, entries),
     SZ(kq_sub), OF(kq_sub, op), OF(kq_sub, flags), OF(kq_sub, tag), OF(kq_sub, addr), OF(kq_sub, count),
     OF(kq_sub, txn), OF(kq_sub, ntargets), OF(kq_sub, credit_cap), OF(kq_sub, targets), OF(kq_sub, rsvd),
-    SZ(kq_cpl), OF(kq_cpl, tag), OF(kq_cpl, status), OF(kq_cpl, detail), OF(kq_cpl, value), OF(kq_cpl, cycles),
+    SZ(kq_cpl), OF(kq_cpl, tag), OF(kq_cpl, status), OF(kq_cpl, detail), OF(kq_cpl, mover_cycles),
+    OF(kq_cpl, value), OF(kq_cpl, cycles),
     SZ(kq_step), OF(kq_step, op), OF(kq_step, target), OF(kq_step, txn), OF(kq_step, credit_cap),
     OF(kq_step, n), OF(kq_step, addr),
     SZ(kx_unit_entry), OF(kx_unit_entry, yx), OF(kx_unit_entry, version), OF(kx_unit_entry, buffers),
     OF(kx_unit_entry, type), OF(kx_unit_entry, inst_depth),
     SZ(kx_bootblock), OF(kx_bootblock, magic), OF(kx_bootblock, version), OF(kx_bootblock, size),
     OF(kx_bootblock, flags), OF(kx_bootblock, wait_cycles), OF(kx_bootblock, queue_addr), OF(kx_bootblock, unit_count),
-    OF(kx_bootblock, units),
+    OF(kx_bootblock, rec_handles), OF(kx_bootblock, rec_bytes), OF(kx_bootblock, units),
     SZ(kh_text_err), OF(kh_text_err, line), OF(kh_text_err, col), OF(kh_text_err, why),
     SZ(kd_text_err), OF(kd_text_err, line), OF(kd_text_err, col), OF(kd_text_err, why),
     SZ(kh_step_src), OF(kh_step_src, step), OF(kh_step_src, file), OF(kh_step_src, line),
@@ -143,5 +144,10 @@ const struct kh_bind_layout kh_bind_layouts[] = {
     K(KQ_STATE_BOOTING), K(KQ_STATE_READY), K(KQ_STATE_STOPPED), K(KQ_STATE_FATAL),
     K(KQ_OP_NOP), K(KQ_OP_REPLAY), K(KQ_OP_DISPATCH), K(KQ_OP_RUN), K(KQ_OP_UNITS), K(KQ_OP_STOP),
     K(KQ_STEP_DISPATCH), K(KQ_STEP_REPLAY), K(KQ_STEP_WAIT), K(KQ_STEP_BARRIER), K(KQ_STEP_SIGNAL),
+    /* records (docs/host-interface.md §12) */
+    K(KQ_OP_RECORD), K(KQ_OP_FORGET), K(KQ_OP_RECORDS), K(KQ_SUB_F_HANDLE), K(KQ_SUB_F_STEPS),
+    K(KQ_STEP_REPLAY_H), K(KQ_REC_MAX_HANDLES),
+    SZ(kq_rec_info), OF(kq_rec_info, handle), OF(kq_rec_info, count), OF(kq_rec_info, bytes),
+    OF(kq_rec_info, offset),
 };
 const unsigned kh_bind_layout_count = sizeof kh_bind_layouts / sizeof kh_bind_layouts[0];

@@ -173,6 +173,7 @@ const char *kh_boot_reason_name(unsigned r)
                                    "agent's coordinate 0,1, or listed twice, or the flag and the count disagree";
     case KX_BOOT_BAD_WAIT: return "wait_cycles above 0x7fffffff (no wait could end)";
     case KX_BOOT_BAD_COLD: return "RV32 cold segment absent or not the one linked";
+    case KX_BOOT_BAD_RECORDS: return "record limits refused (rec_handles, rec_bytes)";
     default: return "unknown reason";
     }
 }

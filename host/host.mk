@@ -7,7 +7,7 @@
 #   make run [BOARD=qemu-rv64]              the demonstration (scripts/run-demo.sh)
 
 HOST_SRCS   := host/node.c host/link.c host/link_jtag.c host/link_xdma.c host/elf.c host/queue.c host/explain.c host/text.c host/hostdrive.c host/check.c \
-               host/file.c host/bind.c
+               host/file.c host/bind.c host/record.c
 # The descriptor list's text form is mover/'s parser, built unchanged.
 HOST_SHARED := mover/desc_text.c
 HOST_HDRS   := host/libkohaku.h host/kh_util.h host/kh_link.h host/kh_bind.h $(wildcard include/kohaku/*.h) dispatch/kdp_flit.h mover/kmv.h

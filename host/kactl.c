@@ -4,6 +4,7 @@
  * Exit status: 0 done and OK; 1 the node answered with a non-OK status (or a check failed);
  * 2 usage or input error (nothing sent); 3 transport, node state or timeout failure. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -419,10 +420,13 @@ static const char *const usage_main =
     "  boot FW.elf [--units FILE|--enumerate] [--timeout-cycles N] [--resume]\n"
     "                               flash the image, write boot block and queue, release, wait READY\n"
     "  restart                      restart the firmware in place on the same queue, wait READY\n"
-    "  replay FILE                  run a descriptor list (text form), print each move's status\n"
+    "  replay FILE|@H               run a descriptor list (text form, or recorded), print each move\n"
     "  dispatch FILE --target X,Y [--target X,Y ...] [--txn N] [--credit N]\n"
     "                               send a program (one 256-bit payload per line) to units\n"
-    "  run FILE                     run a step list (dispatch/replay/wait/barrier/signal)\n"
+    "  run FILE|@H                  run a step list (dispatch/replay/wait/barrier/signal), or a recorded one\n"
+    "  record FILE                  check and keep a descriptor list or step list: prints its handle @H\n"
+    "  records                      list the records the firmware holds\n"
+    "  forget @H                    free a record\n"
     "  units                        print the firmware's unit table\n"
     "  status                       core state (explained), firmware state, queue indices, referee\n"
     "  read ADDR LEN [--agent]      hex dump of node memory (or an agent register)\n"
@@ -460,7 +464,7 @@ static int want_help(int argc, char **argv, const char *help)
 
 static const char help_boot[] =
     "usage: kactl boot FW.elf [--units FILE | --enumerate] [--timeout-cycles N] [--entries N]\n"
-    "                         [--resume [--keep-pending]]\n"
+    "                         [--resume [--keep-pending]] [--rec-handles N] [--rec-bytes N]\n"
     "Holds the core, loads the ELF's segments through the instruction-window and scratchpad\n"
     "load paths, writes the boot block (queue at --queue or 0x800000 in DRAM, per-wait timeout\n"
     "--timeout-cycles, default 1000000) and a fresh command queue (--entries per ring, default\n"
@@ -471,6 +475,9 @@ static const char help_boot[] =
     "  --resume       keep the queue and its indices (firmware restart): the host's next\n"
     "                 submission continues where the last one stopped; earlier commands are\n"
     "                 accounted for as by `kactl restart` (discarded unless --keep-pending)\n"
+    "  --rec-handles N, --rec-bytes N   the records' limits in the boot block (0: the firmware's\n"
+    "                 defaults, 8 records and 256 KB; at most 8 and 1 MB, bytes a multiple of 32;\n"
+    "                 sent as given: the firmware refuses limits out of range)\n"
     "Every argument is checked before the node is touched (exit 2, nothing sent): the image;\n"
     "--entries a power of two 1..4096; --timeout-cycles not 0; the queue (--queue) 32-byte\n"
     "aligned, header and rings in memory the image's core reaches (RV32: DRAM below 0x70000000;\n"
@@ -658,8 +665,13 @@ static int cmd_boot(int argc, char **argv)
     const char *elf = NULL, *units = NULL;
     uint32_t wait = KH_DEF_WAIT_CYCLES, entries = KH_DEF_ENTRIES;
     int resume = 0, keep = 0;
+    uint32_t rec_handles = 0, rec_bytes = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--units"))
+        if (!strcmp(argv[i], "--rec-handles"))
+            rec_handles = (uint32_t)num_arg("--rec-handles", argv[++i], 65535);
+        else if (!strcmp(argv[i], "--rec-bytes"))
+            rec_bytes = (uint32_t)num_arg("--rec-bytes", argv[++i], UINT32_MAX);
+        else if (!strcmp(argv[i], "--units"))
             units = argv[++i] ? argv[i] : (die(EX_USAGE, "--units needs a file"), NULL);
         else if (!strcmp(argv[i], "--enumerate"))
             units = NULL;
@@ -728,6 +740,9 @@ static int cmd_boot(int argc, char **argv)
     fflush(stdout);     /* before any failure message on stderr: scripts read the last line */
     struct kx_bootblock bb;
     kh_bootblock_make(&bb, qaddr, wait, nu ? ut : NULL, nu);
+    /* sent as given: the firmware refuses limits out of range (KX_BOOT_BAD_RECORDS) */
+    bb.rec_handles = (uint16_t)rec_handles;
+    bb.rec_bytes = rec_bytes;
     if (kh_bootblock_write(&node, &bb))
         node_die("boot block");
     struct earlier ea;
@@ -834,16 +849,21 @@ static int cmd_restart(int argc, char **argv)
 /* ---- replay ---- */
 
 static const char help_replay[] =
-    "usage: kactl replay FILE\n"
+    "usage: kactl replay FILE|@H\n"
     "Runs a mover descriptor list given in its text form: one register write `OFFSET VALUE` per\n"
     "line (C numbers, 0x.. or decimal), `#` comments, blank lines; a CTRL write with GO ends a\n"
     "move. The list goes to kactl's data area (0x900000) and one REPLAY command runs it; each\n"
-    "move's status is printed (moves after a failure did not run).\n";
+    "move's status is printed (moves after a failure did not run). @H: the list recorded as H\n"
+    "(kactl record), run with no check and no read of host memory.\n";
+
+static int by_handle(const char *what, unsigned op, const char *arg);
 
 static int cmd_replay(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-')
-        die(EX_USAGE, "usage: kactl replay FILE");
+        die(EX_USAGE, "usage: kactl replay FILE|@H");
+    if (argv[1][0] == '@')
+        return by_handle("replay", KQ_OP_REPLAY, argv[1]);
     uint32_t n;
     struct kd_write *w = parse_list(argv[1], &n);
     connect_node();
@@ -968,35 +988,37 @@ static int cmd_dispatch(int argc, char **argv)
 /* ---- run ---- */
 
 static const char help_run[] =
-    "usage: kactl run FILE\n"
+    "usage: kactl run FILE|@H\n"
     "Runs a step list with one RUN command. One step per line, `#` comments:\n"
     "  dispatch X,Y PROGRAM [txn N] [credit N]   send a program file (dispatch's form); no wait\n"
     "  replay LIST                               a descriptor list file; waits for every move\n"
+    "  replay @H                                 the descriptor list recorded as H\n"
     "  wait X,Y N                                until N programs dispatched to X,Y have completed\n"
     "  barrier                                   until every dispatched program has completed\n"
     "  signal VALUE                              write VALUE to the queue's progress line\n"
-    "File names are relative to the step file's directory. A failure names the step.\n";
+    "File names are relative to the step file's directory. A failure names the step.\n"
+    "@H: the step list recorded as H (kactl record), run with no check and no host read.\n";
 
-static int cmd_run(int argc, char **argv)
+/* A step list file: parsed (every file it names too) before the node is touched, then its
+ * programs and lists and the steps put in kactl's data area. Returns the steps' address; the
+ * parsed steps (for naming a failed one) in *src. `replay @H` steps name a record. */
+static uint64_t steps_put(const char *what, const char *file, uint32_t *n, struct kh_step_src **src)
 {
-    if (argc != 2 || argv[1][0] == '-')
-        die(EX_USAGE, "usage: kactl run FILE");
     size_t len;
-    char *text = read_file(argv[1], &len);
-    char *dcopy = strdup(argv[1]);
+    char *text = read_file(file, &len);
+    char *dcopy = strdup(file);
     struct kh_step_src *st = calloc(KH_STEPS_MAX, sizeof *st);
-    uint32_t n;
     struct kh_text_err e;
-    if (kh_parse_steps(text, len, dirname(dcopy), st, KH_STEPS_MAX, &n, &e))
-        text_die(argv[1], &e);
+    if (kh_parse_steps(text, len, dirname(dcopy), st, KH_STEPS_MAX, n, &e))
+        text_die(file, &e);
     /* Parse every file before touching the node: bad input sends nothing. */
-    void **blob = calloc(n, sizeof *blob);
-    size_t *blen = calloc(n, sizeof *blen);
-    struct kq_step *steps = calloc(n, sizeof *steps);
+    void **blob = calloc(*n, sizeof *blob);
+    size_t *blen = calloc(*n, sizeof *blen);
+    struct kq_step *steps = calloc(*n, sizeof *steps);
     if (!blob || !blen || !steps)
         die(EX_NODE, "out of memory");
-    uint64_t total = data_span((size_t)n * sizeof steps[0]);
-    for (uint32_t i = 0; i < n; i++) {
+    uint64_t total = data_span((size_t)*n * sizeof steps[0]);
+    for (uint32_t i = 0; i < *n; i++) {
         blob[i] = NULL;
         if (st[i].step.op == KQ_STEP_DISPATCH) {
             uint32_t k;
@@ -1012,23 +1034,62 @@ static int cmd_run(int argc, char **argv)
         if (blob[i])
             total += data_span(blen[i]);
     }
-    data_fits("run", total);
+    data_fits(what, total);
     connect_node();
-    attach_for_submit("run");
-    for (uint32_t i = 0; i < n; i++) {
+    attach_for_submit(what);
+    for (uint32_t i = 0; i < *n; i++) {
         if (blob[i])
             st[i].step.addr = data_put(blob[i], blen[i]);
         steps[i] = st[i].step;
         free(blob[i]);
     }
-    struct kq_sub s = { .op = KQ_OP_RUN, .addr = data_put(steps, n * sizeof steps[0]), .count = n };
+    uint64_t a = data_put(steps, *n * sizeof steps[0]);
+    free(steps);
+    free(blob);
+    free(blen);
+    free(dcopy);
+    free(text);
+    *src = st;
+    return a;
+}
+
+/* A handle argument: `@H` or `H` (C number, not 0). */
+static uint32_t handle_arg(const char *s)
+{
+    return (uint32_t)num_arg("handle", s[0] == '@' ? s + 1 : s, UINT32_MAX);
+}
+
+/* REPLAY or RUN of a record (`kactl replay @H`, `kactl run @H`). */
+static int by_handle(const char *what, unsigned op, const char *arg)
+{
+    uint32_t h = handle_arg(arg);
+    connect_node();
+    attach_for_submit(what);
+    struct kq_cpl c;
+    if (kh_run_handle(&node, &queue, op, h, &c))
+        node_die(what);
+    print_cpl(what, &c);
+    return c.status == KS_OK ? EX_OK : EX_STATUS;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-')
+        die(EX_USAGE, "usage: kactl run FILE|@H");
+    if (argv[1][0] == '@')
+        return by_handle("run", KQ_OP_RUN, argv[1]);
+    uint32_t n;
+    struct kh_step_src *st;
+    uint64_t a = steps_put("run", argv[1], &n, &st);
+    struct kq_sub s = { .op = KQ_OP_RUN, .addr = a, .count = n };
     struct kq_cpl c;
     int rc = command("run", &s, &c);
-    static const char *const step_name[] = { "?", "dispatch", "replay", "wait", "barrier", "signal" };
+    static const char *const step_name[] = { "?", "dispatch", "replay", "wait", "barrier", "signal",
+                                             "replay @" };
     uint32_t at = (uint32_t)(c.value >> 48);
     if (c.status != KS_OK && at < n)
         printf("  failed at step %u (%s:%u: %s); inner value 0x%llx\n", at, argv[1], st[at].line,
-               st[at].step.op <= 5 ? step_name[st[at].step.op] : "?",
+               st[at].step.op <= 6 ? step_name[st[at].step.op] : "?",
                (unsigned long long)(c.value & 0xFFFFFFFFFFFFull));
     /* Every step's outcome (docs/host-interface.md §6): all OK when the RUN is; a refusal of the
      * list (an input status other than CHANGED) ran nothing; otherwise the steps before the
@@ -1042,7 +1103,7 @@ static int cmd_run(int argc, char **argv)
     for (uint32_t i = 0; i < n; i++) {
         const char *out = c.status == KS_OK ? "OK" : i == at ? kh_status_name(c.status)
                         : i < at && !refused ? "OK" : "not run";
-        const char *nm = st[i].step.op <= 5 ? step_name[st[i].step.op] : "?";
+        const char *nm = st[i].step.op <= 6 ? step_name[st[i].step.op] : "?";
         printf("  step %u (%s:%u: %s): %s%s%s\n", i, argv[1], st[i].line, nm, out,
                i == at && c.status != KS_OK ? " - " : "", i == at && c.status != KS_OK ? inner : "");
         j_open(&J, NULL, 0);
@@ -1054,12 +1115,110 @@ static int cmd_run(int argc, char **argv)
     }
     j_close(&J);
     free(st);
-    free(steps);
-    free(blob);
-    free(blen);
-    free(dcopy);
-    free(text);
     return rc;
+}
+
+/* ---- records ---- */
+
+static const char help_record[] =
+    "usage: kactl record FILE\n"
+    "Records a descriptor list (replay's text form) or a step list (run's text form, told by its\n"
+    "first word) with one RECORD command: the firmware checks it as REPLAY or RUN would and keeps\n"
+    "a copy in memory it owns. Prints the handle, @H: `kactl replay @H` / `kactl run @H` then run\n"
+    "it with no check and no read of the file's data, `replay @H` names it in a step list,\n"
+    "`kactl forget @H` frees it. Records do not survive a firmware restart.\n";
+
+/* Is the first word of the text (past comments and blanks) a step name (a letter)? */
+static int is_step_text(const char *t, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (t[i] == '#') {
+            while (i < len && t[i] != '\n')
+                i++;
+        } else if (!isspace((unsigned char)t[i])) {
+            return isalpha((unsigned char)t[i]) != 0;
+        }
+    }
+    return 0;
+}
+
+static int cmd_record(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-')
+        die(EX_USAGE, "usage: kactl record FILE");
+    size_t len;
+    char *text = read_file(argv[1], &len);
+    int steps = is_step_text(text, len);
+    free(text);
+    uint32_t n;
+    uint64_t a;
+    struct kh_step_src *st = NULL;
+    if (steps) {
+        a = steps_put("record", argv[1], &n, &st);
+    } else {
+        struct kd_write *w = parse_list(argv[1], &n);
+        connect_node();
+        attach_for_submit("record");
+        a = data_put(w, kd_list_bytes(n));
+        free(w);
+    }
+    struct kq_cpl c;
+    if (kh_record(&node, &queue, a, n, steps, &c))
+        node_die("record");
+    print_cpl("record", &c);
+    if (c.status == KS_OK)
+        printf("handle @0x%x (%s, %u %s)\n", (unsigned)c.value, steps ? "step list" : "descriptor list",
+               c.detail, steps ? "steps" : "writes");
+    else if (steps && (uint32_t)(c.value >> 48) < n)
+        printf("  failed at step %u (%s:%u)\n", (unsigned)(c.value >> 48), argv[1], st[c.value >> 48].line);
+    free(st);
+    return c.status == KS_OK ? EX_OK : EX_STATUS;
+}
+
+static const char help_records[] =
+    "usage: kactl records\n"
+    "Lists the records the firmware holds (RECORDS): handle, kind, writes or steps, bytes,\n"
+    "and where in the record area; then the count and the free bytes.\n";
+
+static int cmd_records(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        die(EX_USAGE, "usage: kactl records");
+    connect_node();
+    attach_for_submit("records");
+    struct kq_rec_info r[KQ_REC_MAX_HANDLES];
+    unsigned got;
+    struct kq_cpl c;
+    /* the answer goes to kactl's data area, 32-byte aligned */
+    if (kh_records(&node, &queue, KH_DEF_DATA_UG, r, KQ_REC_MAX_HANDLES, &got, &c))
+        node_die("records");
+    print_cpl("records", &c);
+    for (unsigned i = 0; i < got; i++)
+        printf("  @0x%x %s %u %s, %u bytes at 0x%x\n", r[i].handle,
+               r[i].handle & KQ_H_STEPS ? "steps" : "list", r[i].count,
+               r[i].handle & KQ_H_STEPS ? "steps" : "writes", r[i].bytes, r[i].offset);
+    if (c.status == KS_OK)
+        printf("records: %llu held, %u bytes free\n", (unsigned long long)c.value, c.detail);
+    return c.status == KS_OK ? EX_OK : EX_STATUS;
+}
+
+static const char help_forget[] =
+    "usage: kactl forget @H\n"
+    "Frees the record H (FORGET); its handle is stale from then on.\n";
+
+static int cmd_forget(int argc, char **argv)
+{
+    if (argc != 2)
+        die(EX_USAGE, "usage: kactl forget @H");
+    uint32_t h = handle_arg(argv[1]);
+    connect_node();
+    attach_for_submit("forget");
+    struct kq_cpl c;
+    if (kh_forget(&node, &queue, h, &c))
+        node_die("forget");
+    print_cpl("forget", &c);
+    return c.status == KS_OK ? EX_OK : EX_STATUS;
 }
 
 /* ---- units ---- */
@@ -1783,6 +1942,9 @@ static const struct cmd cmds[] = {
     { "replay", cmd_replay, help_replay },
     { "dispatch", cmd_dispatch, help_dispatch },
     { "run", cmd_run, help_run },
+    { "record", cmd_record, help_record },
+    { "records", cmd_records, help_records },
+    { "forget", cmd_forget, help_forget },
     { "units", cmd_units, help_units },
     { "status", cmd_status, help_status },
     { "read", cmd_read, help_read },

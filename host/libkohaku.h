@@ -364,6 +364,22 @@ int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct
  * NULL (the default) removes it. It must not call the library. */
 void kh_set_wait_hook(void (*fn)(void *arg, const char *what, uint64_t elapsed_ms), void *arg);
 
+/* ---- Records (docs/host-interface.md "Records"): each runs one command and returns its
+ * completion in *c (the firmware's status in c->status; the return value is the transport's). */
+/* RECORD: count descriptor records (steps 0) or RUN steps (steps 1) at ug in node memory,
+ * checked as REPLAY / RUN check them and kept by the firmware; the handle in c->value. */
+int kh_record(struct kh_node *n, struct kh_queue *q, uint64_t ug, uint32_t count, int steps,
+              struct kq_cpl *c);
+/* REPLAY (op KQ_OP_REPLAY) or RUN (KQ_OP_RUN) of the record `handle`. */
+int kh_run_handle(struct kh_node *n, struct kh_queue *q, unsigned op, uint32_t handle,
+                  struct kq_cpl *c);
+int kh_forget(struct kh_node *n, struct kh_queue *q, uint32_t handle, struct kq_cpl *c);
+/* RECORDS: the firmware writes up to max (1..KQ_REC_MAX_HANDLES) lines at ug (32-byte aligned,
+ * node memory the host may use), read back into out; *got lines, c->value records held,
+ * c->detail record-area bytes free. */
+int kh_records(struct kh_node *n, struct kh_queue *q, uint64_t ug, struct kq_rec_info *out,
+               unsigned max, unsigned *got, struct kq_cpl *c);
+
 /* ---- Host-driven dispatch (the bench's host-driven baseline: the same work without the firmware) ---- */
 
 /* Dispatches a program of count payloads to the unit yx the way the firmware would, but from
@@ -441,7 +457,9 @@ int kh_parse_hex_bytes(const char *s, uint8_t *out, size_t max, size_t *n);
 int kh_parse_u64(const char *s, uint64_t *v);
 
 /* A step list: one step per line (docs/host-interface.md):
- *   dispatch X,Y FILE [txn N] [credit N]   replay FILE   wait X,Y N   barrier   signal VALUE
+ *   dispatch X,Y FILE [txn N] [credit N]   replay FILE   replay @H   wait X,Y N   barrier
+ *   signal VALUE
+ * (`replay @H`: a REPLAY_H step naming a recorded descriptor list by its handle H.)
  * FILE is a program or descriptor-list text file, relative to the step file's directory. The
  * parser reports each file as a blob the caller loads (kh_steps_load). */
 #define KH_STEPS_MAX  KQ_MAX_STEPS      /* the firmware's own limit, include/kohaku/queue.h */

@@ -246,6 +246,18 @@ static int step_line(void *vc, unsigned line, const char *ls, const char *p, con
         goto file;
     } else if (tok_is(t, te, "replay")) {
         s->step.op = KQ_STEP_REPLAY;
+        /* `replay @H`: a list the firmware holds (a REPLAY_H step, docs/host-interface.md
+         * "Records"); else a descriptor list file */
+        const char *q = p;
+        if ((a = token(&q, end, &ae)) && *a == '@') {
+            a++;
+            if (number(&a, ae, &v) || a != ae || v == 0 || v > UINT32_MAX)
+                return err_at(c->e, line, ls, a, "replay @H: expected a handle (a number, not 0)");
+            s->step.op = KQ_STEP_REPLAY_H;
+            s->step.addr = v;
+            p = q;
+            goto done;
+        }
         goto file;
     } else if (tok_is(t, te, "wait")) {
         s->step.op = KQ_STEP_WAIT;

@@ -104,9 +104,13 @@ SECTIONS
         __kx_bss_end = .;
     } > SPAD
 
-    /* Never zeroed: large tables their owner initialises before use. */
+    /* Never zeroed: large tables their owner initialises before use. The service's state and
+     * the mover's staging buffers first, so they stay within gp's reach (+-2 KB of
+     * __global_pointer$); the records' table (.noinit.kqrec, one lookup a command) after. */
     .noinit (NOLOAD) : ALIGN(8) {
         __kx_noinit_start = .;
+        *(.noinit.kq)
+        *(.noinit.kmv)
         *(.noinit .noinit.*)
         . = ALIGN(8);
         __kx_noinit_end = .;

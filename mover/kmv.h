@@ -195,6 +195,10 @@ unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycle
 unsigned kmv_replay_validated(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
                               struct kmv_result *res);
 
+/* Processor cycles spent in the mover's waits (kmv_port_wait: the mover busy, the FILL margin)
+ * since the service last cleared it: a completion's mover_cycles (queue.h). Wraps at 2^32. */
+extern uint32_t kmv_wait_cycles;
+
 /* docs/hardware.md §3.1 last row: after busy falls on a FILL or GENERATE move, replay waits this many
  * processor cycles before reading the fault and before any later write (IMM, SEED). */
 #define KMV_FILL_MARGIN_CYCLES  64u

@@ -39,6 +39,8 @@ INDIRECT = {
     # the service validates a list's copy through kq_env.validate (kmv_validate's native stub,
     # a kvm_call of its own) and sets the owned ranges through kq_env.prepare (kq_cold's stub)
     "cold_replay_copy": ["kmv_validate"],
+    # RECORD validates its copy the same way (service/record.c rec_validate)
+    "rec_validate": ["kmv_validate"],
 }
 
 

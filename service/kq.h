@@ -34,7 +34,7 @@ struct kq_err {
     uint16_t status;
     uint16_t rsvd0;
     uint32_t detail;
-    uint32_t rsvd1;
+    uint32_t mover_cycles;
     uint64_t value;
     uint64_t cycles;
 };
@@ -42,6 +42,7 @@ _Static_assert(sizeof(struct kq_err) == sizeof(struct kq_cpl) &&
                offsetof(struct kq_err, status) == offsetof(struct kq_cpl, status) &&
                offsetof(struct kq_err, detail) == offsetof(struct kq_cpl, detail) &&
                offsetof(struct kq_err, value) == offsetof(struct kq_cpl, value) &&
+               offsetof(struct kq_err, mover_cycles) == offsetof(struct kq_cpl, mover_cycles) &&
                offsetof(struct kq_err, cycles) == offsetof(struct kq_cpl, cycles),
                "a check's outcome is its completion");
 
@@ -54,6 +55,38 @@ _Static_assert(sizeof(struct kq_err) == sizeof(struct kq_cpl) &&
 enum kq_own {
     KQ_OWN_FW = 0, KQ_OWN_HEADER, KQ_OWN_SQ, KQ_OWN_CQ, KQ_OWN_CMD, KQ_OWN_LIST, KQ_OWN_N
 };
+
+/* The records the firmware holds (service/record.c; docs/host-interface.md "Records"): one
+ * slot per handle the boot block allows. A slot holds a record exactly when its n is not 0 (a
+ * record has at least one step or move): every boot sets every n to 0 and no other word
+ * (.noinit, queue.c kq_boot: a restart forgets every record), so a free slot's key, ug and
+ * bytes may be anything and every reader (the by-handle lookup in queue.c, kq_rec_check,
+ * record.c) tests n first.
+ * Generations (handle [31:8]) issued this run lie in [gen_lo, gen_hi) modulo 2^24. */
+#define KQ_REC_SLOTS  8u
+struct kq_rec {
+    /* the handle ^ (the op that runs it << 3): REPLAY (1) for a descriptor list, RUN (3) for a
+     * step list, so one compare checks handle and kind (queue.c); a free slot: KQ_REC_FREE */
+    uint32_t key;
+    uint32_t n;             /* steps: a descriptor list's record is one REPLAY step, its list after */
+    uint32_t ug;            /* unit-global address of its bytes (its steps) in the record area */
+    uint32_t bytes;         /* record-area bytes held (multiple of 32) */
+};
+#define KQ_REC_KEY(h)   ((h) ^ (((h) & KQ_H_STEPS ? KQ_OP_RUN : KQ_OP_REPLAY) << 3))
+/* A free slot's key: slot bits of another slot, so no lookup of this slot matches it (a
+ * lookup's h ^ op << 3 has the slot's own bits [2:0]). */
+#define KQ_REC_FREE(slot)  ((uint32_t)(slot) ^ 1u)
+struct kq_recs {
+    struct kq_rec r[KQ_REC_SLOTS];
+    /* [23:0] gen_lo, [26:24] the slots in use - 1: the boot block's rec_handles - 1 (0, the
+     * default, reads as every slot; [31:27] then 1s, read by nothing); set at boot (queue.c
+     * kq_boot). One word, so the
+     * table leaves the RV32 service state within gp's reach. */
+    uint32_t lo_slots;
+    uint32_t gen_hi;
+};
+#define KQ_RECS_SLOTS(t)  ((((t)->lo_slots >> 24) & (KQ_REC_SLOTS - 1u)) + 1u)
+_Static_assert(KQ_REC_SLOTS - 1u <= KQ_H_SLOT && KQ_REC_SLOTS <= KQ_REC_MAX_HANDLES, "slot bits");
 
 /* What a submission check needs: the reach, the unit table, the mover caps, and how to read
  * a descriptor list of a RUN REPLAY step (unit-global address -> readable pointer, only
@@ -76,7 +109,11 @@ struct kq_env {
     /* Called as prepare(KQ_PREPARE_OWNED) before a list is validated (NULL: nothing to do):
      * the firmware fills `owned` and caps there, on the cold path (no boot cost). */
     uint32_t (*prepare)(unsigned what, ...);
-    uint32_t at_use;                /* 1 while a RUN re-checks its steps at use (kq_step_check) */
+    uint32_t at_use;                /* 1 while a step is re-checked on its copy at use
+                                     * (kq_step_check: a REPLAY_H step's copy becomes its
+                                     * list's REPLAY), 2 while RECORD checks a step list
+                                     * (lists: validated on their copies) */
+    const struct kq_recs *recs;     /* the records a REPLAY_H step may name (NULL: none) */
 };
 
 /* ---- Ring arithmetic (indices count "ever" and never wrap in practice: 2^64) ---- */
@@ -108,7 +145,9 @@ static inline uint32_t kq_slot(uint64_t index, uint32_t entries)
  * and the copy buffer KX_FW_COPY_*), refused as command data (kq_reach.rsv) and as a mover
  * walk (KQ_OWN_FW). */
 #define KQ_FW_OWN_LO  KX_FW_DRAM_OFFSET
-#define KQ_FW_OWN_HI  (KX_FW_DRAM_OFFSET + KX_FW_DRAM_BYTES)
+/* ... and the record area at its largest (KQ_REC_MAX_BYTES after it, whatever the boot
+ * block's rec_bytes): no queue or command data can ever lie where a record may go. */
+#define KQ_FW_OWN_HI  (KX_FW_REC_OFFSET + KQ_REC_MAX_BYTES)
 
 /* Checks [ug, ug + bytes) for the processor: aligned to `align` (a power of two, at most 32),
  * bits [63:40], 38 and the mesh field [37:36] zero, DRAM below r->end[0] or staging (bit 39,
@@ -162,8 +201,9 @@ unsigned kq_step_check(const struct kq_step *st, const struct kq_env *env, uint3
 /* Checked once, used once: RUN runs each step from a copy in firmware memory
  * and checks again, on that copy, every field its execution reads — the op, a DISPATCH's or
  * WAIT's target (the unit-table index RUN shifts by), a DISPATCH's count and data range (a
- * REPLAY step's count, range and list are checked on their own copy, service/kq_cold.c) — so
- * a step list the host rewrites mid-command never runs unchecked. Returns the target's
+ * REPLAY step's count, range and list are checked on their own copy, a REPLAY_H step's handle
+ * looked up there too, service/kq_cold.c) — so a step list the host rewrites mid-command never
+ * runs unchecked. Returns the target's
  * unit-table index (DISPATCH, WAIT), 0 (other steps) or -1 (the step fails: KS_CHANGED). A
  * WAIT's count and the reserved fields are not read at use: a WAIT is met by construction
  * (every program before it has completed when it runs). */
@@ -183,8 +223,50 @@ static inline uint64_t kq_step_value(uint32_t step, uint64_t inner)
  * write index. KS_OK leaves e as it is. */
 #define KQ_CHECK_TARGETS  0u
 #define KQ_CHECK_LIST     1u
+#define KQ_CHECK_HANDLE   2u    /* a REPLAY_H step's handle (u32 at f) names a descriptor list
+                                 * the firmware holds (kq_rec_check) */
+#define KQ_CHECK_SETUP    3u    /* the overlap and index rules of the queue header at f, its
+                                 * address in e->value (kq_setup_check's last two rules; n, env
+                                 * unused): 0, KQ_SETUP_OVERLAP or KQ_SETUP_INDICES */
 unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct kq_env *env,
                        struct kq_err *e);
+
+/* Does handle h name a record of kind `steps` (KQ_H_STEPS or 0) in env->recs? KS_OK with the
+ * record in *rec, or KS_REC_UNKNOWN / KS_REC_STALE / KS_REC_KIND in e (detail = the handle,
+ * STALE's value 1 forgotten or reused, 2 lost at a restart). Inline: only cold code (RV32)
+ * and host builds call it, from two files, and a cold file calls no other file's function.
+ */
+/* Handles (queue.h: [2:0] slot, [3] 0, [4] kind, [7:5] 0, [31:8] generation). A handle issued this
+ * run has its generation in [gen_lo, gen_hi) (modulo 2^24): it is live when its slot still
+ * holds it, else forgotten or its slot reused. One from before this run (a generation below
+ * gen_lo, less than 2^23 back, not 0) was lost at a restart; anything else was never issued. */
+static inline unsigned kq_rec_check(const struct kq_env *env, uint32_t h, uint32_t steps, struct kq_err *e,
+                      const struct kq_rec **rec)
+{
+    const struct kq_recs *t = env->recs;
+    uint32_t slot = h & KQ_H_SLOT, g = h >> KQ_H_GEN_SHIFT;
+    uint32_t st = KS_REC_UNKNOWN, v = 0;
+    *rec = 0;
+    if (t && slot < KQ_RECS_SLOTS(t) && !(h & KQ_H_RSVD)) {
+        /* modulo 2^24: lo_slots's top byte drops out */
+        uint32_t since = (g - t->lo_slots) & 0xFFFFFFu, issued = (t->gen_hi - t->lo_slots) & 0xFFFFFFu;
+        if (since < issued) {
+            st = KS_REC_STALE, v = 1;
+            if (t->r[slot].key == KQ_REC_KEY(h) && t->r[slot].n) {
+                st = (h & KQ_H_STEPS) == steps ? KS_OK : KS_REC_KIND, v = 0;
+                *rec = &t->r[slot];
+            }
+        } else if (g && ((t->lo_slots - g) & 0xFFFFFFu) - 1u < 0x800000u) {
+            st = KS_REC_STALE, v = 2;
+        }
+    }
+    if (st != KS_OK) {
+        e->status = (uint16_t)st;
+        e->detail = h;
+        e->value = v;
+    }
+    return st;
+}
 
 /* Index in the unit table of yx, or -1. */
 int kq_unit_index(const struct kq_env *env, uint8_t yx);

@@ -53,7 +53,8 @@ unsigned kq_range(const struct kq_reach *r, uint64_t ug, uint32_t bytes, uint32_
 /* ---- The rules, as data ----
  * Every field check of the setup line, a submission and a RUN step is a row: which field, what
  * it must be, the status when it is not. One small interpreter runs them in order (first
- * broken wins); what is left in C is what needs state: overlap and indices of the setup line,
+ * broken wins); what is left in C is what needs state: overlap and indices of the setup line
+ * (a queue's index rules beyond a fresh queue's in kq_check_cold.c),
  * the WAIT count; the DISPATCH command's target list and the REPLAY step's descriptor list are
  * rows run by kq_check_cold.c. The rows live with the data (the RV32
  * scratchpad), not in the instruction window. */
@@ -77,6 +78,7 @@ enum kq_rule_kind {
     KQ_R_TARGETS = KQ_R_COLD + KQ_CHECK_TARGETS,   /* a DISPATCH command's n targets */
     KQ_R_LIST = KQ_R_COLD + KQ_CHECK_LIST,         /* a REPLAY step's descriptor list (u64
                                                     * address, range-checked by the row before) */
+    KQ_R_HANDLE = KQ_R_COLD + KQ_CHECK_HANDLE,     /* a REPLAY_H step's handle (u32) */
 };
 
 /* Every row has one value, the field of `vwidth` bytes at `voff`, read once before the row's
@@ -117,10 +119,18 @@ _Static_assert(KQ_REC_OK(KQ_SUB_BYTES) && KQ_REC_OK(KQ_CPL_BYTES) && KQ_REC_OK(K
 #define KQ_LIST                  { KQ_R_LIST, offsetof(struct kq_step, addr), \
                                    KQ_FIELD(struct kq_step, n), 0, 0, 0, 0, 0, 0 }
 #define KQ_NEXT(T, f, base)      { KQ_R_NEXT, 0, KQ_FIELD(T, f), 0, 0, 0, 0, base, 0 }
+#define KQ_HANDLE_ROW            { KQ_R_HANDLE, offsetof(struct kq_step, addr), 0, 0, 0, 0, 0, 0, 0, 0 }
 #define KQ_LISTS_SUB             0u                  /* kq_lists[] by enum kq_op */
-#define KQ_LISTS_STEP            (KQ_OP_STOP + 1u)   /* kq_lists[] by enum kq_step_op */
-#define KQ_LISTS_TARGETS         (KQ_LISTS_STEP + KQ_STEP_SIGNAL + 1u)  /* by a DISPATCH's ntargets */
+#define KQ_LISTS_STEP            (KQ_OP_LAST + 1u)   /* kq_lists[] by enum kq_step_op */
+#define KQ_LISTS_REPLAY          (KQ_LISTS_STEP + KQ_STEP_REPLAY_H + 1u)   /* ... by flags */
+#define KQ_LISTS_RUN             (KQ_LISTS_REPLAY + KQ_SUB_F_ALL + 1u)
+#define KQ_LISTS_RECORD          (KQ_LISTS_RUN + KQ_SUB_F_ALL + 1u)
+#define KQ_LISTS_FORGET          (KQ_LISTS_RECORD + KQ_SUB_F_ALL + 1u)
+#define KQ_LISTS_TARGETS         (KQ_LISTS_FORGET + KQ_SUB_F_ALL + 1u)  /* by a DISPATCH's ntargets */
 
+/* an index line's value (the rows read the header from its setup line on): 0 */
+#define KQ_FRESH(l)              { KQ_R_LIMIT, offsetof(struct kq_header, l), \
+                                   KQ_FIELD(struct kq_header, l.value), KQ_SETUP_INDICES, 0, 0, 0, 0, 0 }
 /* Setup line (docs/host-interface.md §3.2): the status is the KQ_SETUP_* rule. */
 static const struct kq_rule kq_rules_setup[] = {
     KQ_LIMIT(struct kq_setup, magic, KQ_SETUP_MAGIC, KQ_MAGIC, KQ_MAGIC),
@@ -131,23 +141,36 @@ static const struct kq_rule kq_rules_setup[] = {
     KQ_POW2(struct kq_setup, cq_entries, KQ_SETUP_CQ_ENTRIES, 1, KQ_MAX_ENTRIES),
     KQ_DATA(struct kq_setup, sq_addr, sq_entries, KQ_SETUP_SQ_ADDR, KQ_SUB_BYTES, KQ_LINE),
     KQ_DATA(struct kq_setup, cq_addr, cq_entries, KQ_SETUP_CQ_ADDR, KQ_CPL_BYTES, KQ_LINE),
+    /* Last: the four index lines of a fresh queue, all 0, meet the index rules. Any other
+     * value is no refusal yet: kq_setup_check has them checked in full (cold). */
+    KQ_FRESH(sq_tail), KQ_FRESH(sq_head), KQ_FRESH(cq_tail), KQ_FRESH(cq_head),
     KQ_END
 };
 
-/* Submissions (§5): op, flags, rsvd, then per op. */
+/* Submissions (§5): op, flags (the bits any op knows), rsvd, then per op: each op's list
+ * starts by the flags it takes (a NEXT on them) or a row refusing any. */
 static const struct kq_rule kq_rules_sub[] = {
-    KQ_LIMIT(struct kq_sub, op, KS_BAD_OP, 0, KQ_OP_STOP),
-    KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, 0),
+    KQ_LIMIT(struct kq_sub, op, KS_BAD_OP, 0, KQ_OP_LAST),
+    KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, KQ_SUB_F_ALL),
     KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[0]), 8), KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[1]), 8),
     KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[2]), 8), KQ_ZERO_AT(offsetof(struct kq_sub, rsvd[3]), 8),
     KQ_NEXT(struct kq_sub, op, KQ_LISTS_SUB)
 };
+#define KQ_NO_FLAGS  KQ_LIMIT(struct kq_sub, flags, KS_BAD_FLAGS, 0, 0)
+static const struct kq_rule kq_rules_noflags[] = { KQ_NO_FLAGS, KQ_END };
 static const struct kq_rule kq_rules_replay[] = {
     KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KD_MAX_WRITES),
     KQ_DATA(struct kq_sub, addr, count, 0, KD_RECORD_BYTES, 4),
     KQ_END
 };
+/* REPLAY or RUN with KQ_SUB_F_HANDLE, FORGET: addr[31:0] a handle, looked up when it runs */
+static const struct kq_rule kq_rules_handle[] = {
+    KQ_ZERO_AT(offsetof(struct kq_sub, addr) + 4, 4),
+    KQ_ZERO(struct kq_sub, count),
+    KQ_END
+};
 static const struct kq_rule kq_rules_dispatch[] = {
+    KQ_NO_FLAGS,
     KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KQ_MAX_PROG),
     KQ_DATA(struct kq_sub, addr, count, 0, KQ_PAYLOAD_BYTES, 8),
     KQ_LIMIT(struct kq_sub, ntargets, KS_BAD_NTARGETS, 1, KQ_MAX_TARGETS),
@@ -168,10 +191,22 @@ static const struct kq_rule kq_rules_run[] = {
     KQ_DATA(struct kq_sub, addr, count, 0, KQ_STEP_BYTES, 8),
     KQ_END
 };
+static const struct kq_rule kq_rules_records[] = {
+    KQ_NO_FLAGS,
+    KQ_LIMIT(struct kq_sub, count, KS_BAD_LEN, 1, KQ_REC_MAX_HANDLES),
+    KQ_DATA(struct kq_sub, addr, count, 0, sizeof(struct kq_rec_info), KQ_LINE),
+    KQ_END
+};
+/* the ops that take flags: their list by the flags (bounded to KQ_SUB_F_ALL by the row above) */
+#define KQ_BY_FLAGS(base)        { KQ_NEXT(struct kq_sub, flags, base) }
+static const struct kq_rule kq_rules_replay_f[] = KQ_BY_FLAGS(KQ_LISTS_REPLAY);
+static const struct kq_rule kq_rules_run_f[] = KQ_BY_FLAGS(KQ_LISTS_RUN);
+static const struct kq_rule kq_rules_record_f[] = KQ_BY_FLAGS(KQ_LISTS_RECORD);
+static const struct kq_rule kq_rules_forget_f[] = KQ_BY_FLAGS(KQ_LISTS_FORGET);
 
 /* RUN steps (§6): op, rsvd, then per op (the DISPATCH and REPLAY rows as the commands'). */
 static const struct kq_rule kq_rules_step[] = {
-    KQ_LIMIT(struct kq_step, op, KS_BAD_STEP, KQ_STEP_DISPATCH, KQ_STEP_SIGNAL),
+    KQ_LIMIT(struct kq_step, op, KS_BAD_STEP, KQ_STEP_DISPATCH, KQ_STEP_REPLAY_H),
     KQ_ZERO(struct kq_step, rsvd0), KQ_ZERO(struct kq_step, rsvd1),
     KQ_ZERO(struct kq_step, rsvd2), KQ_ZERO(struct kq_step, rsvd3),
     KQ_NEXT(struct kq_step, op, KQ_LISTS_STEP)
@@ -198,26 +233,57 @@ static const struct kq_rule kq_rules_step_wait[] = {
     KQ_TALLY(1),
     KQ_END
 };
+/* a recorded descriptor list by its handle: the record was checked when it was made */
+static const struct kq_rule kq_rules_step_replay_h[] = {
+    KQ_ZERO(struct kq_step, n),
+    KQ_ZERO_AT(offsetof(struct kq_step, addr) + 4, 4),
+    KQ_HANDLE_ROW,
+    KQ_END
+};
 static const struct kq_rule kq_rules_none[] = { KQ_END };
 
 /* The per-op lists (KQ_R_NEXT): commands by enum kq_op, then steps by enum kq_step_op, then a
  * DISPATCH command's target rows by its ntargets (1..KQ_MAX_TARGETS, bounded by the row before). */
 static const struct kq_rule *const kq_lists[] = {
-    [KQ_LISTS_SUB + KQ_OP_NOP] = kq_rules_none,
-    [KQ_LISTS_SUB + KQ_OP_REPLAY] = kq_rules_replay,
+    [KQ_LISTS_SUB + KQ_OP_NOP] = kq_rules_noflags,
+    [KQ_LISTS_SUB + KQ_OP_REPLAY] = kq_rules_replay_f,
     [KQ_LISTS_SUB + KQ_OP_DISPATCH] = kq_rules_dispatch,
-    [KQ_LISTS_SUB + KQ_OP_RUN] = kq_rules_run,
-    [KQ_LISTS_SUB + KQ_OP_UNITS] = kq_rules_none,
-    [KQ_LISTS_SUB + KQ_OP_STOP] = kq_rules_none,
+    [KQ_LISTS_SUB + KQ_OP_RUN] = kq_rules_run_f,
+    [KQ_LISTS_SUB + KQ_OP_UNITS] = kq_rules_noflags,
+    [KQ_LISTS_SUB + KQ_OP_STOP] = kq_rules_noflags,
+    [KQ_LISTS_SUB + KQ_OP_RECORD] = kq_rules_record_f,
+    [KQ_LISTS_SUB + KQ_OP_FORGET] = kq_rules_forget_f,
+    [KQ_LISTS_SUB + KQ_OP_RECORDS] = kq_rules_records,
     [KQ_LISTS_STEP] = kq_rules_none,                /* no step 0: refused by the op row */
     [KQ_LISTS_STEP + KQ_STEP_DISPATCH] = kq_rules_step_dispatch,
     [KQ_LISTS_STEP + KQ_STEP_REPLAY] = kq_rules_step_replay,
     [KQ_LISTS_STEP + KQ_STEP_WAIT] = kq_rules_step_wait,
     [KQ_LISTS_STEP + KQ_STEP_BARRIER] = kq_rules_none,
     [KQ_LISTS_STEP + KQ_STEP_SIGNAL] = kq_rules_none,
+    [KQ_LISTS_STEP + KQ_STEP_REPLAY_H] = kq_rules_step_replay_h,
+    /* by flags: 0 the data in place, KQ_SUB_F_HANDLE a handle; RECORD: 0 a descriptor list,
+     * KQ_SUB_F_STEPS a RUN step list (checked as REPLAY and RUN check theirs) */
+    [KQ_LISTS_REPLAY + 0] = kq_rules_replay,
+    [KQ_LISTS_REPLAY + KQ_SUB_F_HANDLE] = kq_rules_handle,
+    [KQ_LISTS_REPLAY + KQ_SUB_F_STEPS] = kq_rules_noflags,
+    [KQ_LISTS_REPLAY + KQ_SUB_F_ALL] = kq_rules_noflags,
+    [KQ_LISTS_RUN + 0] = kq_rules_run,
+    [KQ_LISTS_RUN + KQ_SUB_F_HANDLE] = kq_rules_handle,
+    [KQ_LISTS_RUN + KQ_SUB_F_STEPS] = kq_rules_noflags,
+    [KQ_LISTS_RUN + KQ_SUB_F_ALL] = kq_rules_noflags,
+    [KQ_LISTS_RECORD + 0] = kq_rules_replay,
+    [KQ_LISTS_RECORD + KQ_SUB_F_HANDLE] = kq_rules_noflags,
+    [KQ_LISTS_RECORD + KQ_SUB_F_STEPS] = kq_rules_run,
+    [KQ_LISTS_RECORD + KQ_SUB_F_ALL] = kq_rules_noflags,
+    [KQ_LISTS_FORGET + 0] = kq_rules_handle,        /* FORGET: flags 0, a handle */
+    [KQ_LISTS_FORGET + KQ_SUB_F_HANDLE] = kq_rules_noflags,
+    [KQ_LISTS_FORGET + KQ_SUB_F_STEPS] = kq_rules_noflags,
+    [KQ_LISTS_FORGET + KQ_SUB_F_ALL] = kq_rules_noflags,
     [KQ_LISTS_TARGETS + 1] = kq_rules_dispatch_one,
     [KQ_LISTS_TARGETS + 2 ... KQ_LISTS_TARGETS + KQ_MAX_TARGETS] = kq_rules_dispatch_many,
 };
+_Static_assert(sizeof kq_lists / sizeof kq_lists[0] == KQ_LISTS_TARGETS + KQ_MAX_TARGETS + 1u,
+               "every list entry filled");
 
 /* Fields are read at their natural alignment: every record is aligned (the setup line to 32,
  * a submission is a local copy, steps to 8, checked before they are read) and so is every
@@ -294,17 +360,13 @@ static unsigned kq_rules(const void *rec, const struct kq_reach *reach, uint32_t
     }
 }
 
-/* Do [a, a + la) and [b, b + lb) overlap? a and b point at the addresses' two words (low
- * first: both targets are little-endian), so a call passes four registers, not six. Both
- * reachable: each in one region (the high word) and ending at or below 2^32 in it, so 32-bit
- * differences are exact. Out of line: three calls share one copy. */
-static __attribute__((noinline)) int kq_overlap(const kq_u32 *a, uint32_t la, const kq_u32 *b,
-                                                uint32_t lb)
-{
-    uint32_t x = a[0], y = b[0];
-    return a[1] == b[1] && (x - y < lb || y - x < la);
-}
-
+/* Native: every boot runs it (bench boot_insns; an interpreted call at boot would also pay the
+ * cold segment's sum, docs/kvm.md "Guards"). The field rows and a fresh queue's index lines
+ * (all 0: the rows' last four), then the layout every host library queue has
+ * (kh_queue_create): header, submission ring, completion ring in that order.
+ * Those meet the overlap and index rules by
+ * construction; any other queue has both rules checked in full on the cold path
+ * (kq_check_cold.c KQ_CHECK_SETUP: a restart, another layout). */
 unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct kq_header *h)
 {
     struct kq_err e;
@@ -313,27 +375,21 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
         return KQ_SETUP_ADDR;
     const struct kq_setup *s = &h->setup;
     unsigned rule = kq_rules(s, r, 0, &e, kq_rules_setup);
-    if (rule != KS_OK)
+    if (rule != KS_OK && rule != KQ_SETUP_INDICES)
         return rule;
-    /* The header, then the two rings. All three are reachable, so each lies in one region
-     * (bits [63:32]: DRAM 0 or staging KQ_UG_STAGING_HI) and ends at or below 2^32 in it. */
-    const uint32_t q[2] = { (uint32_t)qaddr, (uint32_t)(qaddr >> 32) };
+    /* All three reachable: each in one region (bits [63:32]) and ending at or below 2^32 in
+     * it. Their low words in this order, each start at or past the end before it, are three
+     * disjoint ranges of offsets, and ranges at disjoint offsets do not overlap whichever
+     * regions they are in: the high words need no test. */
     const kq_u32 *sq = (const kq_u32 *)(const void *)&s->sq_addr;
     const kq_u32 *cq = (const kq_u32 *)(const void *)&s->cq_addr;
-    uint32_t sq_len = (uint32_t)s->sq_entries * KQ_SUB_BYTES;
-    uint32_t cq_len = (uint32_t)s->cq_entries * KQ_CPL_BYTES;
-    if (kq_overlap(q, sizeof *h, sq, sq_len) || kq_overlap(q, sizeof *h, cq, cq_len) ||
-        kq_overlap(sq, sq_len, cq, cq_len))
-        return KQ_SETUP_OVERLAP;
-    /* The firmware completes in order, one command at a time: at most one taken and not yet
-     * completed (a restart finds it and completes it KS_ABORTED). The host's indices must be
-     * within their rings too, or nothing it says can be trusted. */
-    uint64_t sq_head = h->sq_head.value, cq_tail = h->cq_tail.value;
-    if (kq_ring_used(sq_head, cq_tail, 1) < 0 ||
-        kq_ring_used(h->sq_tail.value, sq_head, s->sq_entries) < 0 ||
-        kq_ring_used(cq_tail, h->cq_head.value, s->cq_entries) < 0)
-        return KQ_SETUP_INDICES;
-    return 0;
+    uint32_t q = (uint32_t)qaddr, sl = sq[0], cl = cq[0];
+    uint32_t fresh = !rule && sl > q && sl - q >= sizeof *h &&
+                     cl > sl && cl - sl >= (uint32_t)s->sq_entries * KQ_SUB_BYTES;
+    if (fresh)
+        return 0;
+    e.value = qaddr;                    /* KQ_CHECK_SETUP's header address */
+    return kq_check_cold(KQ_CHECK_SETUP, (const uint8_t *)h, 0, 0, &e);
 }
 
 int kq_unit_index(const struct kq_env *env, uint8_t yx)
@@ -356,7 +412,7 @@ int kq_step_use(const struct kq_step *st, const struct kq_env *env)
 {
     unsigned op = st->op;
     struct kq_err e;
-    if (op - KQ_STEP_DISPATCH > KQ_STEP_SIGNAL - KQ_STEP_DISPATCH)
+    if (op - KQ_STEP_DISPATCH > KQ_STEP_REPLAY_H - KQ_STEP_DISPATCH)
         return -1;
     if (op != KQ_STEP_DISPATCH && op != KQ_STEP_WAIT)
         return 0;

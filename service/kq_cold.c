@@ -1,15 +1,16 @@
 /* kq_cold.c — the service's paths that run once at boot or only on failure (docs/service.md
- * "Cold code"): refusing the queue, enumerating units when the boot block gives no table, a
- * restart's ABORTED completion, and the fatal hook. None is on a measured path (the bench:
- * boot_insns is measured with a unit table given and a good queue; host_vs_fw_ratio and the
- * replay figures never reach these), so they are written to be compiled as cold code and
- * interpreted from outside the RV32 instruction window (docs/rv32-size.md), at ~40x
- * the native cost:
+ * "Cold code"): checking and refusing the queue and starting the records at boot, enumerating
+ * units when the boot block gives no table, a restart's ABORTED completion, the commands no
+ * budget measures, the failures' completions. None is on a budgeted hot path (boot_insns pays
+ * for the boot ones: docs/service.md "Size"), so they are written to be compiled as cold code
+ * and interpreted from outside the RV32 instruction window (docs/rv32-size.md), at ~40x the
+ * native cost:
  *   - entry functions take at most 6 scalar or pointer arguments (a0-a5), return at most one
- *     scalar, and are called only from queue.c: one entry, kq_cold (every path, picked by
- *     `what`: kq_svc.h), so one native stub;
- *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/) with
- *     at most 6 argument registers, and no static function of another file;
+ *     scalar, and are called only from queue.c: kq_cold (every path, picked by `what`:
+ *     kq_svc.h), so one native stub; kq_cold_owned, an entry for record.c's cold-to-cold call;
+ *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/, the
+ *     cold entries of kq_check_cold.c and record.c) with at most 6 argument registers, and no
+ *     static function of another file;
  *   - the service's data is reached through kq and kq_hdr (kq_svc.h) or arguments.
  * RV64 boards and host builds compile and run them natively like the rest. */
 #include <stdarg.h>
@@ -45,6 +46,7 @@ static void cold_aborted(struct kq_err *e)
     e->tag = kq_hdr->sq_head.tag;
     e->status = KS_ABORTED;
     e->detail = 0;
+    e->mover_cycles = 0;
     e->value = 0;
     e->cycles = 0;
 }
@@ -63,8 +65,6 @@ static void cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_r
     if (step != KQ_NO_STEP)
         e->value = kq_step_value(step, e->value);
 }
-
-static void cold_owned(void);
 
 /* A gather's index words are read by the mover itself when its move runs: the firmware copies
  * the first index word (8 indices: KS_MV_GATHER_ROWS lets a move reach no more) of every INDEX
@@ -121,7 +121,7 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
     hal_shared_acquire();
     for (uint32_t i = 0; i < n * KD_RECORD_WORDS; i++)
         ((volatile kq_word *)d)[i] = src[i];
-    cold_owned();
+    kq_cold_owned();
     kq_owned[KQ_OWN_CMD].lo = cmd;
     kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
     kq_owned[KQ_OWN_LIST].lo = list;
@@ -154,12 +154,26 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
 
 static void cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
-    if (s->op == KQ_OP_REPLAY) {
+    if (s->op >= KQ_OP_RECORD || (s->flags & KQ_SUB_F_HANDLE)) {
+        kq_rec_exec(s, e);                          /* record.c */
+    } else if (s->op == KQ_OP_REPLAY) {
         /* a REPLAY command's list was not read at acceptance: copied, validated, run */
         struct kmv_result r;
         unsigned st = cold_replay_copy(s->addr, (uint64_t)s->count * KD_RECORD_BYTES, s->addr,
                                        s->count, &r);
         cold_replay_result(e, st, &r, KQ_NO_STEP);
+    } else if (s->op == KQ_OP_UNITS) {
+        /* the unit table again, as kq_boot published it (queue.c kq_publish_units): entries,
+         * then count; value = count. Cold: the host asks once (units_cmd_cycles, no budget). */
+        volatile struct kq_units *u = &kq_hdr->units;
+        unsigned n = kq.dp.n_units;
+        volatile kq_word *d = (volatile kq_word *)u->entries;
+        const kq_word *src = (const kq_word *)kq.dp.units;
+        for (unsigned i = 0; i < 2u * n; i++)
+            d[i] = src[i];
+        u->count = n;
+        hal_shared_release();
+        e->value = n;
     }
     /* STOP: completed as it is; kq_serve stops after posting it (kq_cold_stop) */
 }
@@ -193,7 +207,9 @@ static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_
     e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;
 }
 
-static void cold_owned(void)
+/* kq_svc.h: an entry of its own (not only a `what` of kq_cold) so that RECORD's validation
+ * (record.c) calls it cold-to-cold, with no second native entry into the interpreter. */
+void kq_cold_owned(void)
 {
     const struct kq_setup *q = &kq.m.setup;
     uint64_t qa = kx_bootblock()->queue_addr;
@@ -251,7 +267,7 @@ uint32_t kq_cold(unsigned what, ...)
     if (what == KQ_COLD_ENUMERATE) {
         cold_enumerate();
     } else if (what == KQ_COLD_OWNED) {
-        cold_owned();
+        kq_cold_owned();
     } else {
         struct kq_err *e = va_arg(ap, struct kq_err *);
         if (what == KQ_COLD_ABORTED) {
@@ -260,6 +276,10 @@ uint32_t kq_cold(unsigned what, ...)
             cold_exec(va_arg(ap, const struct kq_sub *), e);
         } else if (what == KQ_COLD_STOP) {
             cold_stop(e);
+        } else if (what == KQ_COLD_REC_RESULT) {
+            unsigned st = va_arg(ap, unsigned);
+            const struct kmv_result *r = va_arg(ap, const struct kmv_result *);
+            ret = kq_rec_result(e, st, r, va_arg(ap, uint32_t));
         } else if (what == KQ_COLD_CHANGED) {
             const struct kq_step *st = va_arg(ap, const struct kq_step *);
             cold_step_changed(e, st, va_arg(ap, uint32_t));
@@ -272,12 +292,23 @@ uint32_t kq_cold(unsigned what, ...)
             uint32_t i = va_arg(ap, uint32_t);
             struct kmv_result r;
             const struct kq_sub *sub = kq_env.sub;
-            /* at use, on the step's copy: the count and range of the list it reads */
+            /* at use, on the step's copy: the count and range of the list it reads; a
+             * REPLAY_H step's handle, looked up there (kq_check_cold.c), makes the copy the
+             * REPLAY of its record's list (in the record area, which the range test would
+             * refuse: checked when it was recorded, copied and validated again below) */
             struct kq_err ce;
             ce.status = KS_BAD_LEN;
             ce.value = 0;
-            if (step->n - 1u >= KD_MAX_WRITES ||
-                kq_range(&kq_env.reach, step->addr, step->n * KD_RECORD_BYTES, 4, &ce) != KS_OK) {
+            unsigned hs = KS_OK;
+            if (step->op == KQ_STEP_REPLAY_H) {
+                kq_env.at_use = 1;
+                hs = kq_step_check(step, &kq_env, 0, &ce);
+                kq_env.at_use = 0;
+            } else if (step->n - 1u >= KD_MAX_WRITES ||
+                       kq_range(&kq_env.reach, step->addr, step->n * KD_RECORD_BYTES, 4, &ce) != KS_OK) {
+                hs = KS_CHANGED;
+            }
+            if (hs != KS_OK) {
                 cold_changed(e, &ce, i);
                 ret = KS_CHANGED;
                 goto done;

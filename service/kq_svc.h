@@ -41,6 +41,8 @@ extern volatile struct kq_header *kq_hdr;
 extern struct kq_env kq_env;
 extern struct kmv_span kq_owned[KQ_OWN_N];
 extern struct kmv_caps kq_caps;
+/* The records (queue.c, .noinit: kq_boot frees every slot, n = 0). */
+extern struct kq_recs kq_recs;
 
 /* ---- For kq_cold.c ---- */
 /* `first` of kq_cold_group_failed (and a replay result's step, kq_cold.c) for a command (not
@@ -65,10 +67,15 @@ enum kq_cold_what {
     KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
     KQ_COLD_OWNED,                  /* () */
     KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_step *, uint32_t i) */
+    KQ_COLD_REC_RESULT,             /* (struct kq_err *, unsigned st, const struct kmv_result *,
+                                     *  uint32_t step) */
 };
 _Static_assert(KQ_COLD_OWNED == KQ_PREPARE_OWNED, "kq_env.prepare's one call");
 _Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
 uint32_t kq_cold(unsigned what, ...);
+/* The owned ranges and the caps that carry them (KQ_COLD_OWNED's body, kq_cold.c): before a
+ * list is validated. An entry of its own for record.c's cold-to-cold call. */
+void kq_cold_owned(void);
 
 /* Boot refused: the queue the boot block names broke setup rule `rule` (KQ_SETUP_*): says so
  * on the console and stops the core with KX_BOOT_BAD_QUEUE; rule 0: dispatch/ refused the boot
@@ -96,11 +103,23 @@ static inline void kq_cold_aborted(struct kq_err *e)
 
 /* The commands no bench figure measures, once kq_sub_check accepted s: REPLAY (copied,
  * validated, then replayed from the copy: each move is native), STOP (nothing to do before its
- * completion); fills e. NOP, RUN, DISPATCH and UNITS stay in queue.c (cmd_overhead_insns,
- * host_vs_fw_ratio, dispatch_cmd_fixed_cycles, units_cmd_cycles). */
+ * completion); RECORD, FORGET, RECORDS and a REPLAY / RUN by a handle queue.c's lookup did not
+ * find (record.c kq_rec_exec, called from kq_cold: kq_cold 144 + kq_rec_exec 336 + rec_validate
+ * 64 + kq_cold_owned 16 = 560 of the interpreted stack's 576, docs/kvm.md "Stack"); fills e.
+ * NOP, RUN, DISPATCH and UNITS stay in queue.c (cmd_overhead_insns, host_vs_fw_ratio,
+ * dispatch_cmd_fixed_cycles, units_cmd_cycles). */
 static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
     kq_cold(KQ_COLD_EXEC, e, s);
+}
+
+/* A recorded list's replay (queue.c kq_replay_rec) ended st != KS_OK: e as REPLAY reports it
+ * (under step in a RUN; a REPLAY by handle: as the command); returns KS_OK where a RUN goes on
+ * (RV64 KS_XFORM_UNCHECKED), else st. record.c kq_rec_result, through kq_cold. */
+static inline unsigned kq_cold_rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
+                                          uint32_t step)
+{
+    return kq_cold(KQ_COLD_REC_RESULT, e, st, r, step);
 }
 
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
@@ -148,4 +167,13 @@ static inline void kq_cold_changed(struct kq_err *e, const struct kq_step *st, u
     kq_cold(KQ_COLD_CHANGED, e, st, i);
 }
 
+
+/* record.c's entries (cold on RV32, called only from kq_cold.c):
+ * kq_rec_exec: RECORD, FORGET, RECORDS; a REPLAY / RUN by handle whose handle queue.c's lookup
+ *   did not find: the named status (KS_REC_*);
+ * kq_rec_result: kq_cold_rec_result's body.
+ * An unrecorded RUN's REPLAY_H step becomes, in its at-use copy, the REPLAY of its record's
+ * list (kq_check_cold.c), and runs as REPLAY steps do. */
+void kq_rec_exec(const struct kq_sub *s, struct kq_err *e);
+unsigned kq_rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r, uint32_t step);
 #endif

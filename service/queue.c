@@ -29,10 +29,18 @@ struct kq_svc kq __attribute__((section(".noinit.kq")));
 /* The header once accepted; NULL before, so the fatal hook never writes through garbage. */
 volatile struct kq_header *kq_hdr;
 
+
 static const void *kq_map(uint64_t ug)
 {
     return (const void *)(uintptr_t)hal_ug_ptr(ug);
 }
+
+/* The records: in .noinit, so crt0 does not clear 136 bytes at every boot (boot_insns); kq_boot
+ * marks every slot free (n = 0: the by-handle lookup and record.c want n) and sets the
+ * generations and slot count, natively, so a boot (a restart too) starts with none. In the
+ * scratchpad on RV32, which neither the host, nor a unit, nor the mover writes while the core
+ * runs. */
+struct kq_recs kq_recs __attribute__((section(".noinit.kq")));
 
 /* The ranges no mover walk may reach (kq.h enum kq_own) and the caps that carry them: filled
  * by the cold path before every list validation and replay (KQ_COLD_OWNED; the command's two
@@ -50,13 +58,17 @@ struct kq_env kq_env = {
     .validate = kmv_validate,
     .owned = kq_owned,
     .prepare = kq_cold,
+    .recs = &kq_recs,
 };
 
-/* n words from s to d, in order, each one load and one store (shared lines both ways). */
+/* n words from s to d, in order, each one load and one store (shared lines both ways). By
+ * pointer to an end: the counted loop took 10 instructions a word on RV64 (an index
+ * sign-extended and scaled every turn), this one 5. */
 static void kq_copy(volatile kq_word *d, const volatile kq_word *s, unsigned n)
 {
-    for (unsigned i = 0; i < n; i++)
-        d[i] = s[i];
+    const volatile kq_word *end = s + n;
+    while (s != end)
+        *d++ = *s++;
 }
 
 /* The host wrote an index that breaks the ring rules: nothing it says can be trusted, and
@@ -114,8 +126,8 @@ void kx_fatal_hook(uint64_t word)
 
 /* The unit table into header lines 7-15: entries as they are (struct kx_unit_entry is the
  * published layout; dispatch/ keeps its rsvd byte 0), then count. Entries past count are left
- * as they are: count says how many are valid (boot time, the bench: boot_insns). Boot and the
- * UNITS command (bench units_cmd_cycles). */
+ * as they are: count says how many are valid (boot time, the bench: boot_insns). Boot only:
+ * the UNITS command publishes it again on the cold path (kq_cold.c; no budget). */
 static inline __attribute__((always_inline)) unsigned kq_publish_units(void)
 {
     volatile struct kq_units *u = &kq_hdr->units;
@@ -172,7 +184,21 @@ static inline void kq_dispatch(const struct kq_sub *s, struct kq_err *e)
  * A REPLAY step replays through kmv_replay_validated: kq_steps_check validated its list when
  * the command was accepted (one validation, not two: the bench's replay cost); its glue is cold
  * (kq_cold_run_replay: no budgeted RUN has a REPLAY step), the moves native. */
-static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
+/* A recorded list's replay (REPLAY by handle, a recorded RUN's REPLAY step): the list was
+ * validated when it was recorded and sits where nothing the firmware accepts can change it, so
+ * it runs as it is (kmv_replay_validated: the bench's per-write cost); failures are cold. */
+static unsigned kq_replay_rec(uint64_t ug, uint32_t n, struct kq_err *e, uint32_t step)
+{
+    struct kmv_result r;
+    unsigned st = kmv_replay_validated(kq_map(ug), n, kq.dp.wait_cycles, &r);
+    if (st != KS_OK)
+        st = kq_cold_rec_result(e, st, &r, step);
+    return st;
+}
+
+/* rec: the steps are a record's (checked when recorded, REPLAY steps' lists in the record
+ * area): each runs as it is. A REPLAY by handle runs here too, its record's one step. */
+static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint32_t rec)
 {
     unsigned nj = 0;
     uint32_t busy = 0;                  /* units in the group, bit = table index */
@@ -186,10 +212,14 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
         int ui = 0;
         if (i < n) {
             kq_copy((volatile kq_word *)&cur, (const volatile kq_word *)st, KQ_STEP_BYTES / 4);
-            if ((ui = kq_step_use(&cur, &kq_env)) >= 0)
-                op = cur.op;
-            else
+            /* a record's steps were checked when recorded and sit in memory the firmware
+             * owns: they run as they are (kq_step_use still gives a DISPATCH's unit index; a
+             * descriptor list's record ends its one REPLAY step with an op-0 step) */
+            op = cur.op;
+            if ((ui = kq_step_use(&cur, &kq_env)) < 0 && !rec) {
+                op = 0;
                 changed = i + 1;                    /* run the group pending, then stop */
+            }
         }
         /* The group runs before this step unless it is a DISPATCH to a unit not in it and
          * there is room: any other step sees busy & ~0, nonzero exactly when nj > 0. */
@@ -212,7 +242,12 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
         if (op == KQ_STEP_DISPATCH) {
             kq_add_job(nj++, &cur);
             busy |= bit;
-        } else if (op == KQ_STEP_REPLAY) {
+        } else if (op == KQ_STEP_REPLAY && rec) {
+            if (kq_replay_rec(cur.addr, cur.n, e, i) != KS_OK)
+                return;
+        } else if (op == KQ_STEP_REPLAY || op == KQ_STEP_REPLAY_H) {
+            /* cold: a REPLAY_H's handle is looked up on the copy, which becomes the REPLAY of
+             * its record's list */
             if (kq_cold_run_replay(e, &cur, i) != KS_OK)
                 return;                         /* e: the replay's failure, under step i */
         } else if (op == KQ_STEP_SIGNAL) {
@@ -224,7 +259,9 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e)
         /* WAIT and BARRIER: met, every program before them has completed. */
     }
     /* status and detail: KS_OK and 0 from kq_steps_check, kept since (or a REPLAY step's
-     * KS_XFORM_UNCHECKED); a step that failed its check at use: KS_CHANGED. */
+     * KS_XFORM_UNCHECKED); a step that failed its check at use: KS_CHANGED. A REPLAY by
+     * handle ends with its record's n, the list's moves, as REPLAY does (record.c: its one
+     * step ends the loop, an op-0 step after it). */
     e->value = n;
     if (changed)
         kq_cold_changed(e, &cur, changed - 1);
@@ -251,6 +288,17 @@ static void kq_boot(void)
     kq.m.cq_head = h->cq_head.value;
     kq_hdr = h;
 
+    /* Records: none held (every slot's n 0); this run's generations from sq_head + 1 on
+     * (modulo 2^24), [26:24] the slots the boot block allows - 1 (boot/ refused limits out of
+     * range, KX_BOOT_BAD_RECORDS; rec_handles 0, the default, reads as every slot). */
+    _Static_assert(KQ_REC_DEF_HANDLES == KQ_REC_SLOTS, "rec_handles 0 - 1 reads as every slot");
+    for (unsigned i = 0; i < KQ_REC_SLOTS; i++)
+        kq_recs.r[i].n = 0;
+    uint32_t g = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
+    /* rec_handles 0: 0xFF << 24, [26:24] 7 (readers take [26:24] only: KQ_RECS_SLOTS) */
+    kq_recs.lo_slots = g | (bb->rec_handles - 1u) << 24;
+    kq_recs.gen_hi = g;
+
     kdp_init(&kq.dp, BOARD_AGENT_YX, bb->wait_cycles, KA_STAGE_FLITS_DEFAULT);
     if (bb->flags & KX_BOOT_F_UNITS) {
         /* boot/ checked it by dispatch/'s rules (count, depth, duplicates, (0,0), the agent's
@@ -276,8 +324,7 @@ void kq_serve(void)
     volatile struct kq_header *h = kq_hdr;
     struct kq_sub s;
     struct kq_err e;
-    e.rsvd0 = 0;                        /* no path writes them */
-    e.rsvd1 = 0;
+    e.rsvd0 = 0;                        /* no path writes it */
     kq_env.sub = &s;                    /* the command being checked or run: its data is in use */
     /* Taken before a restart and never completed: it may have run partly; say so once, as the
      * first completion this run posts. The setup check keeps sq_head - cq_tail in {0, 1}, so
@@ -301,20 +348,35 @@ void kq_serve(void)
                     KQ_SUB_BYTES / 4);
             h->sq_head.tag = e.tag = s.tag;
             kq_bump(&h->sq_head.value, &kq.m.sq_head);
+            kmv_wait_cycles = 0;
             /* The checks fill status, detail and value on every path. */
-            if (kq_sub_check(&s, &kq_env, &e) == KS_OK && s.op != KQ_OP_NOP) {
-                if (s.op == KQ_OP_RUN) {
-                    const struct kq_step *st = (const struct kq_step *)kq_map(s.addr);
-                    if (kq_steps_check(st, s.count, &kq_env, &e) == KS_OK)
-                        kq_run(st, s.count, &e);
+            if (kq_sub_check(&s, &kq_env, &e) == KS_OK) {
+                uint64_t d = s.addr;
+                uint32_t n = s.count, rec = s.flags & KQ_SUB_F_HANDLE, run = s.op == KQ_OP_RUN;
+                if (rec) {
+                    /* REPLAY or RUN by handle (the rows allow the flag nowhere else): the
+                     * record's steps run with no check (status and detail: KS_OK, 0). A
+                     * descriptor list's record starts with the one REPLAY step that runs it.
+                     * A handle that names no record of this kind goes to the cold path with
+                     * the flag still set: its named status (KS_REC_*, record.c). */
+                    uint32_t h = (uint32_t)d;
+                    const struct kq_rec *r = &kq_recs.r[h & KQ_H_SLOT];
+                    n = r->n;
+                    d = r->ug;
+                    run = r->key == (h ^ (uint32_t)s.op << 3) && n;
+                }
+                if (run) {
+                    const struct kq_step *st = (const struct kq_step *)kq_map(d);
+                    if (rec || kq_steps_check(st, n, &kq_env, &e) == KS_OK)
+                        kq_run(st, n, &e, rec);
                 } else if (s.op == KQ_OP_DISPATCH) {
                     kq_dispatch(&s, &e);
-                } else if (s.op == KQ_OP_UNITS) {
-                    e.value = kq_publish_units();   /* the table again, as at boot */
-                } else {
+                } else if (s.op != KQ_OP_NOP) {
+                    /* REPLAY, UNITS, STOP, RECORD, FORGET, RECORDS: cold (no budget) */
                     kq_cold_exec(&s, &e);
                 }
             }
+            e.mover_cycles = kmv_wait_cycles;
             e.cycles = hal_cycles() - t0;
             /* A failure may be the symptom of damaged cold code (RV32): check
              * the segment again before reporting it (a named fatal when it is no longer the

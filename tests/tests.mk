@@ -3,3 +3,4 @@
 include tests/tree/tree.mk
 # Fault, bad-input, soak and fuzz suites (tests/e2e/reliability.mk).
 include tests/e2e/reliability.mk
+include tests/e2e/records.mk

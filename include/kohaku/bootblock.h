@@ -33,8 +33,11 @@ struct kx_bootblock {
                              * more refuses the block (KX_BOOT_BAD_TIMEOUT, KX_BOOT_BAD_WAIT) */
     uint64_t queue_addr;    /* unit-global address of the command queue header */
     uint16_t unit_count;    /* entries in units[] when KX_BOOT_F_UNITS */
-    uint16_t rsvd0;
-    uint32_t rsvd1;
+    /* Records (docs/host-interface.md "Records"). Reserved and 0 before they existed, so 0
+     * means the default: an older host's block still boots, and older firmware ignores them. */
+    uint16_t rec_handles;   /* records at most: 0 = KQ_REC_DEF_HANDLES (8); 1..KQ_REC_MAX_HANDLES (8) */
+    uint32_t rec_bytes;     /* record area bytes: 0 = KQ_REC_DEF_BYTES; a multiple of 32, at most
+                             * KQ_REC_MAX_BYTES (larger is refused: KX_BOOT_BAD_RECORDS) */
     struct kx_unit_entry units[KX_BOOT_MAX_UNITS];
 };
 

@@ -57,6 +57,12 @@
  * lives below it (linker/rv32.ld.S asserts it stays there). */
 #define KX_FW_COPY_OFFSET    0x00404000u
 #define KX_FW_COPY_BYTES     0x0000C000u
+/* Ours: the record area (docs/host-interface.md "Records"), on both variants: right after the
+ * firmware DRAM range, as many bytes as the boot block's rec_bytes (default 256 KB, at most
+ * 1 MB: up to 0x0051_0000, still below kactl's data at 8 MB and 9 MB). The firmware owns it
+ * like the range before it: command data overlapping it is refused (KS_BAD_ADDR) and so is any
+ * mover walk reaching it (KS_MV_OWNED). */
+#define KX_FW_REC_OFFSET     (KX_FW_DRAM_OFFSET + KX_FW_DRAM_BYTES)   /* 0x0041_0000 */
 
 /* RV32 halt causes (docs/hardware.md §4). Cause 0 is the EXIT register. */
 #define RV32_HALT_EXIT       0u

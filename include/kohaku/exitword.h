@@ -37,6 +37,7 @@ enum kx_boot_reason {
     /* RV32: the cold segment in the firmware's DRAM range is absent or is not the one this
      * image was linked with (its magic, length or checksum; docs/kvm.md "Guards"). */
     KX_BOOT_BAD_COLD = 9,
+    KX_BOOT_BAD_RECORDS = 10,   /* rec_handles or rec_bytes out of range (boot/bootblock.c) */
 };
 
 #endif

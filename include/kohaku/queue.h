@@ -129,12 +129,48 @@ enum kq_op {
     KQ_OP_RUN = 3,           /* addr: count steps (struct kq_step) */
     KQ_OP_UNITS = 4,         /* publish the unit table into the header; value = unit count */
     KQ_OP_STOP = 5,          /* complete, mark STOPPED, stop the core */
+    /* Records (docs/host-interface.md "Records"): a list checked once, kept by the firmware */
+    KQ_OP_RECORD = 6,        /* addr, count: a descriptor list (flags 0) or a RUN step list
+                              * (flags KQ_SUB_F_STEPS), checked as REPLAY / RUN check it and
+                              * copied into the record area; value = its handle */
+    KQ_OP_FORGET = 7,        /* addr[31:0]: a handle; frees its record */
+    KQ_OP_RECORDS = 8,       /* addr: count struct kq_rec_info lines to fill; value = records held */
 };
+#define KQ_OP_LAST          KQ_OP_RECORDS
+
+/* Submission flags (all others must be 0). */
+#define KQ_SUB_F_HANDLE     0x1u    /* REPLAY, RUN: addr[31:0] is a handle (addr[63:32] and
+                                     * count 0): run the record, no check, no host read */
+#define KQ_SUB_F_STEPS      0x2u    /* RECORD: the data is a RUN step list */
+#define KQ_SUB_F_ALL        (KQ_SUB_F_HANDLE | KQ_SUB_F_STEPS)
+
+/* A handle (a 32-bit value): [2:0] the record's slot, [3] 0, [4] 1 for a RUN step list,
+ * [7:5] 0, [31:8] the low 24 bits of the RECORD submission's index plus one (submissions
+ * taken before it, ever, plus one), so no handle is issued twice within 2^24 submissions,
+ * across restarts too (the queue's indices carry on). */
+#define KQ_H_SLOT           0x07u
+#define KQ_H_STEPS          0x10u
+#define KQ_H_RSVD           0xE8u   /* 0 in every handle issued */
+#define KQ_H_GEN_SHIFT      8u
+#define KQ_REC_MAX_HANDLES  8u      /* records at most (the slot field) */
+#define KQ_REC_DEF_HANDLES  8u      /* boot block rec_handles 0 */
+#define KQ_REC_DEF_BYTES    0x40000u    /* boot block rec_bytes 0: 256 KB */
+#define KQ_REC_MAX_BYTES    0x100000u   /* 1 MB: the record area's most */
+
+/* One line of a RECORDS answer (32 bytes), in slot order. */
+struct kq_rec_info {
+    uint32_t handle;
+    uint32_t count;          /* writes (a descriptor list) or steps (a RUN step list) */
+    uint32_t bytes;          /* record-area bytes it holds (a RUN's lists included) */
+    uint32_t offset;         /* where: unit-global address of its bytes (the record area) */
+    uint64_t rsvd[2];
+};
+_Static_assert(sizeof(struct kq_rec_info) == 32, "record info is one line");
 
 /* A submission: 64 bytes, two lines, written by the host only. */
 struct kq_sub {
     uint16_t op;             /* enum kq_op */
-    uint16_t flags;          /* none defined: must be 0 */
+    uint16_t flags;          /* KQ_SUB_F_*: per op; others must be 0 */
     uint32_t tag;            /* echoed in the completion */
     uint64_t addr;           /* unit-global address of the command's data */
     uint32_t count;          /* records / payloads / steps */
@@ -151,7 +187,8 @@ struct kq_cpl {
     uint16_t status;         /* include/kohaku/status.h */
     uint16_t rsvd0;
     uint32_t detail;
-    uint32_t rsvd1;
+    uint32_t mover_cycles;   /* REPLAY, RUN: processor cycles spent waiting for the mover
+                              * (low 32 bits); 0 for every other command */
     uint64_t value;
     uint64_t cycles;         /* processor cycles from taking the submission to this being ready
                               * to post (a wait for ring room is not counted) */
@@ -171,6 +208,7 @@ enum kq_step_op {
     KQ_STEP_WAIT = 3,        /* target: wait until n programs dispatched to it in this RUN completed */
     KQ_STEP_BARRIER = 4,     /* wait until every dispatched program has completed */
     KQ_STEP_SIGNAL = 5,      /* after everything before it: write addr (the value) to the progress line */
+    KQ_STEP_REPLAY_H = 6,    /* addr[31:0]: a recorded descriptor list's handle (n, addr[63:32] 0) */
 };
 
 struct kq_step {

@@ -48,6 +48,10 @@
                                          * unit before it; detail = {y,x}, value[47:0] = n */
 #define KS_BAD_RSVD            0x0Bu    /* a reserved field not 0; detail = its byte offset in the record */
 #define KS_CHANGED             0x0Cu    /* command data failed its check again at use (the host rewrote it mid-command): what ran before was checked; detail = that check's status */
+#define KS_REC_UNKNOWN         0x28u    /* a handle this firmware never issued (slot past the boot block's rec_handles, generation not yet issued); detail = the handle */
+#define KS_REC_STALE           0x29u    /* a handle whose record is gone; detail = the handle, value = 1 forgotten or its slot reused, 2 lost at a firmware restart */
+#define KS_REC_KIND            0x2Au    /* a RUN step list's handle given to REPLAY (or a descriptor list's to RUN); detail = the handle */
+#define KS_REC_FULL            0x78u    /* RECORD: no free handle (value 1) or not enough free record bytes (value 2); detail = bytes it needs */
 #define KS_ABORTED             0x71u    /* taken before a firmware restart and never completed: it may have
                                          * run partly; detail = 0, value = 0 */
 

@@ -24,6 +24,7 @@ static struct {
 } kmv_staged = { kmv_spad[1], 0 };
 
 uint32_t kmv_port_mode_bit;
+uint32_t kmv_wait_cycles;           /* kmv.h: here, with the wait that counts it */
 const uint8_t kmv_port_occ_seen = 1;
 
 const struct kmv_caps *kmv_caps_use = &kmv_caps_rv32;
@@ -45,6 +46,7 @@ uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
         el = hal_cycles32() - t0;
         st = hal_mvgo_status();
     } while (((st & KMV_ST_BUSY) | hold) && el <= timeout);
+    kmv_wait_cycles += el;              /* the completion's mover_cycles */
     *raw = st;
     return st;
 }

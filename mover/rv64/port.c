@@ -10,6 +10,7 @@ typedef uint64_t kmv_u64a __attribute__((may_alias, aligned(8)));
 
 static const struct kd_write *kmv_staged;
 uint32_t kmv_port_mode_bit;
+uint32_t kmv_wait_cycles;           /* kmv.h: here, with the wait that counts it */
 const uint8_t kmv_port_occ_seen = 0;
 
 const struct kmv_caps *kmv_caps_use = &kmv_caps_rv64;
@@ -32,6 +33,7 @@ uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold)
         st = (uint32_t)(KBF_FIELD_GET(RV64_MVSTAT_BUSY, v) |
                         KBF_FIELD_PREP(KMV_ST_FAULT, KBF_FIELD_GET(RV64_MVSTAT_FAULT, v)));
     } while (((st & KMV_ST_BUSY) | hold) && el <= timeout);
+    kmv_wait_cycles += el;              /* the completion's mover_cycles */
     *raw = v;
     return st;
 }

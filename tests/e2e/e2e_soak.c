@@ -230,7 +230,7 @@ int main(int argc, char **argv)
         { "dispatch", { .op = KQ_OP_DISPATCH, .addr = D_PROG, .count = nprog, .txn = 1, .ntargets = 1,
                         .targets = { 0x11 } }, KS_OK, 0, 20, 1 },
         { "run", { .op = KQ_OP_RUN, .addr = D_STEPS, .count = 3 }, KS_OK, 0, 3, 1 },
-        { "bad-op", { .op = 7 }, KS_BAD_OP, 7, 0, 1 },
+        { "bad-op", { .op = 9 }, KS_BAD_OP, 9, 0, 1 },      /* past RECORDS (8): queue.h */
         { "bad-align", { .op = KQ_OP_REPLAY, .addr = D_COPY + 2, .count = ncopy }, KS_BAD_ALIGN, 4, D_COPY + 2, 1 },
         { "bad-target", { .op = KQ_OP_DISPATCH, .addr = D_PROG, .count = nprog, .ntargets = 1,
                           .targets = { 0x99 } }, KS_BAD_TARGET, 0x99, 0, 1 },

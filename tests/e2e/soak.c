@@ -326,9 +326,9 @@ int main(int argc, char **argv)
                 e->written = 1;
                 break;
             case K_BAD_OP:
-                s->op = 7;
+                s->op = 9;                  /* past RECORDS (8): queue.h */
                 e->status = KS_BAD_OP;
-                e->detail = 7;
+                e->detail = 9;
                 break;
             case K_BAD_ALIGN:
                 s->op = KQ_OP_REPLAY;

@@ -48,7 +48,7 @@ class KqSub(Structure):
 
 class KqCpl(Structure):
     _fields_ = [("tag", c_uint32), ("status", c_uint16), ("rsvd0", c_uint16), ("detail", c_uint32),
-                ("rsvd1", c_uint32), ("value", c_uint64), ("cycles", c_uint64)]
+                ("mover_cycles", c_uint32), ("value", c_uint64), ("cycles", c_uint64)]
 
 
 class KqStep(Structure):
@@ -65,7 +65,7 @@ class KxUnitEntry(Structure):
 class KxBootblock(Structure):
     _fields_ = [("magic", c_uint32), ("version", c_uint16), ("size", c_uint16), ("flags", c_uint32),
                 ("wait_cycles", c_uint32), ("queue_addr", c_uint64), ("unit_count", c_uint16),
-                ("rsvd0", c_uint16), ("rsvd1", c_uint32), ("units", KxUnitEntry * 32)]
+                ("rec_handles", c_uint16), ("rec_bytes", c_uint32), ("units", KxUnitEntry * 32)]
 
 
 class KqFwState(Structure):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import struct
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,8 @@ class Completion:
     value: int
     cycles: int
     explanation: str
+    # processor cycles the command spent waiting for the mover (struct kq_cpl mover_cycles)
+    mover_cycles: int = 0
 
     @property
     def ok(self) -> bool:
@@ -68,7 +71,7 @@ class Completion:
         buf = ctypes.create_string_buffer(256)
         L.kh_explain_cpl(ctypes.byref(c), buf, len(buf))
         return cls(int(c.tag), int(c.status), status_name(c.status), int(c.detail), int(c.value),
-                   int(c.cycles), buf.value.decode())
+                   int(c.cycles), buf.value.decode(), int(c.mover_cycles))
 
 
 @dataclass(frozen=True)
@@ -633,16 +636,14 @@ class Node:
         s.addr = self._put(p.tobytes())
         return self._command("dispatch", s, check)
 
-    def run(self, steps: Union[Steps, str, Path], *, check: bool = True) -> Completion:
-        """Run a step list with one RUN command; a failure's StatusError has ``step`` (the failing
-        step's index) and ``inner_value``."""
+    def _steps_put(self, steps: Union[Steps, str, Path]) -> Tuple[int, int]:
+        """A step list and its programs and lists into the data area: (address, steps)."""
         if isinstance(steps, (str, Path)):
             steps = Steps.load(steps)
         if not len(steps):
             raise InputError("the step list is empty")
         if len(steps) > C["KQ_MAX_STEPS"]:
             raise InputError(f"{len(steps)} steps; at most {C['KQ_MAX_STEPS']}")
-        self._attach()
         arr = (_lib.KqStep * len(steps))()
         for i, (op, fields, blob) in enumerate(steps.steps):
             arr[i].op = op
@@ -650,9 +651,9 @@ class Node:
                 setattr(arr[i], k, v)
             if blob is not None:
                 arr[i].addr = self._put(blob)
-        s = _lib.KqSub(op=C["KQ_OP_RUN"], count=len(steps))
-        s.addr = self._put(bytes(arr))
-        comp = self._command("run", s, False)
+        return self._put(bytes(arr)), len(steps)
+
+    def _run_done(self, comp: Completion, check: bool) -> Completion:
         if check and not comp.ok:
             e = StatusError(comp.status, comp.detail, comp.value, command="run",
                             explanation=comp.explanation, completion=comp)
@@ -660,6 +661,67 @@ class Node:
             e.inner_value = comp.value & ((1 << 48) - 1)
             raise e
         return comp
+
+    def run(self, steps: Union[Steps, str, Path], *, check: bool = True) -> Completion:
+        """Run a step list with one RUN command; a failure's StatusError has ``step`` (the failing
+        step's index) and ``inner_value``."""
+        self._attach()
+        addr, n = self._steps_put(steps)
+        s = _lib.KqSub(op=C["KQ_OP_RUN"], addr=addr, count=n)
+        return self._run_done(self._command("run", s, False), check)
+
+    # ---- Records (docs/host-interface.md §12): checked once, run by handle ----
+
+    def record(self, work: Union[MoveList, Steps, str, Path], *, check: bool = True) -> int:
+        """RECORD a descriptor list (a MoveList, its text or a file of it) or a step list (a
+        :class:`Steps`): the firmware checks it as REPLAY or RUN would and keeps the checked
+        bytes in memory it owns. Returns the handle (``replay_handle``, ``run_handle``,
+        ``forget``, a step list's ``replay @H``); with check False, the completion's value."""
+        self._attach()
+        if isinstance(work, Steps):
+            addr, n = self._steps_put(work)
+            s = _lib.KqSub(op=C["KQ_OP_RECORD"], flags=C["KQ_SUB_F_STEPS"], addr=addr, count=n)
+        else:
+            ml = _as_moves(work)
+            s = _lib.KqSub(op=C["KQ_OP_RECORD"], addr=self._put(ml.tobytes()), count=len(ml))
+        return int(self._command("record", s, check).value)
+
+    def _handle(self, h: int) -> int:
+        _check_range("handle", h, 0xFFFFFFFF)
+        return h
+
+    def replay_handle(self, handle: int, *, check: bool = True) -> Completion:
+        """REPLAY the recorded descriptor list `handle`: no check, nothing read from host
+        memory; the completion is the unrecorded REPLAY's (value = moves)."""
+        self._attach()
+        s = _lib.KqSub(op=C["KQ_OP_REPLAY"], flags=C["KQ_SUB_F_HANDLE"], addr=self._handle(handle))
+        return self._command("replay", s, check)
+
+    def run_handle(self, handle: int, *, check: bool = True) -> Completion:
+        """RUN the recorded step list `handle`, as ``run`` (value = steps)."""
+        self._attach()
+        s = _lib.KqSub(op=C["KQ_OP_RUN"], flags=C["KQ_SUB_F_HANDLE"], addr=self._handle(handle))
+        return self._run_done(self._command("run", s, False), check)
+
+    def forget(self, handle: int, *, check: bool = True) -> int:
+        """FORGET a record; returns the bytes it freed."""
+        self._attach()
+        s = _lib.KqSub(op=C["KQ_OP_FORGET"], addr=self._handle(handle))
+        return int(self._command("forget", s, check).value)
+
+    def records(self) -> List[Tuple[int, int, int, int]]:
+        """RECORDS: (handle, writes or steps, bytes, unit-global address) per record held."""
+        self._attach()
+        n = C["KQ_REC_MAX_HANDLES"]
+        line = _lib.LAYOUT[("kq_rec_info", "")]
+        a = self._put(bytes(n * line))
+        comp = self._command("records", _lib.KqSub(op=C["KQ_OP_RECORDS"], addr=a, count=n), True)
+        raw = self.read(a, min(int(comp.value), n) * line)
+        out = []
+        for i in range(min(int(comp.value), n)):
+            h, cnt, b, off = struct.unpack_from("<IIII", raw, i * line)
+            out.append((h, cnt, b, off))
+        return out
 
     def stop(self) -> CoreStatus:
         """STOP the firmware and wait (bounded by timeout_ms) for the core to stop. Raises

@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     caps.n_owned = KQ_OWN_N;
     struct kq_env env = {
         { { KQF_DRAM, variant ? KQF_STAGING : 0 }, { variant ? 0 : KQF_RSV_LO, variant ? 0 : KQF_RSV_HI } },
-        kqf_units, 3, &caps, kqf_map, 0, 0, 0, 0, 0,
+        kqf_units, 3, &caps, kqf_map, 0, 0, 0, 0, 0, 0,
     };
     env.owned = owned;
     env.sub = &s;
@@ -72,7 +72,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct kq_err e;
     unsigned st = kq_sub_check(&s, &env, &e);
     kqf_check_status(st);
-    /* accepted data never overlaps the reserved stretch (records: REPLAY 12, DISPATCH and RUN 32) */
+    /* By handle (REPLAY, RUN with KQ_SUB_F_HANDLE) addr is a handle, not data; no record table
+     * here (env.recs NULL), so the firmware would answer KS_REC_UNKNOWN: nothing more to see. */
+    if (st == KS_OK && (s.flags & KQ_SUB_F_HANDLE)) {
+        if ((s.op != KQ_OP_REPLAY && s.op != KQ_OP_RUN) || s.count || (s.addr >> 32))
+            __builtin_trap();
+        return 0;
+    }
+    /* accepted data never overlaps the reserved stretch (records: REPLAY 12, DISPATCH and RUN 32;
+     * RECORD as REPLAY or, with KQ_SUB_F_STEPS, as RUN) */
+    if (st == KS_OK && !variant && s.op == KQ_OP_RECORD && s.addr < KQF_RSV_HI &&
+        s.addr + (uint64_t)s.count * ((s.flags & KQ_SUB_F_STEPS) ? 32u : 12u) > KQF_RSV_LO)
+        __builtin_trap();
     if (st == KS_OK && !variant && s.op >= KQ_OP_REPLAY && s.op <= KQ_OP_RUN &&
         s.addr < KQF_RSV_HI && s.addr + (uint64_t)s.count * (s.op == KQ_OP_REPLAY ? 12u : 32u) > KQF_RSV_LO)
         __builtin_trap();

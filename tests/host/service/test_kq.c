@@ -195,6 +195,19 @@ static void setup_rules(void)
     CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
     good_header(); hdr.setup.sq_addr = 0x0E00;               /* ends where the header starts */
     CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    /* the library's order (header, submissions, completions), accepted natively: its edges */
+    good_header(); hdr.setup.sq_addr = 0x1200;               /* right after the header */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    hdr.setup.sq_addr = 0x11E0;                              /* its last line */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_OVERLAP);
+    good_header(); hdr.setup.cq_addr = 0x2200;               /* right after the submissions */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), 0);
+    hdr.setup.cq_addr = 0x21E0;                              /* on their last line */
+    CHECK_EQ(kq_setup_check(&rv32, 0x1000, &hdr), KQ_SETUP_OVERLAP);
+    /* RV64: the rings in staging (another region, bits [63:32] 0x80) at the header's offsets
+     * do not overlap it */
+    good_header(); hdr.setup.sq_addr = 0x8000001000ull;
+    CHECK_EQ(kq_setup_check(&rv64, 0x1000, &hdr), 0);
 }
 
 static void setup_indices(void)
@@ -228,7 +241,7 @@ static const struct kx_unit_entry units[] = {
 
 static struct kq_env env(const struct kq_reach *r, const struct kmv_caps *caps)
 {
-    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0, 0 };
+    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0, 0, 0 };
     return e;
 }
 
@@ -251,9 +264,9 @@ static void sub_simple(void)
     CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
     s = sub(4, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);        /* UNITS */
     s = sub(5, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);        /* STOP */
-    s = sub(6, 0, 0);
+    s = sub(9, 0, 0);                                      /* past RECORDS (8) */
     CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_OP);
-    CHECK_EQ(e.detail, 6);
+    CHECK_EQ(e.detail, 9);
     s = sub(0xFFFF, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_OP);
     s = sub(0, 0, 0); s.flags = 0x80;
     CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
@@ -401,9 +414,9 @@ static void run_steps_bad(void)
     struct kq_env v = env(&rv32, &kmv_caps_rv32);
     struct kq_err e;
     step(0, 1, 0x11, 8, 0x2000);
-    step(1, 6, 0, 0, 0);                                   /* unknown step */
+    step(1, 7, 0, 0, 0);                                   /* unknown step (past REPLAY_H, 6) */
     CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_STEP);
-    CHECK_EQ(e.detail, 6);
+    CHECK_EQ(e.detail, 7);
     CHECK_EQ(e.value, 0x0001000000000000ull);             /* step 1 in [63:48] */
     step(1, 0, 0, 0, 0);
     CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_STEP);
@@ -464,6 +477,120 @@ static void run_steps_replay(void)
     CHECK_EQ(kq_steps_check(steps, 2, &v32, &e), KS_BAD_ALIGN);
 }
 
+/* ---- Records (docs/host-interface.md §12): the submission rows by flags, the REPLAY_H step
+ * rows and the handle statuses; expected values from queue.h's handle layout and status.h. */
+static void sub_records(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_err e;
+    struct kq_sub s = sub(1, 0x200, 0);                    /* REPLAY by handle 0x200 */
+    s.flags = 1;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s.op = 3; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);   /* RUN by handle */
+    s.count = 1;                                           /* count must be 0 by handle */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 16);
+    s = sub(1, 0x100000200ull, 0); s.flags = 1;            /* addr[63:32] must be 0 */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 12);
+    s = sub(2, 0x2000, 1); s.flags = 1;                    /* DISPATCH takes no flag */
+    s.ntargets = 1; s.targets[0] = 0x11;
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(e.detail, 1);
+    s = sub(0, 0, 0); s.flags = 2;                         /* NOP neither */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    s = sub(1, 0x100, 2); s.flags = 2;                     /* STEPS is RECORD's only */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    s = sub(1, 0x100, 2); s.flags = 4;                     /* undefined bit */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(e.detail, 4);
+    s = sub(6, 0x100, 2); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);         /* RECORD a list */
+    s = sub(6, 0x100, 4097); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = sub(6, 0x1000, 4); s.flags = 2; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);   /* steps */
+    s = sub(6, 0x1004, 4); s.flags = 2; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    s = sub(6, 0x100, 2); s.flags = 1; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    /* the firmware's reach with the record area owned (host-interface.md §12: 0x40_0000 up
+     * to 0x51_0000) */
+    static const struct kq_reach rv32rec = { { 0x70000000ull, 0 }, { 0x400000u, 0x510000u } };
+    v = env(&rv32rec, &kmv_caps_rv32);
+    s = sub(6, 0x410000, 1);                               /* data in the record area */
+    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(e.value, 0x410000);
+    s = sub(6, 0x50FFF4, 1); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);  /* its last 12 */
+    s = sub(6, 0x510000, 1); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);       /* past it */
+    s = sub(7, 0x200, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);          /* FORGET */
+    s.count = 1; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    s = sub(7, 0x200, 0); s.flags = 1; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    s = sub(8, 0x1000, 8); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);         /* RECORDS */
+    s = sub(8, 0x1000, 9); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = sub(8, 0x1010, 1); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+}
+
+static void handles(void)
+{
+    struct kq_env v = env(&rv32, &kmv_caps_rv32);
+    struct kq_recs t;
+    memset(&t, 0, sizeof t);
+    for (unsigned i = 0; i < KQ_REC_SLOTS; i++)
+        t.r[i].key = KQ_REC_FREE(i);
+    /* this run's generations 0x10..0x12; 4 slots; slot 1 holds list 0x1101 (generation 0x11),
+     * slot 2 the step list 0x1012 */
+    t.lo_slots = 0x10u | (4u - 1u) << 24;    /* [26:24] slots - 1 */
+    t.gen_hi = 0x13;
+    t.r[1].key = KQ_REC_KEY(0x1101u);
+    t.r[2].key = KQ_REC_KEY(0x1012u);
+    t.r[1].n = 3;                               /* held: n not 0 (a record has a move) */
+    t.r[2].n = 2;
+    v.recs = &t;
+    struct kq_err e;
+    const struct kq_rec *r;
+    /* a slot whose n is 0 is free whatever its key says (boot sets n only, kq.h) */
+    t.r[3].key = KQ_REC_KEY(0x1103u);
+    CHECK_EQ(kq_rec_check(&v, 0x1103, 0, &e, &r), KS_REC_STALE);
+    CHECK_EQ(r == 0, 1);
+    CHECK_EQ(kq_rec_check(&v, 0x1101, 0, &e, &r), KS_OK);
+    CHECK_EQ(r == &t.r[1], 1);
+    CHECK_EQ(kq_rec_check(&v, 0x1012, KQ_H_STEPS, &e, &r), KS_OK);
+    CHECK_EQ(kq_rec_check(&v, 0x1101, KQ_H_STEPS, &e, &r), KS_REC_KIND);
+    CHECK_EQ(e.detail, 0x1101);
+    CHECK_EQ(kq_rec_check(&v, 0x1012, 0, &e, &r), KS_REC_KIND);
+    CHECK_EQ(kq_rec_check(&v, 0x1201, 0, &e, &r), KS_REC_STALE);  /* issued this run, not held */
+    CHECK_EQ(e.value, 1);
+    CHECK_EQ(kq_rec_check(&v, 0x0F01, 0, &e, &r), KS_REC_STALE);  /* before this run */
+    CHECK_EQ(e.value, 2);
+    CHECK_EQ(kq_rec_check(&v, 0x1301, 0, &e, &r), KS_REC_UNKNOWN); /* not issued yet */
+    CHECK_EQ(e.detail, 0x1301);
+    CHECK_EQ(kq_rec_check(&v, 0x1104, 0, &e, &r), KS_REC_UNKNOWN); /* slot 4 of 4 */
+    CHECK_EQ(kq_rec_check(&v, 0x1109, 0, &e, &r), KS_REC_UNKNOWN); /* bit 3 */
+    CHECK_EQ(kq_rec_check(&v, 0x0001, 0, &e, &r), KS_REC_UNKNOWN); /* generation 0 */
+    /* the by-handle lookup's compare (queue.c): key == h ^ op << 3, op REPLAY 1 or RUN 3 */
+    CHECK_EQ(t.r[1].key, 0x1101u ^ (1u << 3));
+    CHECK_EQ(t.r[2].key, 0x1012u ^ (3u << 3));
+    for (unsigned i = 0; i < KQ_REC_SLOTS; i++)          /* a free slot never matches */
+        for (uint32_t h = i; h < 0x400; h += KQ_REC_SLOTS)
+            if (i != 1 && i != 2) {
+                CHECK_EQ(KQ_REC_FREE(i) == (h ^ (1u << 3)), 0);
+                CHECK_EQ(KQ_REC_FREE(i) == (h ^ (3u << 3)), 0);
+            }
+    /* REPLAY_H steps: n and addr[63:32] 0, the handle live and a list */
+    step(0, 6, 0, 0, 0x1101);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
+    step(0, 6, 0, 0, 0x1012);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_KIND);
+    CHECK_EQ(e.value, 0);                                  /* step 0 | 0 */
+    step(0, 6, 0, 1, 0x1101);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 8);
+    step(0, 2, 0, 0, 0); step(1, 6, 0, 0, 0x100001101ull);
+    step(0, 4, 0, 0, 0);                                   /* BARRIER, then the bad one */
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(e.detail, 20);
+    CHECK_EQ(e.value, 0x0001000000000000ull);
+    v.recs = 0;                                            /* no table: nothing is held */
+    step(0, 6, 0, 0, 0x1101);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_UNKNOWN);
+}
+
 /* RV64 owns the firmware's DRAM range too (KQ_FW_OWN_*, host-interface.md §2.1: the copy
  * buffer); the 32-bit end test stays exact at the 4 GB reach end. */
 static void range_rv64_fw_dram(void)
@@ -471,10 +598,12 @@ static void range_rv64_fw_dram(void)
     static const struct kq_reach r = { { 0x100000000ull, 0x200000ull }, { KQ_FW_OWN_LO, KQ_FW_OWN_HI } };
     struct kq_err e;
     CHECK_EQ(KQ_FW_OWN_LO, 0x400000u);
-    CHECK_EQ(KQ_FW_OWN_HI, 0x410000u);
+    CHECK_EQ(KQ_FW_OWN_HI, 0x510000u);        /* and the record area at its largest, 1 MB */
     CHECK_EQ(kq_range(&r, 0x404000ull, 12, 4, &e), KS_BAD_ADDR);        /* the copy buffer */
     CHECK_EQ(kq_range(&r, 0x3FFFE0ull, 64, 32, &e), KS_BAD_ADDR);       /* runs into it */
-    CHECK_EQ(kq_range(&r, 0x410000ull, 32, 32, &e), KS_OK);
+    CHECK_EQ(kq_range(&r, 0x410000ull, 32, 32, &e), KS_BAD_ADDR);       /* the record area */
+    CHECK_EQ(kq_range(&r, 0x50FFE0ull, 64, 32, &e), KS_BAD_ADDR);       /* its last bytes */
+    CHECK_EQ(kq_range(&r, 0x510000ull, 32, 32, &e), KS_OK);
     CHECK_EQ(kq_range(&r, 0xFFFFFFE0ull, 32, 32, &e), KS_OK);           /* ends at 4 GB exactly */
     CHECK_EQ(kq_range(&r, 0xFFFFFFE0ull, 64, 32, &e), KS_BAD_ADDR);     /* across 4 GB */
 }
@@ -507,6 +636,10 @@ static void step_use(void)
     CHECK_EQ(kq_step_use(&steps[0], &v), 0);
     step(0, 2, 0x99, 9999, 0x102);                         /* REPLAY: checked on its copy */
     CHECK_EQ(kq_step_use(&steps[0], &v), 0);
+    step(0, 6, 0x99, 9999, 0x102);                         /* REPLAY_H: looked up on its copy */
+    CHECK_EQ(kq_step_use(&steps[0], &v), 0);
+    step(0, 7, 0x12, 8, 0x2000);                           /* past REPLAY_H */
+    CHECK_EQ(kq_step_use(&steps[0], &v), -1);
 }
 
 /* A REPLAY step's list is validated with the owned ranges: the RUN's step list (KQ_OWN_CMD)
@@ -561,6 +694,8 @@ static void status_ranges(void)
     }
     CHECK_EQ(KS_IS_OTHER(KS_ABORTED), 1);
     CHECK_EQ(KS_ABORTED, 0x71);
+    CHECK_EQ(KS_IS_INPUT(KS_REC_UNKNOWN) && KS_IS_INPUT(KS_REC_STALE) && KS_IS_INPUT(KS_REC_KIND), 1);
+    CHECK_EQ(KS_IS_OTHER(KS_REC_FULL), 1);
     /* The mover's refusals of walks are input (nothing written); RV64's XFORM completion is
      * "other": the moves ran. */
     CHECK_EQ(KS_IS_INPUT(KS_MV_OWNED) && KS_IS_INPUT(KS_MV_ADDR) && KS_IS_INPUT(KS_MV_GATHER_ROWS), 1);
@@ -588,6 +723,8 @@ int main(void)
     RUN(run_steps_good);
     RUN(run_steps_bad);
     RUN(run_steps_replay);
+    RUN(sub_records);
+    RUN(handles);
     RUN(range_rv64_fw_dram);
     RUN(step_use);
     RUN(run_steps_replay_owned);

@@ -1,7 +1,8 @@
 /* test_bootblock_rules.c — every rule of kx_bootblock_check (boot.h, docs/firmware.md "Boot")
  * on blocks built here in the scratchpad, one rule broken at a time, plus the order when two
  * are broken (the first wins). Expected reasons are the numbers docs/firmware.md lists
- * (1 magic, 2 version, 3 size/count, 4 flags, 6 wait, 7 unit table), written as literals. */
+ * (1 magic, 2 version, 3 size/count, 4 flags, 6 wait, 7 unit table, 8 wait above 2^31 - 1, 10 record limits), written
+ * as literals. */
 #include "harness.h"
 #include "boot.h"
 
@@ -20,6 +21,8 @@ static struct kx_bootblock *kt_good(unsigned n)
     bb->wait_cycles = 1000;
     bb->queue_addr = 0x800000;
     bb->unit_count = (uint16_t)n;
+    bb->rec_handles = 0;                /* the records' defaults */
+    bb->rec_bytes = 0;
     for (unsigned i = 0; i < 32; i++) {
         bb->units[i].yx = (uint8_t)(0x20 + i);
         bb->units[i].type = 1;
@@ -53,6 +56,15 @@ int main(void)
     EXPECT_EQ(kx_bootblock_check(bb), 4);
     bb = kt_good(3); bb->wait_cycles = 0;
     EXPECT_EQ(kx_bootblock_check(bb), 6);
+    /* the records' limits (exitword.h KX_BOOT_BAD_RECORDS 10; queue.h: 8 records, 1 MB, 32-byte units) */
+    bb = kt_good(3); bb->rec_handles = 8; bb->rec_bytes = 0x100000;
+    EXPECT_EQ(kx_bootblock_check(bb), 0);
+    bb = kt_good(3); bb->rec_handles = 9;
+    EXPECT_EQ(kx_bootblock_check(bb), 10);
+    bb = kt_good(3); bb->rec_bytes = 0x100020;
+    EXPECT_EQ(kx_bootblock_check(bb), 10);
+    bb = kt_good(3); bb->rec_bytes = 100;
+    EXPECT_EQ(kx_bootblock_check(bb), 10);
     bb = kt_good(3); bb->flags = 0;                                 /* a table without the flag */
     EXPECT_EQ(kx_bootblock_check(bb), 7);
     bb = kt_good(0); bb->flags = 1;                                 /* the flag without a table */

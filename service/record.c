@@ -1,0 +1,300 @@
+/* record.c — records (docs/host-interface.md "Records", docs/service.md "Records"): a
+ * descriptor list or a RUN step list checked once, as REPLAY and RUN check theirs, and kept in
+ * the record area (cpu_map.h KX_FW_REC_OFFSET), memory the firmware owns: command data
+ * overlapping it is refused (KS_BAD_ADDR) and so is every mover walk reaching it
+ * (KS_MV_OWNED), the ranges boot extends here. REPLAY and RUN by handle then run the kept
+ * bytes with no check and no read of the host's memory (queue.c: the native path). Everything
+ * here runs once per RECORD / FORGET / RECORDS, at boot or on a refusal, so it is cold code on
+ * RV32 (docs/kvm.md; the entry rules of kq_cold.c): two typed entries, kq_rec_exec and
+ * kq_rec_result, which only kq_cold.c calls (cold-to-cold on RV32: no native stub of their own). */
+#include "kq_svc.h"
+
+#define REC_FREE(slot)  KQ_REC_FREE(slot)
+/* A descriptor list's record: one REPLAY step, a step of op 0 (it ends queue.c's loop, whose
+ * count, the record's n, is then the list's moves: the value REPLAY ends with), the list. */
+#define REC_HDR  (2u * KQ_STEP_BYTES)
+
+static uint32_t round32(uint32_t b)
+{
+    return (b + 31u) & ~31u;
+}
+
+/* The record area: from KX_FW_REC_OFFSET, the boot block's rec_bytes (checked at boot,
+ * boot/bootblock.c); the boot block is in the scratchpad, which the host cannot write while the
+ * core runs. */
+extern const struct kx_bootblock __kx_bootblock;   /* the linker's (boot/start.c): no call */
+static uint32_t rec_hi(void)
+{
+    uint32_t nb = __kx_bootblock.rec_bytes;
+    return KX_FW_REC_OFFSET + (nb ? nb : KQ_REC_DEF_BYTES);
+}
+
+/* First fit: the lowest start in the area where `need` bytes touch no record. Returns the
+ * start, or 0 (the area never starts at 0). *room: bytes free from there to the next record
+ * or the area's end. */
+static uint32_t rec_alloc(uint32_t need, uint32_t *room)
+{
+    const struct kq_recs *t = &kq_recs;
+    uint32_t at = KX_FW_REC_OFFSET, hi = rec_hi();
+    for (;;) {
+        uint32_t end = hi, moved = 0;
+        for (uint32_t i = 0; i < KQ_RECS_SLOTS(t); i++) {
+            const struct kq_rec *r = &t->r[i];
+            if (!r->n)
+                continue;                           /* free: n 0 (its other words unset) */
+            if (r->ug < at + need && at < r->ug + r->bytes) {
+                at = r->ug + r->bytes;              /* past it, and look again */
+                moved = 1;
+            } else if (r->ug >= at && r->ug < end) {
+                end = r->ug;
+            }
+        }
+        if (at + need > hi)
+            return 0;
+        if (!moved) {
+            *room = end - at;
+            return at;
+        }
+    }
+}
+
+static uint32_t rec_free_bytes(void)
+{
+    const struct kq_recs *t = &kq_recs;
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < KQ_RECS_SLOTS(t); i++)
+        if (t->r[i].n)
+            used += t->r[i].bytes;
+    return rec_hi() - KX_FW_REC_OFFSET - used;
+}
+
+static void fill(struct kq_err *e, unsigned st, uint32_t detail, uint64_t value)
+{
+    e->status = (uint16_t)st;
+    e->detail = detail;
+    e->value = value;
+}
+
+/* n words from host memory (as it is now) into the record area. */
+static void rec_copy(uint32_t dst, uint64_t src, uint32_t words)
+{
+    volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(dst);
+    const volatile kq_word *s = (const volatile kq_word *)hal_ug_ptr(src);
+    for (uint32_t i = 0; i < words; i++)
+        d[i] = s[i];
+}
+
+/* A replay's outcome as REPLAY reports it (kq_cold.c cold_replay_result), under `step` in a
+ * RUN (KQ_NO_STEP: a command). */
+static void rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r, uint32_t step)
+{
+    uint64_t v = st == KS_OK || st == KS_XFORM_UNCHECKED ? r->moves
+                                                          : ((uint64_t)r->index << 32 | (uint32_t)r->value);
+    fill(e, st, r->detail, step != KQ_NO_STEP ? kq_step_value(step, v) : v);
+}
+
+/* Validates the n writes at ug (the record area) as REPLAY validates its copy: with the
+ * service's caps, the host's command data and list in use (owned) while it runs. */
+static unsigned rec_validate(uint32_t ug, uint32_t n, uint64_t cmd, uint64_t cmd_bytes,
+                             uint64_t list, struct kmv_result *r)
+{
+    /* the owned ranges and caps (kq_cold.c): a cold-to-cold call on RV32, on this chain's
+     * interpreted stack (docs/kvm.md "Stack": 336 + 64 + its 16) */
+    kq_cold_owned();
+    kq_owned[KQ_OWN_CMD].lo = cmd;
+    kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
+    kq_owned[KQ_OWN_LIST].lo = list;
+    kq_owned[KQ_OWN_LIST].hi = list + (uint64_t)n * KD_RECORD_BYTES;
+    /* through its native entry: its own interpreted stack on RV32 (docs/kvm.md "Stack") */
+    unsigned st = kq_env.validate((const struct kd_write *)(uintptr_t)hal_ug_ptr(ug), n, &kq_caps, r);
+    for (unsigned k = KQ_OWN_CMD; k < KQ_OWN_N; k++)
+        kq_owned[k].lo = kq_owned[k].hi = 0;
+    return st;
+}
+
+/* The slot a new record takes, or KQ_REC_SLOTS (none free). */
+static uint32_t rec_slot(void)
+{
+    uint32_t i = 0;
+    while (i < KQ_RECS_SLOTS(&kq_recs) && kq_recs.r[i].n)
+        i++;
+    return i < KQ_RECS_SLOTS(&kq_recs) ? i : KQ_REC_SLOTS;
+}
+
+/* writes (a descriptor list: its REPLAY step's n) or steps */
+static uint32_t rec_count(const struct kq_rec *r)
+{
+    if (KQ_REC_KEY(r->key) & KQ_H_STEPS)
+        return r->n;
+    return ((const struct kq_step *)(uintptr_t)hal_ug_ptr(r->ug))->n;   /* r->n: its moves */
+}
+
+/* RECORD: checked as REPLAY / RUN check theirs, then kept; value = the handle. */
+static void rec_record(const struct kq_sub *s, struct kq_err *e)
+{
+    uint32_t steps = s->flags & KQ_SUB_F_STEPS ? KQ_H_STEPS : 0;
+    uint32_t n = s->count;
+    uint32_t first = steps ? n * KQ_STEP_BYTES : n * KD_RECORD_BYTES;
+    uint32_t hdr = steps ? 0 : REC_HDR;
+    uint32_t room, slot = rec_slot();
+    if (slot == KQ_REC_SLOTS) {
+        fill(e, KS_REC_FULL, hdr + first, 1);
+        return;
+    }
+    uint32_t at = rec_alloc(hdr + round32(first), &room);
+    if (!at) {
+        fill(e, KS_REC_FULL, hdr + first, 2);
+        return;
+    }
+    /* The host's data as it is in memory now (RV32: write back, then drop every line). */
+    hal_shared_release();
+    hal_shared_acquire();
+    rec_copy(at + hdr, s->addr, first / 4u);
+    uint32_t detail, used = hdr + round32(first);
+    struct kmv_result r;
+    r.value = 0;                                    /* validation reads no mover status */
+    struct kq_step *st = (struct kq_step *)(uintptr_t)hal_ug_ptr(at);
+    if (!steps) {
+        unsigned vs = rec_validate(at + hdr, n, s->addr, first, s->addr, &r);
+        if (vs != KS_OK) {
+            rec_result(e, vs, &r, KQ_NO_STEP);
+            return;
+        }
+        /* the step that runs it (queue.c runs every record as steps) */
+        volatile kq_word *w = (volatile kq_word *)st;
+        for (unsigned k = 0; k < REC_HDR / 4u; k++)
+            w[k] = 0;
+        st->op = KQ_STEP_REPLAY;
+        st->n = n;
+        st->addr = at + hdr;
+        detail = n;
+        n = r.moves;                                /* >= 1: a valid list ends with a GO */
+    } else {
+        /* The RUN's checks on the kept steps (WAITs against the DISPATCHes before them, every
+         * field, every REPLAY_H's handle); each REPLAY step's list is copied after the steps
+         * and validated there, where it will run, so checked and kept are the same bytes. */
+        uint32_t tally[KX_BOOT_MAX_UNITS];
+        for (unsigned u = 0; u < KX_BOOT_MAX_UNITS; u++)
+            tally[u] = 0;
+        kq_env.at_use = 2;              /* lists validated below, on their copies; steps kept */
+        for (uint32_t i = 0; i < n; i++) {
+            if (kq_step_check(&st[i], &kq_env, tally, e) != KS_OK) {
+                e->value = kq_step_value(i, e->value);
+                kq_env.at_use = 0;
+                return;
+            }
+        }
+        kq_env.at_use = 0;
+        for (uint32_t i = 0; i < n; i++, st++) {
+            if (st->op != KQ_STEP_REPLAY && st->op != KQ_STEP_REPLAY_H)
+                continue;
+            uint32_t w = st->n;
+            uint64_t src = st->addr;
+            const struct kq_rec *h = 0;
+            if (st->op == KQ_STEP_REPLAY_H) {
+                /* a recorded list: its bytes copied in (checked when it was recorded), so
+                 * this record stands whatever becomes of that one */
+                struct kq_err he;
+                (void)kq_rec_check(&kq_env, (uint32_t)src, 0, &he, &h);   /* checked above */
+                const struct kq_step *hs = (const struct kq_step *)(uintptr_t)hal_ug_ptr(h->ug);
+                w = hs->n;
+                src = hs->addr;
+            }
+            uint32_t b = round32(w * KD_RECORD_BYTES);
+            if (b > room - used) {
+                fill(e, KS_REC_FULL, used + b, 2);
+                return;
+            }
+            uint32_t to = at + used;
+            rec_copy(to, src, w * KD_RECORD_WORDS);
+            if (!h) {
+                /* refused as RUN's check refuses it: value = the step | the write */
+                unsigned vs = rec_validate(to, w, s->addr, first, src, &r);
+                if (vs != KS_OK) {
+                    fill(e, vs, r.detail, kq_step_value(i, r.index));
+                    return;
+                }
+            }
+            /* kept in the form a recorded RUN runs: a REPLAY of a list in the record area */
+            st->op = KQ_STEP_REPLAY;
+            st->n = w;
+            st->addr = to;
+            used += b;
+        }
+        detail = n;
+    }
+    uint32_t handle = ((uint32_t)kq.m.sq_head << KQ_H_GEN_SHIFT) | steps | slot;
+    struct kq_rec *k = &kq_recs.r[slot];
+    k->key = KQ_REC_KEY(handle);
+    k->n = n;
+    k->ug = at;
+    k->bytes = used;
+    kq_recs.gen_hi = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
+    /* in memory, not only in the cache: the at-use reads come after acquires that drop lines */
+    hal_shared_release();
+    fill(e, KS_OK, detail, handle);
+}
+
+static void rec_exec(const struct kq_sub *s, struct kq_err *e)
+{
+    if (s->op == KQ_OP_RECORD) {
+        rec_record(s, e);
+    } else if (s->op == KQ_OP_FORGET) {
+        const struct kq_rec *r;
+        uint32_t h = (uint32_t)s->addr;
+        if (kq_rec_check(&kq_env, h, h & KQ_H_STEPS, e, &r) == KS_OK) {
+            struct kq_rec *k = &kq_recs.r[h & KQ_H_SLOT];
+            uint32_t b = k->bytes;
+            k->key = REC_FREE(h & KQ_H_SLOT);
+            k->n = 0;
+            fill(e, KS_OK, 0, b);
+        }
+    } else {                                        /* KQ_OP_RECORDS */
+        volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(s->addr);
+        uint32_t live = 0;
+        for (uint32_t i = 0; i < KQ_RECS_SLOTS(&kq_recs); i++) {
+            const struct kq_rec *r = &kq_recs.r[i];
+            if (!r->n)
+                continue;
+            if (live < s->count) {
+                volatile kq_word *l = d + live * (sizeof(struct kq_rec_info) / 4u);
+                l[0] = KQ_REC_KEY(r->key);          /* the key's kind bits undone */
+                l[1] = rec_count(r);
+                l[2] = r->bytes;
+                l[3] = r->ug;
+                for (unsigned k = 4; k < 8; k++)
+                    l[k] = 0;
+            }
+            live++;
+        }
+        hal_shared_release();
+        fill(e, KS_OK, rec_free_bytes(), live);
+    }
+}
+
+/* kq_svc.h: RECORD, FORGET, RECORDS; a REPLAY / RUN by handle that queue.c's lookup did not
+ * find gets its named status here (KS_REC_*). Called from kq_cold.c's command path. */
+void kq_rec_exec(const struct kq_sub *s, struct kq_err *e)
+{
+    if (s->flags & KQ_SUB_F_HANDLE) {
+        const struct kq_rec *r;
+        (void)kq_rec_check(&kq_env, (uint32_t)s->addr, s->op == KQ_OP_RUN ? KQ_H_STEPS : 0, e, &r);
+    } else {
+        rec_exec(s, e);
+    }
+}
+
+/* kq_svc.h: a recorded list's replay ended st != KS_OK. */
+unsigned kq_rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r, uint32_t step)
+{
+    if (kq_env.sub->op == KQ_OP_REPLAY)
+        step = KQ_NO_STEP;                          /* a REPLAY by handle: as REPLAY reports */
+    if (st == KS_XFORM_UNCHECKED) {
+        /* RV64: the moves ran; the RUN goes on and ends saying so */
+        e->status = KS_XFORM_UNCHECKED;
+        e->detail += r->detail;
+        return KS_OK;
+    }
+    rec_result(e, st, r, step);
+    return st;
+}

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# records.sh — records end to end through kactl (docs/host-interface.md "Records"):
+# replay and run by handle against the same unrecorded commands (memory and completions), a
+# step list naming a record, a mover walk and command data aimed at the record area (refused),
+# unknown / forgotten / wrong-kind / restarted handles, the boot block's limits.
+# Usage: tests/e2e/records.sh BOARD OUTDIR    -> PASS:/FAIL: lines on stdout (suite log)
+# Expected values are literals of include/kohaku/status.h (REC_UNKNOWN 0x28, REC_STALE 0x29,
+# REC_KIND 0x2A, REC_FULL 0x78, MV_OWNED 0x20, BAD_ADDR 0x05), exitword.h (0xB007_000A: record
+# limits refused) and include/kohaku/queue.h / cpu_map.h (handle [3:0] slot, [4] step list,
+# [31:8] the RECORD's submission index + 1; the record area at 0x41_0000; a list's record is two
+# 32-byte steps then the list rounded up to 32 bytes).
+set -u
+board=$1 out=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+. scripts/qemu-hostport.sh
+kactl=$out/host/kactl fw=$out/$board/fw.elf demo=host/demo
+work=$out/tests/e2e-records/$board
+rm -rf "$work" && mkdir -p "$work"
+
+T="" why="" OUT="" RC=0
+k() { OUT=$("$kactl" "$@" 2>&1); RC=$?; { echo "\$ kactl $* -> $RC"; echo "$OUT"; } >> "$work/transcript.txt"; }
+. tests/e2e/checks.sh
+begin() { T=$1; why=""; }
+end() { if [ -z "$why" ]; then echo "PASS: e2e-records-$board/$T"; else echo "FAIL: e2e-records-$board/$T$(head -c 700 <<< "$why")"; fi; }
+# the completion line of the last kactl run, cycles and tag left out (they differ run to run)
+cpl() { sed -n 's/^\([a-z]*\): status=\([A-Z_]*\) detail=\([0-9a-fx]*\) value=\([0-9a-fx]*\) .*/\2 \3 \4/p' <<< "$OUT" | head -n1; }
+handle() { sed -n 's/^handle @\(0x[0-9a-f]*\) .*/\1/p' <<< "$OUT"; }
+mem() { "$kactl" read "$1" "$2" | sed 's/^[^:]*: *//'; }
+boot() { k boot "$fw" "$@"; [ "$RC" -eq 0 ] || why="$why boot $*: $(tail -n1 <<< "$OUT");"; }
+
+hp_start "$board" "$out" "$work/qemu" "" || { echo "FAIL: e2e-records-$board/qemu_start $(head -c 300 "$HP_LOG")"; exit 0; }
+export KACTL_SOCKET=$HP_SOCK
+trap 'hp_stop' EXIT
+
+# Data the lists move: copy.txt copies 8 words 0x18_0000 -> 0x10_0000 and 32 words
+# 0x18_1000 -> 0x10_1000 (host/demo/copy.txt's comment).
+SRC_X=0x180000 SRC_W=0x181000 DST_X=0x100000 DST_W=0x101000
+pattern() { # N BYTES of a pattern seeded by $2 as hex
+  python3 -c "import sys; n=int(sys.argv[1]); s=int(sys.argv[2]); print(bytes(((i*7+s)&255) for i in range(n)).hex())" "$1" "$2"; }
+fill_src() { "$kactl" write $SRC_X "$(pattern 256 $1)" > /dev/null && "$kactl" write $SRC_W "$(pattern 1024 $(($1 + 1)))" > /dev/null ||
+  why="$why writing the source failed;"; }
+zero_dst() { "$kactl" write $DST_X "$(printf '%0512d' 0)" > /dev/null && "$kactl" write $DST_W "$(printf '%02048d' 0)" > /dev/null ||
+  why="$why zeroing the destination failed;"; }
+dst() { echo "$(mem $DST_X 256)$(mem $DST_W 1024)"; }
+src() { echo "$(mem $SRC_X 256)$(mem $SRC_W 1024)"; }
+
+begin boot
+boot
+end
+
+# ---- replay by handle: the same memory and completion as the unrecorded REPLAY
+begin replay_same_as_unrecorded
+fill_src 3; zero_dst
+k replay $demo/copy.txt; want_rc 0 replay; plain=$(cpl); d1=$(dst)
+k record $demo/copy.txt; want_rc 0 record; H=$(handle)
+# the first RECORD of this boot: slot 0, a list, generation = its submission index + 1 = 2
+# (submission 0 was the REPLAY above)
+[ "$H" = 0x200 ] || why="$why handle $H, want 0x200;"
+want_out 'record: status=OK detail=0x12 value=0x200 '
+zero_dst
+k replay @$H; want_rc 0 "replay @$H"; byh=$(cpl); d2=$(dst)
+[ "$plain" = "OK 0x0 0x2" ] || why="$why REPLAY completion '$plain', want OK 0x0 0x2;"
+[ "$byh" = "$plain" ] || why="$why REPLAY @H completion '$byh' differs from REPLAY's '$plain';"
+[ "$d1" = "$(src)" ] || why="$why REPLAY did not copy the source;"
+[ "$d2" = "$d1" ] || why="$why REPLAY @H memory differs from REPLAY's;"
+end
+LIST=$H
+
+begin records_lists_it
+k records; want_rc 0 records
+# 2 steps (64) + 18 writes x 12 = 216 -> 224: 288 bytes at the area's start
+want_out "^  @$LIST list 18 writes, 288 bytes at 0x410000$"
+want_out 'records: 1 held, 261856 bytes free'
+end
+
+# ---- the record is the firmware's copy: rewriting the host's file data does not change it
+begin record_ignores_later_host_data
+fill_src 9; zero_dst
+k replay @$LIST; want_rc 0 "replay @$LIST"
+[ "$(dst)" = "$(src)" ] || why="$why replay @H after new source data did not copy it;"
+end
+
+# ---- run by handle, and a step list naming the record
+printf 'replay copy.txt\nsignal 7\n' > "$work/steps.txt"; cp $demo/copy.txt "$work/"
+printf 'replay @%s\nsignal 7\n' "$LIST" > "$work/steps_h.txt"
+begin run_same_as_unrecorded
+fill_src 11; zero_dst
+k run "$work/steps.txt"; want_rc 0 run; plain=$(cpl); d1=$(dst)
+k record "$work/steps.txt"; want_rc 0 record; R=$(handle)
+[ $(( R & 0x1f )) -eq $(( 0x10 | 1 )) ] || why="$why RUN record handle $R: want a step list in slot 1;"
+zero_dst
+k run @$R; want_rc 0 "run @$R"; byh=$(cpl); d2=$(dst)
+[ "$plain" = "OK 0x0 0x2" ] || why="$why RUN completion '$plain', want OK 0x0 0x2;"
+[ "$byh" = "$plain" ] || why="$why RUN @H completion '$byh' differs from RUN's '$plain';"
+[ "$d1" = "$(src)" ] && [ "$d2" = "$d1" ] || why="$why RUN @H memory differs;"
+end
+RUNREC=$R
+
+begin run_step_names_record
+fill_src 13; zero_dst
+k run "$work/steps_h.txt"; want_rc 0 "run (replay @H step)"
+[ "$(cpl)" = "OK 0x0 0x2" ] || why="$why completion '$(cpl)';"
+[ "$(dst)" = "$(src)" ] || why="$why the named record did not run;"
+k record "$work/steps_h.txt"; want_rc 0 "record (replay @H step)"; R2=$(handle)
+zero_dst
+k run @$R2; want_rc 0 "run @$R2"
+[ "$(dst)" = "$(src)" ] || why="$why the recorded RUN naming the record did not run it;"
+end
+
+# ---- a mover walk aimed at the record area: refused, checked or recorded; the record stays
+begin walk_into_record_area_refused
+before=$(mem 0x410000 288)
+# copy.txt's first move with its destination at the record area (HDR walker 1 base 0x41_0000)
+sed 's/^0x10 0x0000100001000001$/0x10 0x0000100004100001/' $demo/copy.txt > "$work/evil.txt"
+grep -q 0x0000100004100001 "$work/evil.txt" || why="$why evil list not made;"
+k replay "$work/evil.txt"; want_rc 1 "replay evil"
+# KS_MV_OWNED, detail (range 0: the firmware's DRAM and records) << 8 | walk 1 (destination),
+# value = the write (index 10, the first GO) << 32
+[ "$(cpl)" = "MV_OWNED 0x1 0xa00000000" ] || why="$why REPLAY into the record area: '$(cpl)';"
+k record "$work/evil.txt"; want_rc 1 "record evil"
+[ "$(cpl)" = "MV_OWNED 0x1 0xa00000000" ] || why="$why RECORD of it: '$(cpl)';"
+[ "$(mem 0x410000 288)" = "$before" ] || why="$why the record's bytes changed;"
+fill_src 17; zero_dst
+k replay @$LIST; want_rc 0 "replay @$LIST after"
+[ "$(dst)" = "$(src)" ] || why="$why the record no longer copies;"
+end
+
+# ---- command data in the record area: refused (BAD_ADDR, detail = bytes, value = address)
+begin command_data_in_record_area_refused
+k submit --op 1 --addr 0x410000 --count 1; want_rc 1 "submit REPLAY at 0x410000"
+[ "$(cpl)" = "BAD_ADDR 0xc 0x410000" ] || why="$why REPLAY data: '$(cpl)';"
+k submit --op 6 --addr 0x410040 --count 2; want_rc 1 "submit RECORD at 0x410040"
+[ "$(cpl)" = "BAD_ADDR 0x18 0x410040" ] || why="$why RECORD data: '$(cpl)';"
+still_serves
+end
+
+# ---- handles the firmware does not hold
+begin unknown_handle
+k replay @0x5                           # slot 5, generation 0: never issued
+want_rc 1 "replay @0x5"; [ "$(cpl)" = "REC_UNKNOWN 0x5 0x0" ] || why="$why '$(cpl)';"
+k replay @0x7f07                        # slot 7, generation 0x7f: not issued yet
+want_rc 1 "replay @0x7f07"; [ "$(cpl)" = "REC_UNKNOWN 0x7f07 0x0" ] || why="$why '$(cpl)';"
+k forget @0x7f07; want_rc 1 forget; [ "$(cpl)" = "REC_UNKNOWN 0x7f07 0x0" ] || why="$why forget: '$(cpl)';"
+k replay @0x208                         # bit 3 is 0 in every handle
+want_rc 1 "replay @0x208"; [ "$(cpl)" = "REC_UNKNOWN 0x208 0x0" ] || why="$why reserved bit: '$(cpl)';"
+still_serves
+end
+
+begin wrong_kind
+k run @$LIST; want_rc 1 "run @list"; [ "$(cpl)" = "REC_KIND $LIST 0x0" ] || why="$why run @list: '$(cpl)';"
+k replay @$RUNREC; want_rc 1 "replay @run"; [ "$(cpl)" = "REC_KIND $RUNREC 0x0" ] || why="$why replay @run: '$(cpl)';"
+end
+
+begin forgotten_handle_stale
+k forget @$RUNREC; want_rc 0 forget; [ "$(cpl)" = "OK 0x0 $(printf 0x%x $(( 64 + 224 )))" ] ||
+  why="$why forget: '$(cpl)' (want the 64 bytes of its 2 steps and 224 of the list it copied);"
+k run @$RUNREC; want_rc 1 "run forgotten"; [ "$(cpl)" = "REC_STALE $RUNREC 0x1" ] || why="$why '$(cpl)';"
+k forget @$RUNREC; want_rc 1 "forget twice"; [ "$(cpl)" = "REC_STALE $RUNREC 0x1" ] || why="$why twice: '$(cpl)';"
+# a step naming a forgotten list is refused before anything runs (RUN's check), step 0
+k forget @$LIST; want_rc 0 "forget list"
+k run "$work/steps_h.txt"; want_rc 1 "run naming a forgotten list"
+[ "$(cpl)" = "REC_STALE $LIST 0x1" ] || why="$why run naming it: '$(cpl)';"
+still_serves
+end
+
+# ---- restart: records do not survive; their handles read stale (lost at the restart)
+begin restart_forgets_records
+k record $demo/copy.txt; want_rc 0 record; H=$(handle)
+k restart; want_rc 0 restart
+k replay @$H; want_rc 1 "replay after restart"; [ "$(cpl)" = "REC_STALE $H 0x2" ] || why="$why '$(cpl)';"
+k records; want_out 'records: 0 held, 262144 bytes free'
+k record $demo/copy.txt; want_rc 0 "record after restart"
+fill_src 21; zero_dst
+k replay @$(handle); want_rc 0 "replay new"; [ "$(dst)" = "$(src)" ] || why="$why new record did not copy;"
+end
+
+# ---- limits from the boot block
+begin limit_handles
+boot --rec-handles 2
+k record $demo/copy.txt; want_rc 0 r1
+k record $demo/copy.txt; want_rc 0 r2
+k record $demo/copy.txt; want_rc 1 r3
+# no free handle: value 1, detail = the bytes it would take (64 + 216)
+[ "$(cpl)" = "REC_FULL 0x118 0x1" ] || why="$why third record: '$(cpl)';"
+k replay @0x2; want_rc 1 "slot 2 of 2"; [ "$(cpl)" = "REC_UNKNOWN 0x2 0x0" ] || why="$why slot past the limit: '$(cpl)';"
+still_serves
+end
+
+begin limit_bytes
+boot --rec-bytes 512
+k record $demo/copy.txt; want_rc 0 r1
+k record $demo/copy.txt; want_rc 1 r2
+# 288 held of 512: another 288 does not fit; value 2
+[ "$(cpl)" = "REC_FULL 0x118 0x2" ] || why="$why second record: '$(cpl)';"
+k records; want_out 'records: 1 held, 224 bytes free'
+# the area is 512 bytes, but the firmware owns its largest extent whatever the limit (1 MB):
+# command data there is refused, data right past 0x51_0000 is the host's
+k submit --op 1 --addr 0x410200 --count 1; [ "$(cpl)" = "BAD_ADDR 0xc 0x410200" ] || why="$why 0x410200: '$(cpl)';"
+k submit --op 1 --addr 0x50fff4 --count 1; [ "$(cpl)" = "BAD_ADDR 0xc 0x50fff4" ] || why="$why 0x50fff4: '$(cpl)';"
+k submit --op 1 --addr 0x510000 --count 1; [ "$(cpl)" != "BAD_ADDR 0xc 0x510000" ] || why="$why 0x510000 refused;"
+end
+
+begin limit_refused_at_boot
+k boot "$fw" --rec-handles 9; want_rc 3 "boot --rec-handles 9"; want_out '0xb007000a'
+k boot "$fw" --rec-bytes 0x100020; want_rc 3 "boot --rec-bytes 1 MB + 32"; want_out '0xb007000a'
+k boot "$fw" --rec-bytes 100; want_rc 3 "boot --rec-bytes 100"; want_out '0xb007000a'
+boot
+still_serves
+end
