@@ -345,6 +345,21 @@ int kh_submit(struct kh_node *n, struct kh_queue *q, const struct kq_sub *subs, 
     return KH_OK;
 }
 
+/* A completion wait past the queue's timeout: a stopped core says so first; otherwise what the
+ * queue shows now (completions, the firmware's state, submissions taken). */
+static int cq_timeout(struct kh_node *n, struct kh_queue *q, const char *what, uint64_t want)
+{
+    struct kh_queue_view v;
+    int rc;
+    if ((rc = core_stopped(n, what)) || (rc = kh_queue_view(n, q, &v)))
+        return rc;
+    return kh_fail(n, KH_E_TIMEOUT, "timed out after %u ms waiting for %s: cq_tail %llu, want %llu "
+                   "(firmware %s, took %llu of %llu submissions)", q->timeout_ms, what,
+                   (unsigned long long)v.cq_tail, (unsigned long long)want,
+                   kh_fw_state_name(v.fw.state), (unsigned long long)v.sq_head,
+                   (unsigned long long)v.sq_tail);
+}
+
 int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char *what)
 {
     uint64_t t0 = kh_ms_now(), tail;
@@ -356,16 +371,8 @@ int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char 
             return KH_OK;
         if ((polls & 15) == 15 && (rc = core_stopped(n, what)))
             return rc;
-        if (kh_ms_now() - t0 > q->timeout_ms) {
-            struct kh_queue_view v;
-            if ((rc = core_stopped(n, what)) || (rc = kh_queue_view(n, q, &v)))
-                return rc;
-            return kh_fail(n, KH_E_TIMEOUT, "timed out after %u ms waiting for %s: cq_tail %llu, want %llu "
-                           "(firmware %s, took %llu of %llu submissions)", q->timeout_ms, what,
-                           (unsigned long long)v.cq_tail, (unsigned long long)want,
-                           kh_fw_state_name(v.fw.state), (unsigned long long)v.sq_head,
-                           (unsigned long long)v.sq_tail);
-        }
+        if (kh_ms_now() - t0 > q->timeout_ms)
+            return cq_timeout(n, q, what, want);
         wait_note(what, kh_ms_now() - t0);
         backoff(polls);
     }
@@ -513,16 +520,8 @@ int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct
             break;
         if ((polls & 15) == 15 && (rc = core_stopped(n, what)))
             return rc;
-        if (kh_ms_now() - t0 > q->timeout_ms) {
-            struct kh_queue_view v;
-            if ((rc = core_stopped(n, what)) || (rc = kh_queue_view(n, q, &v)))
-                return rc;
-            return kh_fail(n, KH_E_TIMEOUT, "timed out after %u ms waiting for %s: cq_tail %llu, want %llu "
-                           "(firmware %s, took %llu of %llu submissions)", q->timeout_ms, what,
-                           (unsigned long long)v.cq_tail, (unsigned long long)want,
-                           kh_fw_state_name(v.fw.state), (unsigned long long)v.sq_head,
-                           (unsigned long long)v.sq_tail);
-        }
+        if (kh_ms_now() - t0 > q->timeout_ms)
+            return cq_timeout(n, q, what, want);
         wait_note(what, kh_ms_now() - t0);
         backoff(polls);
     }
