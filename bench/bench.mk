@@ -46,7 +46,7 @@ $(KBENCH): bench/kbench.c $(HOST_LIB) $(HOST_HDRS)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) bench/kbench.c $(HOST_LIB) -o $@
 
 .PHONY: bench-build bench bench-check
-bench-build: qemu $(KBENCH) $(KLINKS) $(XDMA_SHIM) $(BENCH_ELFS) $(foreach b,$(BENCH_BOARDS),$(FW_O)/$(b)/fw.elf) tests-target-tools
+bench-build: qemu $(KBENCH) $(KLINKS) $(KACTL) $(XDMA_SHIM) $(BENCH_ELFS) $(foreach b,$(BENCH_BOARDS),$(FW_O)/$(b)/fw.elf) tests-target-tools
 
 # Each board's lines go to $(O)/bench/<board>.txt; results.txt holds both; the table follows.
 # deps first (a clean clone on a new machine), then everything the runs need.
