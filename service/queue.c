@@ -364,6 +364,15 @@ void kq_serve(void)
                     n = r->n;
                     d = r->ug;
                     run = r->key == (h ^ (uint32_t)s.op << 3) && n;
+                    /* Its bytes as they are in memory now (RV32: no line cached from before),
+                     * every one, before anything runs: changed since RECORD (a host write, a
+                     * unit program), the cold path names it (KS_REC_CHANGED) and nothing runs. */
+                    if (run) {
+                        kq_sum sum = r->sum;
+                        uint32_t b = r->bytes;
+                        hal_shared_acquire();
+                        run = !kq_rec_digest(kq_map(d), b, sum);
+                    }
                 }
                 if (run) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(d);
