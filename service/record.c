@@ -2,8 +2,11 @@
  * descriptor list or a RUN step list checked once, as REPLAY and RUN check theirs, and kept in
  * the record area (cpu_map.h KX_FW_REC_OFFSET), memory the firmware owns: command data
  * overlapping it is refused (KS_BAD_ADDR) and so is every mover walk reaching it
- * (KS_MV_OWNED), the ranges boot extends here. REPLAY and RUN by handle then run the kept
- * bytes with no check and no read of the host's memory (queue.c: the native path). Everything
+ * (KS_MV_OWNED), the ranges boot extends here. What the firmware cannot refuse (a host write
+ * through the host port, a unit program's write) is found by the digest kept here (kq.h
+ * kq_rec_digest): REPLAY and RUN by handle recompute it over the whole record first and run the
+ * kept bytes only when it matches, with no check and no read of the host's memory (queue.c: the
+ * native path); else KS_REC_CHANGED and nothing runs. Everything
  * here runs once per RECORD / FORGET / RECORDS, at boot or on a refusal, so it is cold code on
  * RV32 (docs/kvm.md; the entry rules of kq_cold.c): two typed entries, kq_rec_exec and
  * kq_rec_result, which only kq_cold.c calls (cold-to-cold on RV32: no native stub of their own). */
