@@ -322,3 +322,22 @@ k forget @$H; want_rc 0 "forget a changed record"
 k records; want_out 'records: 0 held, 262144 bytes free'
 still_serves
 end
+
+# The limit (docs/service.md "Records"): a recorded RUN whose own DISPATCH step sends a unit
+# program writing into that record changes it after the one check before step 0, so that use
+# does not see it; the next use does. Here the program overwrites the record's second step
+# (the WAIT, already read when the program runs), so the RUN itself ends OK. The record area is
+# empty (above), so the record starts at 0x41_0000 (first fit) and its WAIT at 0x41_0020; the
+# RUN goes right after RECORD, before any kactl command reuses the data area its program is in.
+begin unit_write_by_own_run_seen_next_use
+printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | 0x410020 )) > "$work/tu-self.prog"
+printf 'dispatch 1,2 tu-self.prog\nwait 1,2 1\n' > "$work/steps_self.txt"
+k record "$work/steps_self.txt"; want_rc 0 "record a RUN writing itself"; R=$(handle)
+k run @$R; want_rc 0 "run @$R (its program writes the record)"
+[ "$(cpl)" = "OK 0x0 0x2" ] || why="$why the first use: '$(cpl)';"
+k records; want_out "^  @$R steps 2 steps, 64 bytes at 0x410000$"
+k run @$R; want_rc 1 "run @$R again"
+[ "$(cpl)" = "REC_CHANGED $R 0x0" ] || why="$why the next use: '$(cpl)';"
+k forget @$R; want_rc 0 forget
+still_serves
+end
