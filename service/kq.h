@@ -72,24 +72,15 @@ enum kq_own {
  * runs. A sum does not see words swapped or changes that cancel: it finds accidents and stray
  * writes, not a forgery (docs/reliability.md). One load and one add a word, four words a turn,
  * from the end down (the start stays in its register for the run that follows): it runs on
- * every use, natively (RV32 bytes). bytes: a multiple of 32, not 0. */
+ * every use, natively (RV32 bytes). A Fletcher-style pair (a += w; b += a; a + 2b), which sees
+ * swaps, measured 28.13 / 21.44 cycles a write by handle against 23.60 / 19.17 and 12 RV32
+ * bytes more (docs/service.md "Records"). bytes: a multiple of 32, not 0. */
 typedef uintptr_t kq_sum;
 _Static_assert(32u % (4u * sizeof(kq_sum)) == 0, "a record's 32-byte multiple is whole turns");
 static inline kq_sum kq_rec_digest(const volatile void *at, uint32_t bytes, kq_sum seed)
 {
     const volatile kq_sum *start = (const volatile kq_sum *)at;
     const volatile kq_sum *p = (const volatile kq_sum *)(const volatile void *)((uintptr_t)at + bytes);
-#ifdef KQ_DIGEST_FLETCHER
-    kq_sum a = 0, b = 0;
-    do {
-        p -= 2;
-        a += p[0];
-        b += a;
-        a += p[1];
-        b += a;
-    } while (p != start);
-    return seed + a + (b << 1);
-#else
     do {
         p -= 4;
         seed += p[0];
@@ -98,7 +89,6 @@ static inline kq_sum kq_rec_digest(const volatile void *at, uint32_t bytes, kq_s
         seed += p[3];
     } while (p != start);
     return seed;
-#endif
 }
 struct kq_rec {
     /* the handle ^ (the op that runs it << 3): REPLAY (1) for a descriptor list, RUN (3) for a
