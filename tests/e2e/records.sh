@@ -2,10 +2,12 @@
 # records.sh — records end to end through kactl (docs/host-interface.md "Records"):
 # replay and run by handle against the same unrecorded commands (memory and completions), a
 # step list naming a record, a mover walk and command data aimed at the record area (refused),
-# unknown / forgotten / wrong-kind / restarted handles, the boot block's limits.
+# unknown / forgotten / wrong-kind / restarted handles, the boot block's limits, and records
+# changed behind the firmware's back (a host write, a unit program): refused at use by their
+# digest.
 # Usage: tests/e2e/records.sh BOARD OUTDIR    -> PASS:/FAIL: lines on stdout (suite log)
 # Expected values are literals of include/kohaku/status.h (REC_UNKNOWN 0x28, REC_STALE 0x29,
-# REC_KIND 0x2A, REC_FULL 0x78, MV_OWNED 0x20, BAD_ADDR 0x05), exitword.h (0xB007_000A: record
+# REC_KIND 0x2A, REC_CHANGED 0x2B, REC_FULL 0x78, MV_OWNED 0x20, BAD_ADDR 0x05, CHANGED 0x0C), exitword.h (0xB007_000A: record
 # limits refused) and include/kohaku/queue.h / cpu_map.h (handle [3:0] slot, [4] step list,
 # [31:8] the RECORD's submission index + 1; the record area at 0x41_0000; a list's record is two
 # 32-byte steps then the list rounded up to 32 bytes).
