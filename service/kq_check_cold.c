@@ -61,7 +61,18 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
         }
     } else if (what == KQ_CHECK_HANDLE) {
         const struct kq_rec *r;
-        st = kq_rec_check(env, *(const uint32_t *)(const void *)f, 0, e, &r);
+        uint32_t h = *(const uint32_t *)(const void *)f;
+        st = kq_rec_check(env, h, 0, e, &r);
+        /* Its bytes give the digest RECORD kept, or they were changed since (a host write, a
+         * unit program): refused, at the RUN's check (nothing ran), at use (KS_CHANGED, this
+         * step not run) or by a RECORD about to copy them. */
+        if (st == KS_OK && kq_rec_digest(env->map(r->ug), r->bytes, r->sum)) {
+            st = KS_REC_CHANGED;
+            e->status = KS_REC_CHANGED;
+            e->detail = h;
+            e->value = 0;
+            return st;
+        }
         if (st == KS_OK && env->at_use == 1) {
             /* At use (queue.c kq_run: f is in the firmware's own copy of the step): the step
              * becomes the REPLAY of its record's list, which kq_run replays as any REPLAY

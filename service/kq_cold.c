@@ -301,6 +301,8 @@ uint32_t kq_cold(unsigned what, ...)
             ce.value = 0;
             unsigned hs = KS_OK;
             if (step->op == KQ_STEP_REPLAY_H) {
+                /* the record's digest over memory as it is now, not lines cached before */
+                hal_shared_acquire();
                 kq_env.at_use = 1;
                 hs = kq_step_check(step, &kq_env, 0, &ce);
                 kq_env.at_use = 0;

@@ -170,7 +170,7 @@ static inline void kq_cold_changed(struct kq_err *e, const struct kq_step *st, u
 
 /* record.c's entries (cold on RV32, called only from kq_cold.c):
  * kq_rec_exec: RECORD, FORGET, RECORDS; a REPLAY / RUN by handle whose handle queue.c's lookup
- *   did not find: the named status (KS_REC_*);
+ *   did not find, or whose record no longer gave its digest: the named status (KS_REC_*);
  * kq_rec_result: kq_cold_rec_result's body.
  * An unrecorded RUN's REPLAY_H step becomes, in its at-use copy, the REPLAY of its record's
  * list (kq_check_cold.c), and runs as REPLAY steps do. */

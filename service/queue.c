@@ -35,11 +35,12 @@ static const void *kq_map(uint64_t ug)
     return (const void *)(uintptr_t)hal_ug_ptr(ug);
 }
 
-/* The records: in .noinit, so crt0 does not clear 136 bytes at every boot (boot_insns); kq_boot
+/* The records: in .noinit, so crt0 does not clear 264 bytes at every boot (boot_insns); kq_boot
  * marks every slot free (n = 0: the by-handle lookup and record.c want n) and sets the
  * generations and slot count, natively, so a boot (a restart too) starts with none. In the
- * scratchpad on RV32, which neither the host, nor a unit, nor the mover writes while the core
- * runs. */
+ * scratchpad on both boards (linker/rv32.ld.S, rv64.ld.S), which neither the host (its load path writes it
+ * only while the core is held), nor a unit, nor the mover writes while the core runs: the
+ * digests kept there are the reference a record's bytes are checked against. */
 struct kq_recs kq_recs __attribute__((section(".noinit.kq")));
 
 /* The ranges no mover walk may reach (kq.h enum kq_own) and the caps that carry them: filled
@@ -185,8 +186,9 @@ static inline void kq_dispatch(const struct kq_sub *s, struct kq_err *e)
  * the command was accepted (one validation, not two: the bench's replay cost); its glue is cold
  * (kq_cold_run_replay: no budgeted RUN has a REPLAY step), the moves native. */
 /* A recorded list's replay (REPLAY by handle, a recorded RUN's REPLAY step): the list was
- * validated when it was recorded and sits where nothing the firmware accepts can change it, so
- * it runs as it is (kmv_replay_validated: the bench's per-write cost); failures are cold. */
+ * validated when it was recorded, sits where nothing the firmware accepts can change it, and
+ * its record's digest was found as kept just before the command began (kq_serve), so it runs as
+ * it is (kmv_replay_validated: the bench's per-write cost); failures are cold. */
 static unsigned kq_replay_rec(uint64_t ug, uint32_t n, struct kq_err *e, uint32_t step)
 {
     struct kmv_result r;
@@ -364,6 +366,15 @@ void kq_serve(void)
                     n = r->n;
                     d = r->ug;
                     run = r->key == (h ^ (uint32_t)s.op << 3) && n;
+                    /* Its bytes as they are in memory now (RV32: no line cached from before),
+                     * every one, before anything runs: changed since RECORD (a host write, a
+                     * unit program), the cold path names it (KS_REC_CHANGED) and nothing runs. */
+                    if (run) {
+                        kq_sum sum = r->sum;
+                        uint32_t b = r->bytes;
+                        hal_shared_acquire();
+                        run = !kq_rec_digest(kq_map(d), b, sum);
+                    }
                 }
                 if (run) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(d);

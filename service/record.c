@@ -2,8 +2,11 @@
  * descriptor list or a RUN step list checked once, as REPLAY and RUN check theirs, and kept in
  * the record area (cpu_map.h KX_FW_REC_OFFSET), memory the firmware owns: command data
  * overlapping it is refused (KS_BAD_ADDR) and so is every mover walk reaching it
- * (KS_MV_OWNED), the ranges boot extends here. REPLAY and RUN by handle then run the kept
- * bytes with no check and no read of the host's memory (queue.c: the native path). Everything
+ * (KS_MV_OWNED), the ranges boot extends here. What the firmware cannot refuse (a host write
+ * through the host port, a unit program's write) is found by the digest kept here (kq.h
+ * kq_rec_digest): REPLAY and RUN by handle recompute it over the whole record first and run the
+ * kept bytes only when it matches, with no check and no read of the host's memory (queue.c: the
+ * native path); else KS_REC_CHANGED and nothing runs. Everything
  * here runs once per RECORD / FORGET / RECORDS, at boot or on a refusal, so it is cold code on
  * RV32 (docs/kvm.md; the entry rules of kq_cold.c): two typed entries, kq_rec_exec and
  * kq_rec_result, which only kq_cold.c calls (cold-to-cold on RV32: no native stub of their own). */
@@ -124,7 +127,7 @@ static uint32_t rec_slot(void)
 /* writes (a descriptor list: its REPLAY step's n) or steps */
 static uint32_t rec_count(const struct kq_rec *r)
 {
-    if (KQ_REC_KEY(r->key) & KQ_H_STEPS)
+    if (r->handle & KQ_H_STEPS)
         return r->n;
     return ((const struct kq_step *)(uintptr_t)hal_ug_ptr(r->ug))->n;   /* r->n: its moves */
 }
@@ -226,9 +229,13 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
     uint32_t handle = ((uint32_t)kq.m.sq_head << KQ_H_GEN_SHIFT) | steps | slot;
     struct kq_rec *k = &kq_recs.r[slot];
     k->key = KQ_REC_KEY(handle);
+    k->handle = handle;
     k->n = n;
     k->ug = at;
     k->bytes = used;
+    /* what every use checks first (queue.c): the bytes as kept, every one (a list's padding
+     * too), read as the use reads them once the lines below are written back */
+    k->sum = 0 - kq_rec_digest(hal_ug_ptr(at), used, 0);
     kq_recs.gen_hi = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
     /* in memory, not only in the cache: the at-use reads come after acquires that drop lines */
     hal_shared_release();
@@ -258,7 +265,7 @@ static void rec_exec(const struct kq_sub *s, struct kq_err *e)
                 continue;
             if (live < s->count) {
                 volatile kq_word *l = d + live * (sizeof(struct kq_rec_info) / 4u);
-                l[0] = KQ_REC_KEY(r->key);          /* the key's kind bits undone */
+                l[0] = r->handle;
                 l[1] = rec_count(r);
                 l[2] = r->bytes;
                 l[3] = r->ug;
@@ -278,7 +285,10 @@ void kq_rec_exec(const struct kq_sub *s, struct kq_err *e)
 {
     if (s->flags & KQ_SUB_F_HANDLE) {
         const struct kq_rec *r;
-        (void)kq_rec_check(&kq_env, (uint32_t)s->addr, s->op == KQ_OP_RUN ? KQ_H_STEPS : 0, e, &r);
+        /* Held and of this kind, yet queue.c did not run it: its bytes no longer gave the
+         * digest RECORD kept. Nothing ran; the record stays held (every use checks again). */
+        if (kq_rec_check(&kq_env, (uint32_t)s->addr, s->op == KQ_OP_RUN ? KQ_H_STEPS : 0, e, &r) == KS_OK)
+            fill(e, KS_REC_CHANGED, (uint32_t)s->addr, 0);
     } else {
         rec_exec(s, e);
     }

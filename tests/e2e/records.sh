@@ -2,10 +2,12 @@
 # records.sh — records end to end through kactl (docs/host-interface.md "Records"):
 # replay and run by handle against the same unrecorded commands (memory and completions), a
 # step list naming a record, a mover walk and command data aimed at the record area (refused),
-# unknown / forgotten / wrong-kind / restarted handles, the boot block's limits.
+# unknown / forgotten / wrong-kind / restarted handles, the boot block's limits, and records
+# changed behind the firmware's back (a host write, a unit program): refused at use by their
+# digest.
 # Usage: tests/e2e/records.sh BOARD OUTDIR    -> PASS:/FAIL: lines on stdout (suite log)
 # Expected values are literals of include/kohaku/status.h (REC_UNKNOWN 0x28, REC_STALE 0x29,
-# REC_KIND 0x2A, REC_FULL 0x78, MV_OWNED 0x20, BAD_ADDR 0x05), exitword.h (0xB007_000A: record
+# REC_KIND 0x2A, REC_CHANGED 0x2B, REC_FULL 0x78, MV_OWNED 0x20, BAD_ADDR 0x05, CHANGED 0x0C), exitword.h (0xB007_000A: record
 # limits refused) and include/kohaku/queue.h / cpu_map.h (handle [3:0] slot, [4] step list,
 # [31:8] the RECORD's submission index + 1; the record area at 0x41_0000; a list's record is two
 # 32-byte steps then the list rounded up to 32 bytes).
@@ -206,5 +208,138 @@ k boot "$fw" --rec-handles 9; want_rc 3 "boot --rec-handles 9"; want_out '0xb007
 k boot "$fw" --rec-bytes 0x100020; want_rc 3 "boot --rec-bytes 1 MB + 32"; want_out '0xb007000a'
 k boot "$fw" --rec-bytes 100; want_rc 3 "boot --rec-bytes 100"; want_out '0xb007000a'
 boot
+still_serves
+end
+
+# ---- a record changed behind the firmware's back (docs/service.md "Records": a digest kept at
+# RECORD, checked over the whole record before anything of a by-handle use runs): a host write
+# or a unit program into the record area. KS_REC_CHANGED is 0x2B (status.h), detail = the
+# handle, value 0 (in a RUN: the step naming it in value[63:48]); KS_CHANGED 0x0C at use.
+# The word changed is the first move's destination (copy.txt's write 5, value
+# 0x0000100001000001: base 0x10_0000, walker 1): at record offset 128 in a list's record (two
+# 32-byte steps, then write 5's value at 5 x 12 + 4) and in a step list's of 2 steps (64 bytes of
+# steps, then the list). 0x01020001 makes the base 0x10_2000: a list that still validates, so
+# only the digest can tell. Canaries sit where the list writes and where the changed one would.
+memx() { mem "$@" | tr -d ' \n'; }
+rec_at() { sed -n "s/^  @$1 .* bytes at \(0x[0-9a-f]*\)$/\1/p" <<< "$OUT"; }
+DST_Y=0x102000
+CAN=$(pattern 1024 77)
+canary() { "$kactl" write $DST_X "${CAN:0:512}" > /dev/null && "$kactl" write $DST_W "$CAN" > /dev/null &&
+  "$kactl" write $DST_Y "${CAN:0:512}" > /dev/null || why="$why writing the canaries failed;"; }
+canary_kept() { [ "$(memx $DST_X 256)$(memx $DST_W 1024)$(memx $DST_Y 256)" = "${CAN:0:512}$CAN${CAN:0:512}" ] ||
+  why="$why $1: destination memory changed (something ran);"; }
+# the record's start (kactl records) into AT, and the changed word's address into W
+find_rec() { k records; AT=$(rec_at "$1"); [ -n "$AT" ] || why="$why record $1 not listed;"; W=$(( ${AT:-0} + 128 ))
+  [ "$(memx $W 4)" = 01000001 ] || why="$why the word at $(printf 0x%x $W) reads '$(memx $W 4)', want 01000001;"; }
+change() { put_w $W 01000201; }
+restore() { put_w $W 01000001; }
+put_w() { "$kactl" write "$1" "$2" > /dev/null || why="$why kactl write $1 failed;"; }
+
+begin host_write_list_record_refused
+boot
+k record $demo/copy.txt; want_rc 0 record; H=$(handle)
+find_rec $H
+fill_src 31; canary
+change
+k replay @$H; want_rc 1 "replay @$H changed"
+[ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why REPLAY @H of a changed record: '$(cpl)';"
+canary_kept "replay @H"
+# refused every time until forgotten or restored; still held; the node serves
+k replay @$H; want_rc 1 "replay @$H again"
+[ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why again: '$(cpl)';"
+k records; want_out "^  @$H list 18 writes, 288 bytes at $AT$"
+still_serves
+canary_kept "after"
+end
+
+begin changed_list_named_by_a_step_refused
+# an unrecorded RUN naming it: refused at its check, nothing ran; a RECORD naming it: refused
+# (it would copy the changed list into a record of its own)
+printf 'replay @%s\nsignal 7\n' "$H" > "$work/steps_c.txt"
+k run "$work/steps_c.txt"; want_rc 1 "run naming a changed record"
+[ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why RUN (step 0): '$(cpl)';"
+k record "$work/steps_c.txt"; want_rc 1 "record naming a changed record"
+[ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why RECORD (step 0): '$(cpl)';"
+canary_kept "run naming it"
+end
+
+begin restored_record_runs_again
+# the check compares the bytes, not a flag set by a write
+restore
+k replay @$H; want_rc 0 "replay @$H restored"
+[ "$(cpl)" = "OK 0x0 0x2" ] || why="$why '$(cpl)';"
+[ "$(dst)" = "$(src)" ] || why="$why the restored record did not copy the source;"
+[ "$(memx $DST_Y 256)" = "${CAN:0:512}" ] || why="$why 0x10_2000 was written;"
+k run "$work/steps_c.txt"; want_rc 0 "run naming it, restored"
+k forget @$H; want_rc 0 forget
+end
+
+begin host_write_run_record_refused
+k record "$work/steps.txt"; want_rc 0 "record steps"; R=$(handle)
+find_rec $R
+want_out "^  @$R steps 2 steps, 288 bytes at "     # 2 steps (64) + the list's 216 -> 224
+fill_src 33; canary
+change
+k run @$R; want_rc 1 "run @$R changed"
+[ "$(cpl)" = "REC_CHANGED $R 0x0" ] || why="$why RUN @H of a changed record: '$(cpl)';"
+canary_kept "run @H"
+still_serves
+restore
+k run @$R; want_rc 0 "run @$R restored"
+[ "$(dst)" = "$(src)" ] || why="$why the restored step record did not copy;"
+k forget @$R; want_rc 0 forget
+end
+
+# A TU WRITE (docs/model-mesh.md §5: opcode 2 in [255:252], the 40-bit address in [39:0], word 2
+# the pattern's seed) of one 32-byte beat over the list's writes 2 to 5: the firmware does not
+# read unit programs, so DISPATCH runs it (OK); the record is then refused.
+begin unit_write_into_record_refused
+k record $demo/copy.txt; want_rc 0 record; H=$(handle)
+find_rec $H
+kept=$(memx $AT 288)
+printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | (AT + 96) )) > "$work/tu-rec.prog"
+k dispatch "$work/tu-rec.prog" --target 1,2; want_rc 0 "dispatch the TU write"
+[ "$(memx $AT 288)" != "$kept" ] || why="$why the unit's write did not change the record;"
+fill_src 35; canary
+k replay @$H; want_rc 1 "replay @$H after the unit's write"
+[ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why REPLAY @H: '$(cpl)';"
+canary_kept "replay @H"
+still_serves
+end
+
+# The same unit program inside a RUN that names the record after it: the RUN's check finds the
+# record as kept; the DISPATCH changes it; the REPLAY @H step's check at use refuses it
+# (KS_CHANGED, detail = KS_REC_CHANGED, value = step 2 << 48): steps 0 and 1 ran, 2 and 3 not.
+begin unit_write_mid_run_refused_at_use
+put_w $AT "$kept"
+k replay @$H; want_rc 0 "replay @$H restored"
+fill_src 37; canary
+cp "$work/tu-rec.prog" "$work/tu-rec2.prog"
+printf 'dispatch 1,2 tu-rec2.prog\nwait 1,2 1\nreplay @%s\nsignal 9\n' "$H" > "$work/steps_u.txt"
+k run "$work/steps_u.txt"; want_rc 1 "run writing its own named record"
+[ "$(cpl)" = "CHANGED 0x2b 0x2000000000000" ] || why="$why RUN: '$(cpl)';"
+canary_kept "the REPLAY @H step"
+k replay @$H; want_rc 1 "replay @$H after"; [ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why after: '$(cpl)';"
+k forget @$H; want_rc 0 "forget a changed record"
+k records; want_out 'records: 0 held, 262144 bytes free'
+still_serves
+end
+
+# The limit (docs/service.md "Records"): a recorded RUN whose own DISPATCH step sends a unit
+# program writing into that record changes it after the one check before step 0, so that use
+# does not see it; the next use does. Here the program overwrites the record's second step
+# (the WAIT, already read when the program runs), so the RUN itself ends OK. The record area is
+# empty (above), so the record starts at 0x41_0000 (first fit) and its WAIT at 0x41_0020; the
+# RUN goes right after RECORD, before any kactl command reuses the data area its program is in.
+begin unit_write_by_own_run_seen_next_use
+printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | 0x410020 )) > "$work/tu-self.prog"
+printf 'dispatch 1,2 tu-self.prog\nwait 1,2 1\n' > "$work/steps_self.txt"
+k record "$work/steps_self.txt"; want_rc 0 "record a RUN writing itself"; R=$(handle)
+k run @$R; want_rc 0 "run @$R (its program writes the record)"
+[ "$(cpl)" = "OK 0x0 0x2" ] || why="$why the first use: '$(cpl)';"
+k records; want_out "^  @$R steps 2 steps, 64 bytes at 0x410000$"
+k run @$R; want_rc 1 "run @$R again"
+[ "$(cpl)" = "REC_CHANGED $R 0x0" ] || why="$why the next use: '$(cpl)';"
+k forget @$R; want_rc 0 forget
 still_serves
 end

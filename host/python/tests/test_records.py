@@ -75,3 +75,27 @@ def test_unknown_and_forgotten_handles(node):
     e = _status(lambda: node.forget(h))
     assert (e.status, e.detail, e.value) == (0x29, h, 1)
     assert all(r[0] != h for r in node.records())
+
+
+def test_changed_record_refused(node):
+    """A host write into a record (here through the binding's own node.write) is found by the
+    record's digest before anything runs: KS_REC_CHANGED 0x2B, detail the handle, value 0; the
+    destination untouched; the record still held; the word put back makes it run again."""
+    src = np.arange(N, dtype=np.uint32) + 11
+    node.write(BASE, src)
+    canary = np.full(N, 0xC0FFEE, dtype=np.uint32)
+    node.write(BASE + 0x4000, canary)
+    h = node.record(_copy(0x4000))
+    at = {r[0]: r for r in node.records()}[h][3]    # its unit-global address
+    # a list's record: two 32-byte steps, then the list; change a word of the list
+    word = node.read(at + 64, dtype=np.uint32, shape=1)
+    node.write(at + 64, word ^ np.uint32(0x100))
+    e = _status(lambda: node.replay_handle(h))
+    assert (e.name, e.status, e.detail, e.value) == ("REC_CHANGED", 0x2B, h, 0)
+    assert np.array_equal(node.read(BASE + 0x4000, dtype=np.uint32, shape=N), canary)
+    assert h in {r[0] for r in node.records()}
+    node.write(at + 64, word)
+    c = node.replay_handle(h)
+    assert c.status == 0
+    assert np.array_equal(node.read(BASE + 0x4000, dtype=np.uint32, shape=N), src)
+    node.forget(h)

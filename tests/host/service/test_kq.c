@@ -541,6 +541,13 @@ static void handles(void)
     t.r[2].key = KQ_REC_KEY(0x1012u);
     t.r[1].n = 3;                               /* held: n not 0 (a record has a move) */
     t.r[2].n = 2;
+    /* their bytes at unit-global 0x8000 and 0x8040, 64 each, with the digest RECORD keeps */
+    for (unsigned i = 0; i < 128; i++)
+        mem[0x8000 + i] = (uint8_t)(i * 13 + 5);
+    t.r[1].ug = 0x8000, t.r[1].bytes = 64;
+    t.r[2].ug = 0x8040, t.r[2].bytes = 64;
+    t.r[1].sum = 0 - kq_rec_digest(mem + 0x8000, 64, 0);
+    t.r[2].sum = 0 - kq_rec_digest(mem + 0x8040, 64, 0);
     v.recs = &t;
     struct kq_err e;
     const struct kq_rec *r;
@@ -575,6 +582,19 @@ static void handles(void)
     /* REPLAY_H steps: n and addr[63:32] 0, the handle live and a list */
     step(0, 6, 0, 0, 0x1101);
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
+    /* a byte of the record changed since RECORD (a host write, a unit program): refused,
+     * detail = the handle, value = the step | 0; the same bytes again: accepted */
+    mem[0x8000 + 63] ^= 0x40;
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_CHANGED);
+    CHECK_EQ(e.detail, 0x1101);
+    CHECK_EQ(e.value, 0);
+    step(0, 4, 0, 0, 0); step(1, 6, 0, 0, 0x1101);     /* BARRIER, then the changed one */
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_REC_CHANGED);
+    CHECK_EQ(e.value, 0x0001000000000000ull);             /* step 1 | 0 */
+    mem[0x8000 + 63] ^= 0x40;
+    CHECK_EQ(kq_steps_check(steps, 2, &v, &e), KS_OK);
+    step(0, 6, 0, 0, 0x1101);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
     step(0, 6, 0, 0, 0x1012);
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_KIND);
     CHECK_EQ(e.value, 0);                                  /* step 0 | 0 */
@@ -589,6 +609,53 @@ static void handles(void)
     v.recs = 0;                                            /* no table: nothing is held */
     step(0, 6, 0, 0, 0x1101);
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_UNKNOWN);
+}
+
+/* The record digest (kq.h kq_rec_digest, the function the firmware runs at every use by
+ * handle): by its definition in docs/service.md "Records", the sum of the bytes read as native
+ * words modulo 2^(8 x word), plus the seed; any one word changed by anything is seen, any one
+ * bit flipped is seen; words swapped are not (the documented limit of a sum). */
+static void digest(void)
+{
+    enum { W = sizeof(kq_sum), N = 96 / W };              /* 96 bytes: three 32-byte turns */
+    kq_sum w[N];
+    for (unsigned i = 0; i < N; i++)
+        w[i] = (kq_sum)(i + 1);
+    kq_sum want = (kq_sum)N * (N + 1) / 2;                /* 1 + 2 + ... + N */
+    CHECK_EQ(kq_rec_digest(w, 32, 0) == (kq_sum)(32 / W) * (32 / W + 1) / 2, 1);
+    CHECK_EQ(kq_rec_digest(w, 96, 0) == want, 1);
+    CHECK_EQ(kq_rec_digest(w, 96, 0 - want) == 0, 1);    /* RECORD keeps minus it: 0 at use */
+    CHECK_EQ(kq_rec_digest(w, 96, 5) == want + 5, 1);
+    w[0] = ~(kq_sum)0;                                     /* wraps modulo 2^bits */
+    CHECK_EQ(kq_rec_digest(w, 96, 0) == want - 1 + ~(kq_sum)0, 1);
+    w[0] = 1;
+    /* every single bit of every byte, flipped: seen */
+    uint8_t *b = (uint8_t *)(void *)w;
+    unsigned missed = 0;
+    for (unsigned i = 0; i < sizeof w; i++)
+        for (unsigned k = 0; k < 8; k++) {
+            b[i] ^= (uint8_t)(1u << k);
+            missed += kq_rec_digest(w, 96, 0 - want) == 0;
+            b[i] ^= (uint8_t)(1u << k);
+        }
+    CHECK_EQ(missed, 0);
+    /* one word set to anything else: seen (a few values, the last word too) */
+    static const kq_sum vals[] = { 0, 2, 0x80000000u, 0xFFFFFFFFu, 0x12345678u };
+    for (unsigned i = 0; i < N; i++)
+        for (unsigned k = 0; k < sizeof vals / sizeof vals[0]; k++) {
+            kq_sum keep = w[i];
+            if (vals[k] == keep)
+                continue;
+            w[i] = vals[k];
+            missed += kq_rec_digest(w, 96, 0 - want) == 0;
+            w[i] = keep;
+        }
+    CHECK_EQ(missed, 0);
+    /* the limit: two words swapped leave the sum as it was */
+    kq_sum t = w[3];
+    w[3] = w[17 % N];
+    w[17 % N] = t;
+    CHECK_EQ(kq_rec_digest(w, 96, 0 - want) == 0, 1);
 }
 
 /* RV64 owns the firmware's DRAM range too (KQ_FW_OWN_*, host-interface.md §2.1: the copy
@@ -695,6 +762,7 @@ static void status_ranges(void)
     CHECK_EQ(KS_IS_OTHER(KS_ABORTED), 1);
     CHECK_EQ(KS_ABORTED, 0x71);
     CHECK_EQ(KS_IS_INPUT(KS_REC_UNKNOWN) && KS_IS_INPUT(KS_REC_STALE) && KS_IS_INPUT(KS_REC_KIND), 1);
+    CHECK_EQ(KS_IS_INPUT(KS_REC_CHANGED), 1);
     CHECK_EQ(KS_IS_OTHER(KS_REC_FULL), 1);
     /* The mover's refusals of walks are input (nothing written); RV64's XFORM completion is
      * "other": the moves ran. */
@@ -725,6 +793,7 @@ int main(void)
     RUN(run_steps_replay);
     RUN(sub_records);
     RUN(handles);
+    RUN(digest);
     RUN(range_rv64_fw_dram);
     RUN(step_use);
     RUN(run_steps_replay_owned);
