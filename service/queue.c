@@ -350,7 +350,8 @@ void kq_serve(void)
             kq_bump(&h->sq_head.value, &kq.m.sq_head);
             kmv_wait_cycles = 0;
             /* The checks fill status, detail and value on every path. */
-            if (kq_sub_check(&s, &kq_env, &e) == KS_OK) {
+            if ((BOARD_QUEUE_SUB_FAST && kq_sub_fast(&s, &kq_env, &e)) ||
+                kq_sub_check(&s, &kq_env, &e) == KS_OK) {
                 uint64_t d = s.addr;
                 uint32_t n = s.count, rec = s.flags & KQ_SUB_F_HANDLE, run = s.op == KQ_OP_RUN;
                 if (rec) {

@@ -47,6 +47,11 @@
  * instructions a flit). The same kicks either way (kdp_plan_kick's stream). */
 #define BOARD_DISPATCH_STREAM_LOOP 0
 
+/* The common submissions (NOP, DISPATCH to one target, REPLAY and RUN by handle) checked in
+ * straight code before the rule rows (service/kq_check.c kq_sub_fast): 1 = yes (about 300
+ * cycles a command less; RV32: no window bytes for it); 0 = the rows alone. */
+#define BOARD_QUEUE_SUB_FAST 0
+
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u
