@@ -414,8 +414,8 @@ unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct k
  * record_run_overhead_insns). It accepts only what kq_sub_check accepts, with the same outcome
  * (KS_OK, detail 0, value 0), and leaves the rest to kq_sub_check (returns 0), which names
  * the refusal: two paths to one answer, never two answers (tests/host/service: both on every
- * case, and the fuzzer). UNITS and STOP too (three compares). Boards with room for it call it first (board header
- * BOARD_QUEUE_SUB_FAST; RV64): the RV32 window has none. */
+ * case, and the fuzzer). UNITS and STOP too (three compares). Boards with room for it call it
+ * first (board header BOARD_QUEUE_FAST; RV64): the RV32 window has none. */
 _Static_assert(offsetof(struct kq_sub, rsvd) == 32 && sizeof(struct kq_sub) == 64,
                "rsvd is the second line: four u64");
 int kq_sub_fast(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)

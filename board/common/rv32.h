@@ -47,10 +47,11 @@
  * instructions a flit). The same kicks either way (kdp_plan_kick's stream). */
 #define BOARD_DISPATCH_STREAM_LOOP 0
 
-/* The common submissions (NOP, DISPATCH to one target, REPLAY and RUN by handle) checked in
- * straight code before the rule rows (service/kq_check.c kq_sub_fast): 1 = yes (about 300
- * cycles a command less; RV32: no window bytes for it); 0 = the rows alone. */
-#define BOARD_QUEUE_SUB_FAST 0
+/* Straight paths for what the queue runs most (service/): the common submissions (NOP,
+ * UNITS, STOP, DISPATCH to one target, REPLAY and RUN by handle) checked before the rule
+ * rows (kq_check.c kq_sub_fast), a record's steps read in place (queue.c kq_run): 1 = yes
+ * (RV32: no window bytes for them); 0 = the rows alone, every step copied. */
+#define BOARD_QUEUE_FAST 0
 
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */

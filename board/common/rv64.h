@@ -42,10 +42,11 @@
  * no byte pressure in RV64's 24 KB); 0 = through the several-target loop in "stream" mode. */
 #define BOARD_DISPATCH_STREAM_LOOP 1
 
-/* The common submissions (NOP, DISPATCH to one target, REPLAY and RUN by handle) checked in
- * straight code before the rule rows (service/kq_check.c kq_sub_fast): 1 = yes (about 300
- * cycles a command less; RV64 has the bytes (24 KB)); 0 = the rows alone. */
-#define BOARD_QUEUE_SUB_FAST 1
+/* Straight paths for what the queue runs most (service/): the common submissions (NOP,
+ * UNITS, STOP, DISPATCH to one target, REPLAY and RUN by handle) checked before the rule
+ * rows (kq_check.c kq_sub_fast), a record's steps read in place (queue.c kq_run): 1 = yes
+ * (RV64: it has the bytes, 24 KB); 0 = the rows alone, every step copied. */
+#define BOARD_QUEUE_FAST 1
 
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
