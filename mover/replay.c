@@ -55,8 +55,19 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
      * still run, and a GO now would be refused, §4: a second MVGO while busy is an error),
      * then for each chunk sent; next == w until the first is sent. */
     res->detail = KS_AWAIT_MOVER_IDLE << 8;
+    /* Idle at one look (kmv_port_idle): straight to the first chunk, as the wait's "not busy,
+     * no chunk sent yet" turn would go (mode 0, next == w, which is not end: n >= 1). */
+    uint32_t await = KS_AWAIT_MOVER << 8;      /* what a timeout of a chunk says */
+    uint64_t *raw = &res->value;                /* where each wait leaves the status word */
+    if (BOARD_MOVER_IDLE_PEEK) {
+        /* tmo, raw and that constant made before the jump, in registers, as the loop without
+         * it has them: GCC otherwise makes them in the loop (1 to 7 instructions a move more) */
+        __asm__("" : "+r"(tmo), "+r"(await), "+r"(raw));
+        if (kmv_port_idle())
+            goto first;
+    }
     for (;;) {
-        s = kmv_port_wait(tmo, &res->value, 0);
+        s = kmv_port_wait(tmo, raw, 0);
         st = KS_TIMEOUT;
         if (s & KMV_ST_BUSY)
             break;
@@ -65,7 +76,7 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
              * uses IMM/SEED as they are then and loses its error. Nothing further is written,
              * and the fault is read, only after the margin (the wait holds, then reads). */
             if (mode & ((1u << KMV_MODE_FILL) | (1u << KMV_MODE_GENERATE)))
-                s = kmv_port_wait(KMV_FILL_MARGIN_CYCLES, &res->value, 1);
+                s = kmv_port_wait(KMV_FILL_MARGIN_CYCLES, raw, 1);
             st = KS_MOVER_FAULT;
             if ((res->detail = (uint32_t)KBF_FIELD_GET(KMV_ST_FAULT, s)) != 0)
                 break;
@@ -88,11 +99,12 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
             }
             goto done;
         }
+first:
         if (next == w)
             kmv_port_stage(w);
         next = kmv_port_start();
         mode = kmv_port_mode_bit;
-        res->detail = KS_AWAIT_MOVER << 8;      /* what a timeout of this chunk says */
+        res->detail = await;                    /* what a timeout of this chunk says */
         /* Stage the next chunk while this one runs (RV32 copies into the other buffer). */
         if (next != end)
             kmv_port_stage(next);

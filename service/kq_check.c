@@ -424,7 +424,8 @@ int kq_sub_fast(const struct kq_sub *s, const struct kq_env *env, struct kq_err 
         return 0;
     /* op and flags in one compare: the op's row (0..KQ_OP_LAST), then its flags row */
     uint32_t opf = s->op | (uint32_t)s->flags << 16;
-    if (opf == (KQ_OP_REPLAY | KQ_SUB_F_HANDLE << 16) || opf == (KQ_OP_RUN | KQ_SUB_F_HANDLE << 16)) {
+    if (opf == (KQ_OP_REPLAY | KQ_SUB_F_HANDLE << 16) ||
+        opf == (KQ_OP_RUN | KQ_SUB_F_HANDLE << 16)) {
         /* kq_rules_handle: addr[63:32] 0, count 0; the handle is looked up when it runs */
         if ((s->addr >> 32) | s->count)
             return 0;

@@ -48,6 +48,11 @@
  * (RV64: it has the bytes, 24 KB); 0 = the rows alone, every step copied. */
 #define BOARD_QUEUE_FAST 1
 
+/* A replay starts with one read of the mover's status and waits for the mover to be idle
+ * only when it is busy (mover/kmv_port.h kmv_port_idle): 1 = yes (RV64: one load inline);
+ * 0 = it always starts with the bounded wait. */
+#define BOARD_MOVER_IDLE_PEEK 1
+
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u

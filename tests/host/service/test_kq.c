@@ -266,7 +266,8 @@ static unsigned sub_check(const struct kq_sub *s, const struct kq_env *v, struct
     memset(&f, 0xA5, sizeof f);
     int fast = kq_sub_fast(s, v, &f);
     unsigned st = kq_sub_check(s, v, e);
-    if (fast && (st != KS_OK || f.status != e->status || f.detail != e->detail || f.value != e->value)) {
+    if (fast && (st != KS_OK || f.status != e->status || f.detail != e->detail ||
+                 f.value != e->value)) {
         fast_disagree++;
         fails++;
         printf("FAIL: host-service/%s kq_sub_fast accepted op %u flags 0x%x that kq_sub_check "
