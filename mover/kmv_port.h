@@ -27,10 +27,10 @@ uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold);
 /* Whether one read of the mover's status shows it idle: replay then skips the bounded wait it
  * starts a list with (the mover is idle there almost always: every replay ends by waiting for
  * its last move), about 25 cycles a list (bench record_run_overhead_insns: a RUN's every
- * REPLAY step). Where the board asks for it (BOARD_MOVER_IDLE_PEEK: RV64, one load inline);
+ * REPLAY step). Where the board asks for it (BOARD_MOVER_FAST: RV64, one load inline);
  * elsewhere 0, and replay always waits (RV32: no window bytes for it). A busy mover is waited
  * for as before. */
-#if BOARD_MOVER_IDLE_PEEK
+#if BOARD_MOVER_FAST
 #include "hal/hal.h"
 static inline int kmv_port_idle(void)
 {

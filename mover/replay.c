@@ -24,8 +24,16 @@ static inline uint32_t kmv_writes_between(const struct kd_write *a, const struct
 }
 
 /* kmv_replay (validate first) and kmv_replay_validated in one body, so the RV32 image holds
- * one copy of the loop. */
-static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint32_t n,
+ * one copy of the loop. Where the board has the bytes (BOARD_MOVER_FAST: RV64) the body is
+ * inlined into both instead, each copy without the other's branches (validate a constant) and
+ * with the registers its own loop needs: about 5 cycles a list (bench
+ * record_run_overhead_insns: a recorded RUN's every REPLAY step). */
+#if BOARD_MOVER_FAST
+#define KMV_REPLAY_BODY inline __attribute__((always_inline))
+#else
+#define KMV_REPLAY_BODY __attribute__((noinline))
+#endif
+static KMV_REPLAY_BODY unsigned replay(const struct kd_write *w, uint32_t n,
                                                  uint64_t timeout_cycles,
                                                  struct kmv_result *res, int validate)
 {
@@ -59,7 +67,7 @@ static __attribute__((noinline)) unsigned replay(const struct kd_write *w, uint3
      * no chunk sent yet" turn would go (mode 0, next == w, which is not end: n >= 1). */
     uint32_t await = KS_AWAIT_MOVER << 8;      /* what a timeout of a chunk says */
     uint64_t *raw = &res->value;                /* where each wait leaves the status word */
-    if (BOARD_MOVER_IDLE_PEEK) {
+    if (BOARD_MOVER_FAST) {
         /* tmo, raw and that constant made before the jump, in registers, as the loop without
          * it has them: GCC otherwise makes them in the loop (1 to 7 instructions a move more) */
         __asm__("" : "+r"(tmo), "+r"(await), "+r"(raw));

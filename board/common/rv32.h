@@ -53,10 +53,11 @@
  * (RV32: no window bytes for them); 0 = the rows alone, every step copied. */
 #define BOARD_QUEUE_FAST 0
 
-/* A replay starts with one read of the mover's status and waits for the mover to be idle
- * only when it is busy (mover/kmv_port.h kmv_port_idle): 1 = yes; 0 = it always starts
- * with the bounded wait (RV32: no window bytes for the branch). */
-#define BOARD_MOVER_IDLE_PEEK 0
+/* Straight paths in the mover's replay (mover/replay.c): it starts with one read of the
+ * mover's status and waits for the mover to be idle only when it is busy (kmv_port.h
+ * kmv_port_idle), and its body is inlined into each entry: 1 = yes; 0 = it always starts
+ * with the bounded wait, one body for both entries (RV32: no window bytes for either). */
+#define BOARD_MOVER_FAST 0
 
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */

@@ -48,10 +48,12 @@
  * (RV64: it has the bytes, 24 KB); 0 = the rows alone, every step copied. */
 #define BOARD_QUEUE_FAST 1
 
-/* A replay starts with one read of the mover's status and waits for the mover to be idle
- * only when it is busy (mover/kmv_port.h kmv_port_idle): 1 = yes (RV64: one load inline);
- * 0 = it always starts with the bounded wait. */
-#define BOARD_MOVER_IDLE_PEEK 1
+/* Straight paths in the mover's replay (mover/replay.c): it starts with one read of the
+ * mover's status and waits for the mover to be idle only when it is busy (kmv_port.h
+ * kmv_port_idle), and its body is inlined into each entry: 1 = yes (RV64: an inline load,
+ * and bytes for a second copy of the loop); 0 = it always starts with the bounded wait, one
+ * body for both entries. */
+#define BOARD_MOVER_FAST 1
 
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
