@@ -167,14 +167,20 @@ static void kdp_done(struct kdp_job *j)
  * Called once per kick on the streaming path: kept a leaf, its common case straight. */
 static inline __attribute__((always_inline)) bool kdp_poll(struct kdp_ctx *c, struct kdp_job *j)
 {
-    uint32_t off = KA_NODE_STATUS(j->yx);     /* recomputed: 4 bytes a job less to keep */
-    /* One load of the whole word where it is one load (RV64); the count half first where it
-     * is two (RV32). A constant of the word size, not an #ifdef. */
-    uint64_t w = KDP_W == 8 ? hal_agent_rd(off) : hal_agent_rd32(off);
+    /* One load of the whole word where it is one load (RV64: at the address the job keeps);
+     * the count half first where it is two (RV32: the offset recomputed, 4 bytes a job less
+     * to keep). */
+#if KDP_NS_AT
+    uint64_t w = hal_agent_rd_at(j->ns);
+#else
+    uint32_t off = KA_NODE_STATUS(j->yx);
+    uint64_t w = hal_agent_rd32(off);
+#endif
     uint16_t now = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, w);
     if (now == j->last_count)
         return false;
-    if (KDP_W != 8) {
+#if !KDP_NS_AT
+    {
         /* Code and arg straddle RV32's halves: low, high, low again; equal lows (the count is
          * in the low half) mean no signal came between, so the halves belong together. Read
          * once more while they differ: each turn takes a new signal, and a unit signals only
@@ -185,6 +191,7 @@ static inline __attribute__((always_inline)) bool kdp_poll(struct kdp_ctx *c, st
             ;
         now = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, w);
     }
+#endif
     uint32_t got = kdp_count_since(now, j->last_count);
     j->last_count = now;
     if (j->skip) {          /* here, not in recover.c: a call would keep w's halves on the stack */
@@ -390,8 +397,13 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
             d = cap - 1u < d ? cap : d;                         /* cap 0 (none) wraps: d */
             j->depth = (uint8_t)(d < 255u ? d : 255u);
             j->state = KDP_J_RUN;
+#if KDP_NS_AT
+            j->ns = hal_agent_addr(KA_NODE_STATUS(j->yx));
+            j->last_count = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, hal_agent_rd_at(j->ns));
+#else
             j->last_count = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT,
                                                    hal_agent_rd32(KA_NODE_STATUS(j->yx)));
+#endif
         }
     if (!j || j != end)         /* !j: the job count out of range (n 0 with jobs NULL too) */
         return kdp_refuse(c, j);

@@ -11,6 +11,13 @@
 #include "kohaku/status.h"
 
 #define KDP_MAX_JOBS      8u     /* targets served at once by one kdp_run */
+/* 1 where NODE_STATUS is one load (64-bit words: RV64, the host model), each job keeping its
+ * register's address (hal_agent_addr) for the polls; RV32 reads it in halves by offset. */
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define KDP_NS_AT         1
+#else
+#define KDP_NS_AT         0
+#endif
 #define KDP_REGIONS       4u     /* several targets: the staging RAM in this many regions */
 #define KDP_ENUM_TRIES    2u     /* CU_CTRL attempts per coordinate (docs/hardware.md §1.1: a lost TX_KICK) */
 /* Agent cycles to let pass after PROG_STAT.run fell before a TX_KICK (docs/hardware.md §1.1: one
@@ -53,6 +60,10 @@ struct kdp_job {
     uint8_t depth;          /* inst_depth, or the program's credit cap when lower; at most 255
                              * (a lower credit bound is safe; kicks are at most half the
                              * staging RAM, 64, anyway) */
+#if KDP_NS_AT
+    uint32_t ns;            /* the target's NODE_STATUS address (hal_agent_addr), in the
+                             * padding before the report: one load a poll */
+#endif
     struct kdp_report rep;  /* rep.dispatched is also the next instruction to kick: only an
                              * early-ended kick lowers it, and nothing is kicked after one */
     /* private */

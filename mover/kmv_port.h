@@ -24,6 +24,25 @@
  * 2^32 cycles. */
 uint32_t kmv_port_wait(uint32_t timeout, uint64_t *raw, uint32_t hold);
 
+/* Whether one read of the mover's status shows it idle: replay then skips the bounded wait it
+ * starts a list with (the mover is idle there almost always: every replay ends by waiting for
+ * its last move), about 25 cycles a list (bench record_run_overhead_insns: a RUN's every
+ * REPLAY step). Where the board asks for it (BOARD_MOVER_FAST: RV64, one load inline);
+ * elsewhere 0, and replay always waits (RV32: no window bytes for it). A busy mover is waited
+ * for as before. */
+#if BOARD_MOVER_FAST
+#include "hal/hal.h"
+static inline int kmv_port_idle(void)
+{
+    return !KBF_FIELD_GET(RV64_MVSTAT_BUSY, hal_mvstat());
+}
+#else
+static inline int kmv_port_idle(void)
+{
+    return 0;
+}
+#endif
+
 /* The writes in a staged chunk of b bytes (12 a write, fewer than 128 writes): b x 43 >> 9,
  * exact there (43/512 = 1/12 + 1/1536), as shifts and adds that the empty asm keeps GCC from
  * folding back into a multiply: RV32I has none, and __mulsi3 would be a call and a libgcc

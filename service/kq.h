@@ -218,6 +218,12 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
  * KS_BAD_LEN, KS_BAD_ALIGN, KS_BAD_ADDR, KS_BAD_NTARGETS, KS_BAD_TARGET, KS_DUP_TARGET. */
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e);
 
+/* The common submissions' check in straight code: 1 (accepted, e as kq_sub_check leaves it:
+ * KS_OK, detail 0, value 0) only for what kq_sub_check accepts; 0 for everything else, which
+ * kq_sub_check then checks (e may hold anything until it has). NOP, UNITS, STOP, REPLAY and
+ * RUN by handle, DISPATCH to one target. */
+int kq_sub_fast(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e);
+
 /* Checks a RUN step list of n >= 1 steps (n and its range already checked) before any step runs:
  * each op known (KS_BAD_STEP), rsvd fields 0, n in range, data ranges, targets known, each
  * REPLAY step's whole descriptor list (kmv_validate: its statuses), each WAIT satisfiable by

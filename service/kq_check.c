@@ -408,6 +408,43 @@ unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct k
     return kq_rules(s, &env->reach, 0, e, kq_rules_sub);
 }
 
+/* The submissions of every by-handle REPLAY or RUN, every NOP and every one-target DISPATCH,
+ * checked in straight code (about 20 instructions, or 60 with a DISPATCH's range and target,
+ * against the rows' 230-340: bench cmd_overhead_insns, dispatch_cmd_fixed_cycles,
+ * record_run_overhead_insns). It accepts only what kq_sub_check accepts, with the same outcome
+ * (KS_OK, detail 0, value 0), and leaves the rest to kq_sub_check (returns 0), which names
+ * the refusal: two paths to one answer, never two answers (tests/host/service: both on every
+ * case, and the fuzzer). UNITS and STOP too (three compares). Boards with room for it call it
+ * first (board header BOARD_QUEUE_FAST; RV64): the RV32 window has none. */
+_Static_assert(offsetof(struct kq_sub, rsvd) == 32 && sizeof(struct kq_sub) == 64,
+               "rsvd is the second line: four u64");
+int kq_sub_fast(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
+{
+    if (s->rsvd[0] | s->rsvd[1] | s->rsvd[2] | s->rsvd[3])
+        return 0;
+    /* op and flags in one compare: the op's row (0..KQ_OP_LAST), then its flags row */
+    uint32_t opf = s->op | (uint32_t)s->flags << 16;
+    if (opf == (KQ_OP_REPLAY | KQ_SUB_F_HANDLE << 16) ||
+        opf == (KQ_OP_RUN | KQ_SUB_F_HANDLE << 16)) {
+        /* kq_rules_handle: addr[63:32] 0, count 0; the handle is looked up when it runs */
+        if ((s->addr >> 32) | s->count)
+            return 0;
+    } else if (opf == KQ_OP_DISPATCH) {
+        /* kq_rules_dispatch with one target: count 1..KQ_MAX_PROG, the payloads' range
+         * (8-aligned, count x 32 bytes), ntargets 1, the target in the unit table */
+        if (s->count - 1u >= KQ_MAX_PROG || s->ntargets != 1 ||
+            kq_range(&env->reach, s->addr, s->count * KQ_PAYLOAD_BYTES, 8, e) != KS_OK ||
+            kq_unit_index(env, s->targets[0]) < 0)
+            return 0;
+    } else if (opf != KQ_OP_NOP && opf != KQ_OP_UNITS && opf != KQ_OP_STOP) {
+        return 0;                       /* those three: flags 0 and nothing else read */
+    }
+    e->status = KS_OK;
+    e->detail = 0;
+    e->value = 0;
+    return 1;
+}
+
 int kq_step_use(const struct kq_step *st, const struct kq_env *env)
 {
     unsigned op = st->op;

@@ -42,6 +42,19 @@
  * no byte pressure in RV64's 24 KB); 0 = through the several-target loop in "stream" mode. */
 #define BOARD_DISPATCH_STREAM_LOOP 1
 
+/* Straight paths for what the queue runs most (service/): the common submissions (NOP,
+ * UNITS, STOP, DISPATCH to one target, REPLAY and RUN by handle) checked before the rule
+ * rows (kq_check.c kq_sub_fast), a record's steps read in place (queue.c kq_run): 1 = yes
+ * (RV64: it has the bytes, 24 KB); 0 = the rows alone, every step copied. */
+#define BOARD_QUEUE_FAST 1
+
+/* Straight paths in the mover's replay (mover/replay.c): it starts with one read of the
+ * mover's status and waits for the mover to be idle only when it is busy (kmv_port.h
+ * kmv_port_idle), and its body is inlined into each entry: 1 = yes (RV64: an inline load,
+ * and bytes for a second copy of the loop); 0 = it always starts with the bounded wait, one
+ * body for both entries. */
+#define BOARD_MOVER_FAST 1
+
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u

@@ -20,6 +20,21 @@ static inline uint64_t hal_agent_rd(uint32_t off)
     return *(volatile uint64_t *)(uintptr_t)(BOARD_AGENT_BASE + off);
 }
 
+/* A register's address in the 32 bits that hold it (the window is below 4 GB), for a loop that
+ * reads one register many times: hal_agent_addr(off) once, then hal_agent_rd_at(addr) is one
+ * load where hal_agent_rd(off) makes and zero-extends the address at every read (dispatch's
+ * NODE_STATUS polls: 5 instructions a poll). */
+_Static_assert((uint64_t)BOARD_AGENT_BASE + 0x10000u <= 0x100000000ull, "agent window below 4 GB");
+static inline uint32_t hal_agent_addr(uint32_t off)
+{
+    return (uint32_t)(BOARD_AGENT_BASE + off);
+}
+
+static inline uint64_t hal_agent_rd_at(uint32_t addr)
+{
+    return *(volatile uint64_t *)(uintptr_t)addr;
+}
+
 /* One 64-bit load, truncated: the window decodes 64-bit registers. */
 static inline uint32_t hal_agent_rd32(uint32_t off)
 {

@@ -343,3 +343,24 @@ k run @$R; want_rc 1 "run @$R again"
 k forget @$R; want_rc 0 forget
 still_serves
 end
+
+# ---- a recorded RUN of DISPATCH, WAIT and SIGNAL steps (the demo's steps.txt) runs as the
+# unrecorded one: the same completion (OK, value = its 4 steps), and a unit fault in a recorded
+# DISPATCH step ends it as it ends the unrecorded RUN (UNIT_FAULT:
+# detail {y,x} 0x11, value step 2 << 48 | the unit's exec_result 0x4e500501)
+begin run_dispatch_steps_same_as_unrecorded
+k run $demo/steps.txt; want_rc 0 "run steps.txt"; plain=$(cpl)
+[ "$plain" = "OK 0x0 0x4" ] || why="$why RUN completion '$plain', want OK 0x0 0x4;"
+k record $demo/steps.txt; want_rc 0 "record steps.txt"; R=$(handle)
+k run @$R; want_rc 0 "run @$R"
+[ "$(cpl)" = "$plain" ] || why="$why RUN @H completion '$(cpl)' differs from RUN's '$plain';"
+k run @$R; want_rc 0 "run @$R again"
+[ "$(cpl)" = "$plain" ] || why="$why RUN @H (second) completion '$(cpl)';"
+printf 'dispatch 1,1 %s\nbarrier\ndispatch 1,1 %s\nbarrier\n' "$top/$demo/softmax.prog" "$top/tests/e2e/bad-opcode.prog" > "$work/fault.steps"
+k run "$work/fault.steps"; want_rc 1 "run fault.steps"; plain=$(cpl)
+[ "$plain" = "UNIT_FAULT 0x11 0x200004e500501" ] || why="$why faulting RUN completion '$plain';"
+k record "$work/fault.steps"; want_rc 0 "record fault.steps"; F=$(handle)
+k run @$F; want_rc 1 "run @$F"
+[ "$(cpl)" = "$plain" ] || why="$why faulting RUN @H completion '$(cpl)' differs from '$plain';"
+still_serves
+end

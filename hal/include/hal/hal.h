@@ -20,7 +20,10 @@
  *                                                     read: a wait's elapsed time as a 32-bit
  *                                                     difference (the mover's waits)
  * RV32 only: hal_mvgo, hal_mvgo_status, hal_spad_word, hal_spad_word_index.
- * RV64 only: hal_mover_wr, hal_mover_ptr (the window's base, unchecked), hal_mvstat. */
+ * RV64 only: hal_mover_wr, hal_mover_ptr (the window's base, unchecked), hal_mvstat;
+ *   uint32_t hal_agent_addr(uint32_t off);            a register's address, kept by a hot
+ *   uint64_t hal_agent_rd_at(uint32_t addr);          loop and read in one load (dispatch's
+ *                                                     NODE_STATUS polls) */
 #include "hal_variant.h"
 
 /* Free-running counters as 64 bits. RV32's LCTL CYCLE/INSTRET are 32-bit: the hal extends

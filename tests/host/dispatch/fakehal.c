@@ -64,6 +64,21 @@ uint64_t hal_agent_rd(uint32_t off)
 
 uint32_t hal_agent_rd32(uint32_t off) { return (uint32_t)hal_agent_rd(off); }
 
+uint32_t hal_agent_addr(uint32_t off)
+{
+    return (uint32_t)(RV64_AGENT_BASE + off);
+}
+
+/* An address outside the window is a firmware bug the model refuses (abort), as any read. */
+uint64_t hal_agent_rd_at(uint32_t addr)
+{
+    if (addr < RV64_AGENT_BASE) {
+        fprintf(stderr, "fakehal: hal_agent_rd_at(0x%x): an offset, not an address\n", addr);
+        abort();
+    }
+    return hal_agent_rd(addr - (uint32_t)RV64_AGENT_BASE);
+}
+
 void hal_agent_wr(uint32_t off, uint64_t v)
 {
     fh_tick();

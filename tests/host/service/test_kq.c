@@ -256,23 +256,44 @@ static struct kq_sub sub(unsigned op, uint64_t addr, uint32_t count)
     return s;
 }
 
+/* Every submission case runs through both checks: kq_sub_check's answer is the one asserted,
+ * and kq_sub_fast (RV64's straight path for the common commands, queue.c) may accept only
+ * what it accepts, leaving e as it does (KS_OK, detail 0, value 0). */
+static unsigned fast_disagree;
+static unsigned sub_check(const struct kq_sub *s, const struct kq_env *v, struct kq_err *e)
+{
+    struct kq_err f;
+    memset(&f, 0xA5, sizeof f);
+    int fast = kq_sub_fast(s, v, &f);
+    unsigned st = kq_sub_check(s, v, e);
+    if (fast && (st != KS_OK || f.status != e->status || f.detail != e->detail ||
+                 f.value != e->value)) {
+        fast_disagree++;
+        fails++;
+        printf("FAIL: host-service/%s kq_sub_fast accepted op %u flags 0x%x that kq_sub_check "
+               "answers 0x%x (fast: status 0x%x detail 0x%x value 0x%llx)\n", cur, s->op, s->flags,
+               st, f.status, f.detail, (unsigned long long)f.value);
+    }
+    return st;
+}
+
 static void sub_simple(void)
 {
     struct kq_env v = env(&rv32, &kmv_caps_rv32);
     struct kq_err e;
     struct kq_sub s = sub(0, 0, 0);                        /* NOP: nothing else is read */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
-    s = sub(4, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);        /* UNITS */
-    s = sub(5, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);        /* STOP */
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
+    s = sub(4, 0, 0); CHECK_EQ(sub_check(&s, &v, &e), KS_OK);        /* UNITS */
+    s = sub(5, 0, 0); CHECK_EQ(sub_check(&s, &v, &e), KS_OK);        /* STOP */
     s = sub(9, 0, 0);                                      /* past RECORDS (8) */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_OP);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_OP);
     CHECK_EQ(e.detail, 9);
-    s = sub(0xFFFF, 0, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_OP);
+    s = sub(0xFFFF, 0, 0); CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_OP);
     s = sub(0, 0, 0); s.flags = 0x80;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
     CHECK_EQ(e.detail, 0x80);
     s = sub(0, 0, 0); s.rsvd[2] = 1;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_RSVD);
     CHECK_EQ(e.detail, 48);                                /* byte offset of rsvd[2] */
 }
 
@@ -281,22 +302,22 @@ static void sub_replay(void)
     struct kq_env v = env(&rv32, &kmv_caps_rv32);
     struct kq_err e;
     struct kq_sub s = sub(1, 0x100, 3);
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
-    s = sub(1, 0x104, 3); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);   /* 4-byte records */
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
+    s = sub(1, 0x104, 3); CHECK_EQ(sub_check(&s, &v, &e), KS_OK);   /* 4-byte records */
     s = sub(1, 0x102, 3);
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ALIGN);
     CHECK_EQ(e.detail, 4);
     s = sub(1, 0x100, 0);
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_LEN);
     CHECK_EQ(e.detail, 0);
-    s = sub(1, 0x100, 4096); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s = sub(1, 0x100, 4096); CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
     s = sub(1, 0x100, 4097);
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_LEN);
     CHECK_EQ(e.detail, 4097);
     /* 3 records = 36 bytes: the last byte at 0x6FFF_FFFF is fine, one more is not */
-    s = sub(1, 0x6FFFFFDCull, 3); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    s = sub(1, 0x6FFFFFDCull, 3); CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
     s = sub(1, 0x6FFFFFE0ull, 3);
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ADDR);
     CHECK_EQ(e.detail, 36);
     CHECK_EQ(e.value, 0x6FFFFFE0ull);
 }
@@ -307,32 +328,32 @@ static void sub_dispatch(void)
     struct kq_err e;
     struct kq_sub s = sub(2, 0x8000000000ull, 4);          /* a program in staging (RV64) */
     s.ntargets = 2; s.targets[0] = 0x11; s.targets[1] = 0x21;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
     s.addr = 0x8000000004ull;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ALIGN);
     CHECK_EQ(e.detail, 8);
     s.addr = 0x80001FFFC0ull;                             /* 4 payloads = 128 bytes run past 2 MB */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ADDR);
     s.addr = 0x1000;
-    s.count = 65536; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
-    s.count = 65537; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    s.count = 65536; CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
+    s.count = 65537; CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_LEN);
     s.count = 4;
     s.ntargets = 0;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_NTARGETS);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_NTARGETS);
     s.ntargets = 9;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_NTARGETS);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_NTARGETS);
     CHECK_EQ(e.detail, 9);
     s.ntargets = 3; s.targets[2] = 0x13;                  /* not in the table */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_TARGET);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_TARGET);
     CHECK_EQ(e.detail, 0x13);
     s.targets[2] = 0x11;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_DUP_TARGET);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_DUP_TARGET);
     CHECK_EQ(e.detail, 0x11);
     s.targets[2] = 0x12;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
     /* targets past ntargets are not looked at */
     s.targets[5] = 0x77;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
 }
 
 /* ---- RUN step lists ---- */
@@ -360,10 +381,10 @@ static void run_sub(void)
     struct kq_env v = env(&rv32, &kmv_caps_rv32);
     struct kq_err e;
     struct kq_sub s = sub(3, 0x1000, 4);
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
-    s = sub(3, 0x1004, 4); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
-    s = sub(3, 0x1000, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
-    s = sub(3, 0x1000, 4097); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
+    s = sub(3, 0x1004, 4); CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    s = sub(3, 0x1000, 0); CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = sub(3, 0x1000, 4097); CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_LEN);
 }
 
 /* Commands whose data overlaps the firmware's own DRAM code (RV32): BAD_ADDR, the address. */
@@ -372,18 +393,18 @@ static void sub_fw_dram(void)
     struct kq_env v = env(&rv32, &kmv_caps_rv32);
     struct kq_err e;
     struct kq_sub s = sub(1, 0x400000, 1);                 /* REPLAY of its first record */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ADDR);
     CHECK_EQ(e.detail, 12);
     CHECK_EQ(e.value, 0x400000ull);
     s = sub(2, 0x3FFFE0, 2);                               /* DISPATCH: payload 2 inside */
     s.ntargets = 1; s.targets[0] = 0x11;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ADDR);
     CHECK_EQ(e.detail, 0x40);
     CHECK_EQ(e.value, 0x3FFFE0ull);
     s.count = 1;                                           /* payload 1 alone: outside */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
     s = sub(3, 0x40FFE0, 1);                               /* RUN: a step list in it */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ADDR);
     CHECK_EQ(e.value, 0x40FFE0ull);
     /* A DISPATCH step pointing into it: step 1's refusal, value[63:48] = 1. */
     step(0, 1, 0x11, 8, 0x2000);
@@ -485,45 +506,45 @@ static void sub_records(void)
     struct kq_err e;
     struct kq_sub s = sub(1, 0x200, 0);                    /* REPLAY by handle 0x200 */
     s.flags = 1;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);
-    s.op = 3; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);   /* RUN by handle */
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
+    s.op = 3; CHECK_EQ(sub_check(&s, &v, &e), KS_OK);   /* RUN by handle */
     s.count = 1;                                           /* count must be 0 by handle */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_RSVD);
     CHECK_EQ(e.detail, 16);
     s = sub(1, 0x100000200ull, 0); s.flags = 1;            /* addr[63:32] must be 0 */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_RSVD);
     CHECK_EQ(e.detail, 12);
     s = sub(2, 0x2000, 1); s.flags = 1;                    /* DISPATCH takes no flag */
     s.ntargets = 1; s.targets[0] = 0x11;
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
     CHECK_EQ(e.detail, 1);
     s = sub(0, 0, 0); s.flags = 2;                         /* NOP neither */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
     s = sub(1, 0x100, 2); s.flags = 2;                     /* STEPS is RECORD's only */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
     s = sub(1, 0x100, 2); s.flags = 4;                     /* undefined bit */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
     CHECK_EQ(e.detail, 4);
-    s = sub(6, 0x100, 2); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);         /* RECORD a list */
-    s = sub(6, 0x100, 4097); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
-    s = sub(6, 0x1000, 4); s.flags = 2; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);   /* steps */
-    s = sub(6, 0x1004, 4); s.flags = 2; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
-    s = sub(6, 0x100, 2); s.flags = 1; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    s = sub(6, 0x100, 2); CHECK_EQ(sub_check(&s, &v, &e), KS_OK);         /* RECORD a list */
+    s = sub(6, 0x100, 4097); CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = sub(6, 0x1000, 4); s.flags = 2; CHECK_EQ(sub_check(&s, &v, &e), KS_OK);   /* steps */
+    s = sub(6, 0x1004, 4); s.flags = 2; CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    s = sub(6, 0x100, 2); s.flags = 1; CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
     /* the firmware's reach with the record area owned (host-interface.md §12: 0x40_0000 up
      * to 0x51_0000) */
     static const struct kq_reach rv32rec = { { 0x70000000ull, 0 }, { 0x400000u, 0x510000u } };
     v = env(&rv32rec, &kmv_caps_rv32);
     s = sub(6, 0x410000, 1);                               /* data in the record area */
-    CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ADDR);
     CHECK_EQ(e.value, 0x410000);
-    s = sub(6, 0x50FFF4, 1); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ADDR);  /* its last 12 */
-    s = sub(6, 0x510000, 1); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);       /* past it */
-    s = sub(7, 0x200, 0); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);          /* FORGET */
-    s.count = 1; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_RSVD);
-    s = sub(7, 0x200, 0); s.flags = 1; CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_FLAGS);
-    s = sub(8, 0x1000, 8); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_OK);         /* RECORDS */
-    s = sub(8, 0x1000, 9); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_LEN);
-    s = sub(8, 0x1010, 1); CHECK_EQ(kq_sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    s = sub(6, 0x50FFF4, 1); CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ADDR);  /* its last 12 */
+    s = sub(6, 0x510000, 1); CHECK_EQ(sub_check(&s, &v, &e), KS_OK);       /* past it */
+    s = sub(7, 0x200, 0); CHECK_EQ(sub_check(&s, &v, &e), KS_OK);          /* FORGET */
+    s.count = 1; CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_RSVD);
+    s = sub(7, 0x200, 0); s.flags = 1; CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    s = sub(8, 0x1000, 8); CHECK_EQ(sub_check(&s, &v, &e), KS_OK);         /* RECORDS */
+    s = sub(8, 0x1000, 9); CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = sub(8, 0x1010, 1); CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ALIGN);
 }
 
 static void handles(void)
@@ -774,6 +795,80 @@ static void status_ranges(void)
     CHECK_EQ(KS_XFORM_UNCHECKED, 0x72);
 }
 
+/* kq_sub_fast on its own: the commands it is for pass it (so queue.c's straight path is the
+ * one they take), and one field wrong in any of them sends it to the rows (0). The expected
+ * answers are the submission rules of include/kohaku/queue.h, docs/host-interface.md. */
+static void sub_fast(void)
+{
+    struct kq_env v = env(&rv64, &kmv_caps_rv64);
+    struct kq_err e;
+    struct kq_sub s;
+    /* accepted: NOP, UNITS, STOP; REPLAY and RUN by handle; DISPATCH of 4 payloads to 0x21 */
+    s = sub(0, 0, 0); CHECK_EQ(kq_sub_fast(&s, &v, &e), 1);
+    CHECK_EQ(e.status, KS_OK); CHECK_EQ(e.detail, 0); CHECK_EQ(e.value, 0);
+    s = sub(4, 0, 0); CHECK_EQ(kq_sub_fast(&s, &v, &e), 1);
+    s = sub(5, 0, 0); CHECK_EQ(kq_sub_fast(&s, &v, &e), 1);
+    s = sub(1, 0x1101, 0); s.flags = 1; CHECK_EQ(kq_sub_fast(&s, &v, &e), 1);
+    s = sub(3, 0xFFFFFFFFull, 0); s.flags = 1; CHECK_EQ(kq_sub_fast(&s, &v, &e), 1);
+    s = sub(2, 0x8000000000ull, 4); s.ntargets = 1; s.targets[0] = 0x21;
+    memset(&e, 0xA5, sizeof e);
+    CHECK_EQ(kq_sub_fast(&s, &v, &e), 1);
+    CHECK_EQ(e.status, KS_OK); CHECK_EQ(e.detail, 0); CHECK_EQ(e.value, 0);
+    s.targets[1] = 0x77;                                   /* past ntargets: not read */
+    CHECK_EQ(kq_sub_fast(&s, &v, &e), 1);
+    s.count = 65536; s.addr = 0x1000; CHECK_EQ(kq_sub_fast(&s, &v, &e), 1);   /* 2 MB, DRAM */
+    /* one thing wrong: 0, and the rows name it */
+    for (unsigned k = 0; k < 4; k++) {
+        s = sub(0, 0, 0); s.rsvd[k] = 1ull << 63;
+        CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+        CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_RSVD);
+    }
+    s = sub(0, 0, 0); s.flags = 1; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    s = sub(9, 0, 0); CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_OP);
+    s = sub(1, 0x100000001ull, 0); s.flags = 1; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_RSVD);        /* addr[63:32] of a handle */
+    s = sub(3, 0x1012, 1); s.flags = 1; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_RSVD);        /* count of a by-handle command */
+    s = sub(3, 0x1012, 0); s.flags = 3; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    /* not its commands at all (the rows check them): REPLAY and RUN of data, RECORD, FORGET */
+    s = sub(1, 0x100, 3); CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);
+    s = sub(3, 0x1000, 4); CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    s = sub(6, 0x100, 3); CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    s = sub(7, 0x1101, 0); CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    /* DISPATCH: each field in turn */
+    struct kq_sub d = sub(2, 0x8000000000ull, 4);
+    d.ntargets = 1; d.targets[0] = 0x21;
+    s = d; s.count = 0; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = d; s.count = 65537; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_LEN);
+    s = d; s.addr = 0x8000000004ull; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ALIGN);
+    s = d; s.addr = 0x80001FFFC0ull; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);    /* past 2 MB */
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ADDR);
+    s = d; s.addr = 0x100000000ull; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);     /* past 4 GB DRAM */
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_ADDR);
+    s = d; s.targets[0] = 0x13; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_TARGET);
+    s = d; s.ntargets = 0; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_NTARGETS);
+    s = d; s.ntargets = 2; s.targets[1] = 0x11; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_OK);              /* two targets: the rows' */
+    s = d; s.flags = 1; CHECK_EQ(kq_sub_fast(&s, &v, &e), 0);
+    CHECK_EQ(sub_check(&s, &v, &e), KS_BAD_FLAGS);
+    /* the RV32 reach: its firmware DRAM refused on the straight path too */
+    struct kq_env w = env(&rv32, &kmv_caps_rv32);
+    s = d; s.addr = 0x400000; CHECK_EQ(kq_sub_fast(&s, &w, &e), 0);
+    CHECK_EQ(sub_check(&s, &w, &e), KS_BAD_ADDR);
+    s = d; s.addr = 0x3FFFE0; CHECK_EQ(kq_sub_fast(&s, &w, &e), 0);          /* runs into it */
+    s = d; s.addr = 0x3FFF80; CHECK_EQ(kq_sub_fast(&s, &w, &e), 1);          /* ends at it */
+    CHECK_EQ(fast_disagree, 0);
+}
+
 int main(void)
 {
     RUN(ring_sizes);
@@ -786,6 +881,7 @@ int main(void)
     RUN(sub_simple);
     RUN(sub_replay);
     RUN(sub_dispatch);
+    RUN(sub_fast);
     RUN(run_sub);
     RUN(sub_fw_dram);
     RUN(run_steps_good);

@@ -10,6 +10,10 @@
 
 uint64_t hal_agent_rd(uint32_t off);
 uint32_t hal_agent_rd32(uint32_t off);
+/* RV64's kept register address: the processor's address of the register (the agent window's
+ * base + off), read through the model like every other access. */
+uint32_t hal_agent_addr(uint32_t off);
+uint64_t hal_agent_rd_at(uint32_t addr);
 void hal_agent_wr(uint32_t off, uint64_t v);
 void hal_agent_wr32(uint32_t off, uint32_t v);
 /* STAGE and TX_FLIT: a shadow of the window, pushed into the model by hal_fence(). */

@@ -8,6 +8,10 @@
 #include "kohaku/cpu_map.h"
 #include "boot.h"       /* as the real hal.h: the waypoint writers (fakehal.c holds the words) */
 
+/* The RV32 board's (board/common/rv32.h): replay starts with the bounded idle wait, one body.
+ * RV64's one-read start (kmv_port_idle) is tested on target (tests/target/mover). */
+#define BOARD_MOVER_FAST 0
+
 uint64_t hal_cycles(void);
 uint32_t hal_cycles32(void);
 void hal_fence(void);
