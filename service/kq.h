@@ -51,7 +51,6 @@ _Static_assert(sizeof(struct kq_err) == sizeof(struct kq_cpl) &&
  * and, on both variants, the copy buffer), the queue header, the two rings, the running
  * command's data (a REPLAY's list, a RUN's step list) and the REPLAY step's list being checked
  * or run. {0, 0}: unused. */
-#define KQ_PREPARE_OWNED  22u   /* kq_svc.h KQ_COLD_OWNED */
 enum kq_own {
     KQ_OWN_FW = 0, KQ_OWN_HEADER, KQ_OWN_SQ, KQ_OWN_CQ, KQ_OWN_CMD, KQ_OWN_LIST, KQ_OWN_N
 };
@@ -106,9 +105,9 @@ struct kq_env {
      * KQ_OWN_CMD and KQ_OWN_LIST are set before a list is validated. */
     struct kmv_span *owned;
     const struct kq_sub *sub;       /* the command being checked or run (its data is in use) */
-    /* Called as prepare(KQ_PREPARE_OWNED) before a list is validated (NULL: nothing to do):
-     * the firmware fills `owned` and caps there, on the cold path (no boot cost). */
-    uint32_t (*prepare)(unsigned what, ...);
+    /* Called before a list is validated (NULL: nothing to do): the firmware fills `owned` and
+     * caps there (kq_cold_owned's native entry), on the cold path (no boot cost). */
+    void (*prepare)(void);
     uint32_t at_use;                /* 1 while a step is re-checked on its copy at use
                                      * (kq_step_check: a REPLAY_H step's copy becomes its
                                      * list's REPLAY), 2 while RECORD checks a step list
