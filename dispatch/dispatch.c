@@ -542,8 +542,8 @@ unsigned kdp_quiesce(struct kdp_ctx *c)
 {
     /* Usually quiet already (every run and enumeration leaves it so): two reads, no wait set up
      * (every DISPATCH passes here twice: bench dispatch_cmd_fixed_cycles). The waits are
-     * recover.c's: only a failure (an ended kick, a late reply) leaves something to wait for. */
+     * wait.c's: only a failure (an ended kick, a late reply) leaves something to wait for. */
     if (!kdp_running() && (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY))
         return KS_OK;
-    return kdp_drain(c);    /* recover.c: a kick still running or RX holding something */
+    return kdp_drain(c);    /* wait.c: a kick still running or RX holding something */
 }

@@ -74,7 +74,7 @@ kfix() { mkdir -p "$1/tests/host/dispatch" "$1/boot"; cp -r "$top/dispatch" "$1/
 f=$tmp/kdp-clean; kfix $f
 expect kdp-helpers-self/copy-of-tree-passes 0 "" -- "$kdp" "$f"
 f=$tmp/kdp-inline; kfix $f
-sed -i 's/if (kdp_ctrl_reply_ok(h, w3, yx, index, txn))/if (((h ^ kdp_ctrl_hdr(0, yx, txn)) \& KDP_REPLY_MASK) == 0 \&\& kdp_ctrl_reply_op(w3, index))/' $f/dispatch/enum.c
+sed -i 's/if (kdp_ctrl_reply_ok(h, w3, yx, index, txn))/if (((h ^ kdp_ctrl_hdr(0, yx, txn)) \& KDP_REPLY_MASK) == 0 \&\& kdp_ctrl_reply_op(w3, index))/' $f/dispatch/wait.c
 expect kdp-helpers-self/reply-match-inlined-fails 1 "kdp_ctrl_reply_ok is tested but the running code" -- "$kdp" "$f"
 f=$tmp/kdp-chunk; kfix $f
 sed -i 's/kdp_plan_chunk(p->n, \([a-z0-9>.-]*\), rs)/(p->n - \1 < rs ? p->n - \1 : rs)/' $f/dispatch/dispatch.c
