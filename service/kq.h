@@ -267,8 +267,19 @@ static inline unsigned kq_rec_check(const struct kq_env *env, uint32_t h, uint32
     return st;
 }
 
-/* Index in the unit table of yx, or -1. */
-int kq_unit_index(const struct kq_env *env, uint8_t yx);
+/* Index in the unit table of yx, or -1. Inline: kq_check.c (a RUN step's target, natively)
+ * and kq_check_cold.c (a DISPATCH command's targets, cold on RV32) both look units up, and
+ * neither file calls the other back for it. */
+static inline int kq_unit_index(const struct kq_env *env, uint8_t yx)
+{
+    /* downwards, the table and its count in registers: the last match is the only one (the
+     * unit table holds distinct coordinates) */
+    const struct kx_unit_entry *u = env->units;
+    int i = (int)env->n_units;
+    while (--i >= 0 && u[i].yx != yx)
+        ;
+    return i;
+}
 
 /* ---- The service (queue.c, firmware only) ---- */
 
