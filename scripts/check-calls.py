@@ -13,6 +13,7 @@ they are hooks, not a cycle a reader has to follow.
 Usage: check-calls.py [-v] [ROOT]   Prints one "VIOLATION: call cycle a -> b -> ..." per ring
 (Tarjan's strongly connected components); -v prints every edge. Exit 0 when there is none.
 """
+import importlib.util
 import os
 import re
 import sys
@@ -50,35 +51,12 @@ def other_variant(a, b):
 
 
 def cycles(graph):
-    index, low, stack, on, out = {}, {}, [], set(), []
-    counter = [0]
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in sorted(graph.get(v, ())):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return sorted(out)
+    """Every ring once (check-includes.py's Tarjan search, the same graph shape)."""
+    spec = importlib.util.spec_from_file_location(
+        'check_includes', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'check-includes.py'))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.cycles(graph)
 
 
 def main(argv):
