@@ -6,12 +6,11 @@
  * and interpreted from outside the RV32 instruction window (docs/kvm.md), at ~40x the native
  * cost:
  *   - one typed entry per path (kq_svc.h), each called from queue.c through HAL_COLD (no
- *     native stub: docs/kvm.md "Cold entries"); kq_cold_owned also through kq_env.prepare (its
- *     stub) and from record.c cold-to-cold. An entry takes at most 6 scalar or pointer
+ *     native stub: docs/kvm.md "Cold entries"). An entry takes at most 6 scalar or pointer
  *     arguments (a0-a5) and returns at most one scalar;
  *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/, the
- *     cold entries of kq_check_cold.c and record.c) with at most 6 argument registers, and no
- *     static function of another file;
+ *     cold entries of owned.c, kq_check_cold.c and record.c) with at most 6 argument
+ *     registers, and no static function of another file;
  *   - the service's data is reached through kq and kq_hdr (kq_svc.h) or arguments.
  * RV64 boards and host builds compile and run them natively like the rest. */
 #include "kq_svc.h"

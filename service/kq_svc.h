@@ -1,6 +1,7 @@
 /* kq_svc.h — the service's firmware-only state and internals, shared by queue.c (the loop)
- * and kq_cold.c (the paths that run once or only on failure). Not for host builds: it needs
- * dispatch/ and hal/. kq.h is the service's API. */
+ * and the cold files (kq_cold.c, owned.c, record.c: the paths that run once or only on
+ * failure), and the cold entries' prototypes. Not for host builds: it needs dispatch/ and
+ * hal/. kq.h is the service's API. */
 #ifndef KOHAKU_KQ_SVC_H
 #define KOHAKU_KQ_SVC_H
 

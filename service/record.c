@@ -98,7 +98,7 @@ static void rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r
 static unsigned rec_validate(uint32_t ug, uint32_t n, uint64_t cmd, uint64_t cmd_bytes,
                              uint64_t list, struct kmv_result *r)
 {
-    /* the owned ranges and caps (kq_cold.c): a cold-to-cold call on RV32, on this chain's
+    /* the owned ranges and caps (owned.c): a cold-to-cold call on RV32, on this chain's
      * interpreted stack (docs/kvm.md "Stack": 336 + 64 + its 16) */
     kq_cold_owned();
     kq_owned[KQ_OWN_CMD].lo = cmd;
