@@ -126,6 +126,29 @@ static struct kq_cpl ok_cmd(struct kh_queue *q, struct kq_sub *s, const char *wh
     return c;
 }
 
+/* A command's own cost: s run NOPS times (a DISPATCH with txn + i, so no two share a txn), each
+ * OK with value `want` (ANY_VALUE: not checked); prints "raw <name>_<i> <cycles>" for each and
+ * returns the last one's cycles, any first-time cost gone. */
+#define ANY_VALUE UINT64_MAX
+static uint64_t cmd_cycles(struct kh_queue *q, struct kq_sub s, const char *name, uint64_t want)
+{
+    uint64_t cycles = 0;
+    for (unsigned i = 0; i < NOPS; i++) {
+        struct kq_sub si = s;
+        if (s.op == KQ_OP_DISPATCH)
+            si.txn = (uint8_t)(s.txn + i);
+        struct kq_cpl c = ok_cmd(q, &si, name);
+        if (want != ANY_VALUE && c.value != want) {
+            fprintf(stderr, "kbench: %s value 0x%llx, expected 0x%llx\n", name,
+                    (unsigned long long)c.value, (unsigned long long)want);
+            exit(1);
+        }
+        printf("raw %s_%u %llu\n", name, i, (unsigned long long)c.cycles);
+        cycles = c.cycles;
+    }
+    return cycles;
+}
+
 /* Records: the 1,001-write list recorded and replayed by handle (the second replay is the
  * figure: the first pays any first-time cost), then a recorded RUN of 8 REPLAY steps naming
  * it. Raw counts; bench.sh divides. */
@@ -294,56 +317,22 @@ int main(int argc, char **argv)
                (unsigned long long)v.ready_instret);
 
     /* ---- a few NOPs, each printed; the figure is the last (any first-time cost gone) ---- */
-    uint64_t nop_cycles = 0;
-    for (unsigned i = 0; i < NOPS; i++) {
-        struct kq_sub s = { .op = KQ_OP_NOP };
-        struct kq_cpl c;
-        if (kh_command(&node, &q, &s, &c))
-            die("NOP");
-        if (c.status != KS_OK) {
-            fprintf(stderr, "kbench: NOP status 0x%x\n", c.status);
-            return 1;
-        }
-        printf("raw nop_cycles_%u %llu\n", i, (unsigned long long)c.cycles);
-        nop_cycles = c.cycles;
-    }
+    uint64_t nop_cycles = cmd_cycles(&q, (struct kq_sub){ .op = KQ_OP_NOP }, "nop_cycles", ANY_VALUE);
     printf("fig cmd_overhead_insns %llu\n", (unsigned long long)nop_cycles);
     records(&q, nop_cycles);
 
     /* ---- DISPATCH of one instruction to one unit, and UNITS: each command whole, from its
      * submission taken to its completion ready (its cycles); a few of each, the last the
      * figure. The program: one MEMSET (program 0's first), written where the RUN's go. ---- */
-    uint64_t disp_cycles = 0, units_cycles = 0;
     if (kh_mem_write(&node, KH_DEF_DATA_UG, progs[0], sizeof progs[0][0]))
         die("uploading the DISPATCH program");
-    for (unsigned i = 0; i < NOPS; i++) {
-        struct kq_sub s = { .op = KQ_OP_DISPATCH, .addr = KH_DEF_DATA_UG, .count = 1,
-                            .txn = (uint8_t)(0xE0 + i), .ntargets = 1, .targets = { 0x11 } };
-        struct kq_cpl c;
-        if (kh_command(&node, &q, &s, &c))
-            die("DISPATCH");
-        if (c.status != KS_OK || c.value != 1) {    /* value: instructions sent, all targets */
-            fprintf(stderr, "kbench: DISPATCH status 0x%x value 0x%llx\n", c.status,
-                    (unsigned long long)c.value);
-            return 1;
-        }
-        printf("raw dispatch_cmd_cycles_%u %llu\n", i, (unsigned long long)c.cycles);
-        disp_cycles = c.cycles;
-    }
+    struct kq_sub disp = { .op = KQ_OP_DISPATCH, .addr = KH_DEF_DATA_UG, .count = 1, .txn = 0xE0,
+                           .ntargets = 1, .targets = { 0x11 } };
+    /* value: instructions sent, all targets */
+    uint64_t disp_cycles = cmd_cycles(&q, disp, "dispatch_cmd_cycles", 1);
     printf("fig dispatch_cmd_fixed_cycles %llu\n", (unsigned long long)disp_cycles);
-    for (unsigned i = 0; i < NOPS; i++) {
-        struct kq_sub s = { .op = KQ_OP_UNITS };
-        struct kq_cpl c;
-        if (kh_command(&node, &q, &s, &c))
-            die("UNITS");
-        if (c.status != KS_OK || c.value != 6) {    /* value: the units in the table */
-            fprintf(stderr, "kbench: UNITS status 0x%x value 0x%llx\n", c.status,
-                    (unsigned long long)c.value);
-            return 1;
-        }
-        printf("raw units_cmd_cycles_%u %llu\n", i, (unsigned long long)c.cycles);
-        units_cycles = c.cycles;
-    }
+    /* value: the units in the table */
+    uint64_t units_cycles = cmd_cycles(&q, (struct kq_sub){ .op = KQ_OP_UNITS }, "units_cmd_cycles", 6);
     printf("fig units_cmd_cycles %llu\n", (unsigned long long)units_cycles);
 
     /* ---- firmware-driven: one RUN of 200 DISPATCH + WAIT pairs ---- */

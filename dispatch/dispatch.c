@@ -208,7 +208,7 @@ static inline __attribute__((always_inline)) bool kdp_poll(struct kdp_ctx *c, st
     j->polls++;
     c->cred_due += got - (j->rep.last_code != KF_SIG_INST_COMPLETE);
     if (j->rep.last_code == KF_SIG_FAULT)
-        kdp_fault(c, j);            /* recover.c: the program ends, in-flight work retires */
+        HAL_COLD(kdp_fault, c, j);  /* recover.c: the program ends, in-flight work retires */
     if (j->rep.completions >= j->rep.dispatched && (j->rep.dispatched == j->prog->n || j->state == KDP_J_STOP))
         kdp_done(j);
     return true;
@@ -420,7 +420,7 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
      * the run may still return credit (then nothing streams on returned credit, credit being
      * one counter). (Until 2026-12-02 only a lone job's were taken: a run of several targets
      * could overfill a unit still holding a failed run's instructions.) */
-    bool stream = !(c->owing && kdp_owed_start(c, jobs, n, seen)) && end == jobs + 1;
+    bool stream = !(c->owing && HAL_COLD(kdp_owed_start, c, jobs, n, seen)) && end == jobs + 1;
     if (BOARD_DISPATCH_STREAM_LOOP && stream) {
         kdp_stream(c, jobs);
         /* one bounded wait was enough; a job done needs no pass of the loop below */
@@ -535,13 +535,13 @@ out:
     if (c->cred_state == KDP_CRED_ON) {
         uint32_t d = c->cred_due - hal_agent_rd32(KA_PROG_CRED);
         if ((int16_t)d > 0)
-            kdp_hidden(c, jobs, end, (uint16_t)d);
+            HAL_COLD(kdp_hidden, c, jobs, end, (uint16_t)d);
     }
     /* After a failure, or with some unit owing from an earlier one (then this run's units, all
      * done if it succeeded, owe nothing now): recover.c, what each unit still owes and each
      * job's status. A run that succeeds with nothing owed changes no unit's debt. */
     if (c->status != KS_OK || c->owing)
-        kdp_settle(c, jobs, end);
+        HAL_COLD(kdp_settle, c, jobs, end);
     return c->status;
 }
 
@@ -554,8 +554,8 @@ unsigned kdp_quiesce(struct kdp_ctx *c)
 {
     /* Usually quiet already (every run and enumeration leaves it so): two reads, no wait set up
      * (every DISPATCH passes here twice: bench dispatch_cmd_fixed_cycles). The waits are
-     * recover.c's: only a failure (an ended kick, a late reply) leaves something to wait for. */
+     * wait.c's: only a failure (an ended kick, a late reply) leaves something to wait for. */
     if (!kdp_running() && (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY))
         return KS_OK;
-    return kdp_drain(c);    /* recover.c: a kick still running or RX holding something */
+    return kdp_drain(c);    /* wait.c: a kick still running or RX holding something */
 }

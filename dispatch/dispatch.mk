@@ -8,7 +8,7 @@
 
 KDP_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
                    -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Iinclude -Idispatch
-KDP_SRCS        := dispatch/dispatch.c dispatch/enum.c dispatch/recover.c dispatch/units.c
+KDP_SRCS        := dispatch/dispatch.c dispatch/enum.c dispatch/recover.c dispatch/units.c dispatch/wait.c
 KDP_HDRS        := dispatch/dispatch.h dispatch/kdp_flit.h include/kohaku/status.h \
                    include/kohaku/flit.h include/kohaku/agent_regs.h
 KDP_T           := $(O)/tests/host/dispatch

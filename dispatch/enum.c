@@ -26,54 +26,6 @@ void kdp_scan_range(uint8_t *lo_yx, uint8_t *hi_yx)
     *hi_yx = (uint8_t)(hi * 0x11u);
 }
 
-unsigned kdp_ctrl_read(struct kdp_ctx *c, uint8_t yx, uint8_t index, uint32_t cycles, uint64_t *v)
-{
-    /* Cold code on RV32 (docs/dispatch.md "Size"): written for few values live across calls,
-     * so few registers saved. */
-    for (unsigned t = KDP_ENUM_TRIES; t; t--) {
-        uint8_t txn = c->txn_seq++;     /* a late reply to an earlier request never matches */
-        if (kdp_wait_reg(c, KA_TX_STATUS, KA_TX_STATUS_FULL, 0,
-                         KDP_DETAIL(KDP_AWAIT_MAILBOX_TX, yx)) != KS_OK)
-            return KS_TIMEOUT;
-        /* The mailbox sends TX_FLIT's header verbatim (no src stamp, docs/hardware.md §1.1), and
-         * TX_FLIT is byte-enabled memory: every half of every word is written. Payload words
-         * 0..2 of a read are zero; word 3 holds op READ (0) and the index in [55:48]
-         * (docs/hardware.md §2.4.6): the last native word of word 3 on both variants. */
-        volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_TX_FLIT(0));
-#pragma GCC unroll 1
-        for (unsigned i = 0; i < KF_BYTES / sizeof(uintptr_t); i++)
-            d[i] = 0;
-        d[4u * 8u / sizeof(uintptr_t) - 1u] =
-            (uintptr_t)(kdp_ctrl_read_w3(index) >> (64u - 8u * sizeof(uintptr_t)));
-        d[KF_HDR_WORD * 8u / sizeof(uintptr_t)] = kdp_ctrl_hdr(yx, c->agent_yx, txn);
-        hal_fence();                    /* the flit is complete before the kick reads it */
-        hal_agent_wr32(KA_TX_KICK, 1);
-
-        /* The reply's header: src = the unit asked, type CU_CTRL, the txn echoed. A request
-         * to a coordinate holding no unit is clamped onto a real one, which answers with its
-         * own src (or, clamped onto the agent, lands in RX itself): with this request's txn
-         * and another src, or not a reply, it means "nobody here" at once (docs/hardware.md §1), and
-         * that unit is never counted twice. A flit of another txn (a late reply to an earlier
-         * request) is popped and the wait goes on. */
-        uint32_t t0 = (uint32_t)hal_cycles();
-        while ((uint32_t)hal_cycles() - t0 <= cycles) {
-            if (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
-                continue;
-            uint32_t h = hal_agent_rd32(KA_RX_FLIT(KF_HDR_WORD));
-            uint64_t w3 = hal_agent_rd(KA_RX_FLIT(3));
-            hal_agent_wr32(KA_RX_POP, 1);
-            if (!kdp_ctrl_for_txn(h, txn))
-                continue;
-            if (kdp_ctrl_reply_ok(h, w3, yx, index, txn)) {
-                *v = w3 << 16;
-                return 1;
-            }
-            return 0;
-        }
-    }
-    return 0;
-}
-
 unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t coord_cycles)
 {
     /* The table is filled in place (no 256-byte copy on the stack: on RV32 this runs as cold

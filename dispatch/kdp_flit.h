@@ -40,7 +40,7 @@ static inline uint32_t kdp_ctrl_hdr(uint8_t dst_yx, uint8_t src_yx, uint8_t txn)
 #define KDP_REPLY_OP_INDEX(index) ((KF_CTRL_OP_REPLY << 8) | (index))
 
 /* Word 3 of a CU_CTRL read of `index` (docs/hardware.md §2.4.6: op READ (0) at [63:56], index at
- * [55:48]; payload words 0..2 are zero). enum.c writes its last native word into TX_FLIT. */
+ * [55:48]; payload words 0..2 are zero). enum.c and wait.c write its last native word into TX_FLIT. */
 #define KDP_CTRL_READ_W3(index) \
     (KBF_FIELD_PREP(KF_W3_CTRL_OP, KF_CTRL_OP_READ) | KBF_FIELD_PREP(KF_W3_CTRL_INDEX, (index)))
 static inline uint64_t kdp_ctrl_read_w3(uint8_t index)
@@ -65,7 +65,7 @@ static inline bool kdp_ctrl_reply_op(uint64_t w3, uint8_t index)
 
 /* Is (hdr, w3) the reply to the read of `index` with `txn`, from exactly want_yx (a clamped
  * out-of-grid request is answered by another unit with its own src: refused here)? Type
- * CU_CTRL, src, txn, op 0x02 and index. What enum.c's kdp_ctrl_read accepts. */
+ * CU_CTRL, src, txn, op 0x02 and index. What wait.c's kdp_ctrl_read accepts. */
 static inline bool kdp_ctrl_reply_ok(uint32_t hdr, uint64_t w3, uint8_t want_yx, uint8_t index,
                                      uint8_t txn)
 {
@@ -75,7 +75,7 @@ static inline bool kdp_ctrl_reply_ok(uint32_t hdr, uint64_t w3, uint8_t want_yx,
 
 /* Builders for tests and the bench (the firmware writes the same words straight into the
  * agent window, through the helpers they are made of; scripts/check-kdp-helpers.sh checks that
- * every other tested helper is called by dispatch.c, enum.c, recover.c or units.c): */
+ * every other tested helper is called by the running code, every .c file of dispatch/): */
 /* kdp-builders: kdp_flit_inst kdp_flit_ctrl_read kdp_ctrl_reply_match */
 /* Instruction i of a program as a five-word flit. */
 static inline void kdp_flit_inst(struct kf_flit *f, const uint64_t payload[4], uint8_t txn, bool last)

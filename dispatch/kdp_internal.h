@@ -1,26 +1,28 @@
-/* kdp_internal.h — the dispatch layer's internal interface (dispatch.c, recover.c, enum.c): the
- * failure-only paths of recover.c (cold code on RV32: only exported functions are called from
- * there, and each is called from dispatch.c only when something went wrong), the bounded
- * register wait and the waits of a quiesce that found the agent busy. Not for callers of the
- * layer: dispatch.h is its interface. */
+/* kdp_internal.h — the dispatch layer's internal interface (dispatch.c, recover.c, enum.c,
+ * wait.c): the bounded waits of wait.c and the failure-only paths of recover.c (both cold code
+ * on RV32: only exported functions are called from there). Calls go one way: dispatch.c ->
+ * recover.c -> wait.c, enum.c -> dispatch.c (kdp_quiesce) and wait.c; wait.c calls none of
+ * them. Not for callers of the layer: dispatch.h is its interface. */
 #ifndef KOHAKU_KDP_INTERNAL_H
 #define KOHAKU_KDP_INTERNAL_H
 
 #include "dispatch.h"
 
-/* Internal (recover.c; enum.c and kdp_drain call it): waits, bounded by wait_cycles, until
+/* Internal (wait.c; enum.c, kdp_drain and kdp_ctrl_read call it): waits, bounded by wait_cycles, until
  * (agent register `off` & bit) == want, popping RX while it waits on RX_STATUS. KS_OK, or
  * KS_TIMEOUT recorded with `detail` (KDP_DETAIL) and value = the register. */
 unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want, uint32_t detail);
 
-/* Internal (recover.c): kdp_quiesce when the agent was not quiet at once: waits for run to
+/* Internal (wait.c): kdp_quiesce when the agent was not quiet at once: waits for run to
  * fall, then pops RX until it is empty, each bounded (KS_TIMEOUT, detail RUN or MAILBOX_RX). */
 unsigned kdp_drain(struct kdp_ctx *c);
 
+/* Internal (wait.c; recover.c calls it too): records an error unless one is recorded already
+ * (the first error wins). */
+void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value);
+
 /* Internal, the failure-only paths of recover.c (cold code on RV32: only exported functions
  * are called from there, and each is called from dispatch.c only when something went wrong). */
-/* Records an error unless one is recorded already (the first error wins). */
-void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value);
 /* KS_TIMEOUT: job `need` waited for room (credit), or, need NULL, job `pend` for its
  * completions; detail names what and the job's unit, value = (signals seen << 32) |
  * dispatched. */

@@ -1,7 +1,8 @@
 /* recover.c — the dispatch layer's failure-only paths (docs/dispatch.md "Failures", "What a
- * unit still owes"): recording an error, a refused run's status, a unit's FAULT, a timeout,
- * ending a streaming kick early, the after-failure accounting of what each unit still owes,
- * and the bounded waits of a quiesce that found the agent busy (kdp_drain, kdp_wait_reg).
+ * unit still owes"): a refused run's status, a unit's FAULT, a timeout, ending a streaming
+ * kick early, the after-failure accounting of what each unit still owes. Called by dispatch.c
+ * only; calls wait.c (the first-error record, the waits, a unit's CU_STATUS read) and nothing
+ * else of dispatch/.
  * Nothing here runs on a run that succeeds with no unit owing from an earlier one, so none of
  * it is on a speed budget: on RV32 this file is meant to run as cold code (interpreted, about
  * 40x slower; docs/rv32-size.md). Hence its shape: entry functions of at most six
@@ -17,47 +18,6 @@
 static uint32_t kdp_rnow(void)
 {
     return (uint32_t)hal_cycles();
-}
-
-void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value)
-{
-    if (c->status == KS_OK) {       /* the first error wins (docs/design.md §6 "Errors") */
-        c->status = status;
-        c->detail = detail;
-        c->value = value;
-    }
-}
-
-/* Waits, bounded, until (register `off` & bit) == want: PROG_STAT.run to fall (run alone
- * decides "sent", docs/hardware.md §1.1: a finished program reads "flits left" 1), or RX to empty,
- * popping what it holds (late CU_CTRL replies nobody asked for now), or TX to leave "full"
- * (enum.c). On timeout: KS_TIMEOUT recorded (the first error wins), with `detail`, value the
- * register. */
-unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want,
-                      uint32_t detail)
-{
-    /* The counter's low half (hal_cycles32, inline): kdp_run's own loop calls hal_cycles
-     * (kdp_now) at every turn, which keeps RV32's 64-bit count extended (hal.h); one wait
-     * here is shorter than 2^32. */
-    uint32_t t = hal_cycles32();
-    kx_wait_mark(detail, t);        /* the host's "waiting for <what> since <t>" (boot.h) */
-    while ((hal_agent_rd32(off) & bit) != want) {
-        if (off == KA_RX_STATUS)
-            hal_agent_wr32(KA_RX_POP, 1);
-        if (hal_cycles32() - t > c->wait_cycles) {
-            kdp_fail(c, KS_TIMEOUT, detail, hal_agent_rd(off));
-            return KS_TIMEOUT;
-        }
-    }
-    return KS_OK;
-}
-
-unsigned kdp_drain(struct kdp_ctx *c)
-{
-    if (kdp_wait_reg(c, KA_PROG_STAT, KA_PROG_STAT_RUN, 0, KDP_DETAIL(KDP_AWAIT_RUN, 0)) != KS_OK)
-        return KS_TIMEOUT;
-    return kdp_wait_reg(c, KA_RX_STATUS, KA_RX_STATUS_EMPTY, KA_RX_STATUS_EMPTY,
-                        KDP_DETAIL(KDP_AWAIT_MAILBOX_RX, 0));
 }
 
 /* KS_TIMEOUT of job j awaiting `what` (KDP_AWAIT_CREDIT or _COMPLETION): value = (signals seen
@@ -256,6 +216,6 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end)
         if (j->state != KDP_J_DONE && j->rep.status == KS_OK)
             j->rep.status = c->status;
     }
-    kdp_drain(c);           /* a reply to a read above that came after its wait (its own
-                             * wait, not dispatch.c's kdp_quiesce: recover.c calls nothing there) */
+    kdp_drain(c);           /* a reply to a read above that came after its wait (wait.c, not
+                             * dispatch.c's kdp_quiesce: recover.c calls nothing there) */
 }

@@ -10,7 +10,7 @@ awk '/^Linker script and memory map/ { m = 1; next }
      !m { next }
      pend != "" { if ($1 ~ /^0x/ && NF == 3) print $2, $3; pend = ""; next }
      /^ \.text/ { if (NF == 1) { pend = $1; next } if (NF == 4) print $3, $4 }' "$map" |
-  grep -E '\((dispatch|enum|recover)\.c\.o\)$' | {
+  grep -E '\((dispatch|enum|recover|wait)\.c\.o\)$' | {
     total=0; objs=""
     while read -r size obj; do
       o=${obj##*(}; o=${o%)}
@@ -22,7 +22,7 @@ awk '/^Linker script and memory map/ { m = 1; next }
     for o in $objs; do eval "printf '%6d %s\n' \"\$sz_$(echo "$o" | tr -c 'a-z0-9\n' _)\" $o"; done
     printf '%6d dispatch/ total\n' "$total"
     # The hot part: what is not meant to run as cold code (docs/rv32-size.md): enum.c
-    # (enumeration, the owed units' CU_STATUS read) and recover.c (failure-only paths).
-    eval "cold=\$(( \${sz_enum_c_o:-0} + \${sz_recover_c_o:-0} ))"
-    printf '%6d without enum.c and recover.c (the native part)\n' "$((total - cold))"
+    # (enumeration), recover.c (failure-only paths) and wait.c (their waits and reads).
+    eval "cold=\$(( \${sz_enum_c_o:-0} + \${sz_recover_c_o:-0} + \${sz_wait_c_o:-0} ))"
+    printf '%6d without enum.c, recover.c and wait.c (the native part)\n' "$((total - cold))"
   }

@@ -5,7 +5,7 @@
 # The tested helpers are the kdp_* functions tests/host/dispatch/test_kdp_flit.c calls. Each must
 #   1. be defined exactly once under dispatch/ (no second copy of its logic under another name
 #      is caught by rule 3);
-#   2. be called by the running code (dispatch/dispatch.c, enum.c, recover.c, units.c), or be a
+#   2. be called by the running code (every dispatch/*.c), or be a
 #      test/bench builder, listed on kdp_flit.h's "kdp-builders:" line, a static inline there
 #      whose body calls a helper the running code calls;
 # and
@@ -18,7 +18,7 @@ set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 d=$root/dispatch
 test_c=$root/tests/host/dispatch/test_kdp_flit.c
-run_c="$d/dispatch.c $d/enum.c $d/recover.c $d/units.c"
+run_c=$(ls "$d"/*.c)
 bad=0
 viol() { echo "VIOLATION: $*"; bad=1; }
 
@@ -46,7 +46,7 @@ for h in $tested; do
   # A builder: listed, static inline in kdp_flit.h, its body calling a helper the running code
   # calls.
   if ! grep -E '^/\* kdp-builders:' "$d/kdp_flit.h" | grep -qw "$h"; then
-    viol "$h is tested but the running code (dispatch.c, enum.c, recover.c, units.c) never calls it"
+    viol "$h is tested but the running code (dispatch/*.c) never calls it"
     continue
   fi
   body=$(awk -v n="$h" '$0 ~ "^static inline .*[ *]" n "\\(" { on = 1 } on { print } on && /^}/ { exit }' "$d/kdp_flit.h")
@@ -57,7 +57,7 @@ for h in $tested; do
   if [ -n "$body" ] && [ -n "$via" ]; then
     echo "ok: $h is a builder over $via"
   else
-    viol "$h is tested but the running code (dispatch.c, enum.c, recover.c, units.c) never calls it"
+    viol "$h is tested but the running code (dispatch/*.c) never calls it"
   fi
 done
 

@@ -4,8 +4,10 @@ docs/kvm.md "Stack"). Fails the build when the deepest call chain outgrows its s
 
 Two stacks:
   native       the scratchpad stack, __kx_stack_bytes (board BOARD_STACK_BYTES): every chain
-               from _start, through the cold-code interpreter: a native stub of cold entry F
-               runs kvm_call (its frame holds the interpreted stack), which runs kvm_cold_F;
+               from _start, through the cold-code interpreter: native code that loads cold
+               entry F's word kvm_entry_F (a native stub of F, or a HAL_COLD call site,
+               hal/rv32/hal_variant.h) and calls kvm_call (its frame holds the interpreted
+               stack) runs kvm_cold_F;
                cold code's calls of native code run below kvm_call's frame, and may enter
                kvm_call again;
   interpreted  KVM_STACK_BYTES (hal/rv32/kvm.h), one per kvm_call: every chain of cold
@@ -31,13 +33,14 @@ OBJDUMP = os.environ.get("OBJDUMP", "riscv64-unknown-elf-objdump")
 NM = os.environ.get("NM", "riscv64-unknown-elf-nm")
 
 # Indirect calls the code makes, by the calling function: the functions they can reach.
-# kq_check_cold calls its environment's map (service/kq_check_cold.c env->map = kq_map).
+# kq_check_cold calls its environment's map, validator and prepare (service/kq_check_cold.c;
+# service/queue.c kq_env: kq_map, kmv_validate's and kq_cold_owned's native stubs).
 INDIRECT = {
-    "kvm_cold_kq_check_cold": ["kq_map"],
+    "kvm_cold_kq_check_cold": ["kq_map", "kmv_validate", "kq_cold_owned"],
     # the validator reads a gather's index words through its caps' map (kq_map: service/queue.c)
     "check_move": ["kq_map"],
     # the service validates a list's copy through kq_env.validate (kmv_validate's native stub,
-    # a kvm_call of its own) and sets the owned ranges through kq_env.prepare (kq_cold's stub)
+    # a kvm_call of its own)
     "cold_replay_copy": ["kmv_validate"],
     # RECORD validates its copy the same way (service/record.c rec_validate)
     "rec_validate": ["kmv_validate"],
@@ -127,14 +130,17 @@ def save_frames(funcs):
 
 
 def analyse(funcs, saves, cold):
-    """frame and callees of each function: (frame, [direct callees], [stub target])."""
+    """frame, callees and cold entries of each function: (frame, [direct callees], [kvm_cold_F
+    of every entry word kvm_entry_F it loads: the cold entries its calls of kvm_call run])."""
     info = {}
     starts = {body[0][0]: f for f, body in funcs.items() if body}
     for f, body in funcs.items():
-        frame, calls, prev, const = 0, set(), None, {}
+        frame, calls, prev, const, colds = 0, set(), None, {}, set()
         lo, hi = (body[0][0], body[-1][0]) if body else (0, 0)
         for a, mn, ops, ta, ts, toff in body:
             loads_sp = prev is not None and prev[0] in ("lui", "auipc") and prev[1].startswith("sp,")
+            if mn == "lw" and ts and ts.startswith("kvm_entry_") and not toff:
+                colds.add("kvm_cold_" + ts[len("kvm_entry_"):])
             prev = (mn, ops)
             o = ops.split(",")
             # Constants built in a register (lui, addi): a frame over 2 KB is `li t0, -N` then
@@ -178,7 +184,7 @@ def analyse(funcs, saves, cold):
                     UNBOUNDED.append("%s at 0x%x" % (f, a))
                 else:
                     die("%s: indirect call at 0x%x (%s %s) not listed in INDIRECT" % (f, a, mn, ops))
-        info[f] = (frame, sorted(calls))
+        info[f] = (frame, sorted(calls), sorted(colds))
     return info
 
 
@@ -235,16 +241,16 @@ def main():
                     best, chain = d, ch
         else:
             own = info[f][0]
-            callees = list(info[f][1])
-            if "kvm_cold_" + f in cold:             # a native stub: kvm_call runs the cold entry
-                callees = ["kvm_call"]
-            for c in callees:
-                if c == "kvm_call" and "kvm_cold_" + f in cold:
-                    # kvm_call's frame, then the cold entry's native callees or kvm_call's own
-                    # (its fatal path)
-                    d, ch = ndepth("kvm_cold_" + f)
-                    for k in info["kvm_call"][1]:
-                        dk, chk = ndepth(k)
+            colds = [e for e in info[f][2] if e in cold]
+            if colds and "kvm_call" not in info[f][1]:
+                die("%s loads the entry word of %s but never calls kvm_call" % (f, colds[0]))
+            for c in info[f][1]:
+                if c == "kvm_call" and colds:
+                    # kvm_call's frame, then the deepest of its cold entries' native callees
+                    # or kvm_call's own (its fatal path)
+                    d, ch = 0, []
+                    for e in colds + [k for k in info["kvm_call"][1]]:
+                        dk, chk = ndepth(e)
                         if dk > d:
                             d, ch = dk, chk
                     d += info["kvm_call"][0]

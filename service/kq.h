@@ -51,7 +51,6 @@ _Static_assert(sizeof(struct kq_err) == sizeof(struct kq_cpl) &&
  * and, on both variants, the copy buffer), the queue header, the two rings, the running
  * command's data (a REPLAY's list, a RUN's step list) and the REPLAY step's list being checked
  * or run. {0, 0}: unused. */
-#define KQ_PREPARE_OWNED  22u   /* kq_svc.h KQ_COLD_OWNED */
 enum kq_own {
     KQ_OWN_FW = 0, KQ_OWN_HEADER, KQ_OWN_SQ, KQ_OWN_CQ, KQ_OWN_CMD, KQ_OWN_LIST, KQ_OWN_N
 };
@@ -140,9 +139,9 @@ struct kq_env {
      * KQ_OWN_CMD and KQ_OWN_LIST are set before a list is validated. */
     struct kmv_span *owned;
     const struct kq_sub *sub;       /* the command being checked or run (its data is in use) */
-    /* Called as prepare(KQ_PREPARE_OWNED) before a list is validated (NULL: nothing to do):
-     * the firmware fills `owned` and caps there, on the cold path (no boot cost). */
-    uint32_t (*prepare)(unsigned what, ...);
+    /* Called before a list is validated (NULL: nothing to do): the firmware fills `owned` and
+     * caps there (kq_cold_owned's native entry), on the cold path (no boot cost). */
+    void (*prepare)(void);
     uint32_t at_use;                /* 1 while a step is re-checked on its copy at use
                                      * (kq_step_check: a REPLAY_H step's copy becomes its
                                      * list's REPLAY), 2 while RECORD checks a step list
@@ -308,8 +307,19 @@ static inline unsigned kq_rec_check(const struct kq_env *env, uint32_t h, uint32
     return st;
 }
 
-/* Index in the unit table of yx, or -1. */
-int kq_unit_index(const struct kq_env *env, uint8_t yx);
+/* Index in the unit table of yx, or -1. Inline: kq_check.c (a RUN step's target, natively)
+ * and kq_check_cold.c (a DISPATCH command's targets, cold on RV32) both look units up, and
+ * neither file calls the other back for it. */
+static inline int kq_unit_index(const struct kq_env *env, uint8_t yx)
+{
+    /* downwards, the table and its count in registers: the last match is the only one (the
+     * unit table holds distinct coordinates) */
+    const struct kx_unit_entry *u = env->units;
+    int i = (int)env->n_units;
+    while (--i >= 0 && u[i].yx != yx)
+        ;
+    return i;
+}
 
 /* ---- The service (queue.c, firmware only) ---- */
 

@@ -392,17 +392,6 @@ unsigned kq_setup_check(const struct kq_reach *r, uint64_t qaddr, const struct k
     return kq_check_cold(KQ_CHECK_SETUP, (const uint8_t *)h, 0, 0, &e);
 }
 
-int kq_unit_index(const struct kq_env *env, uint8_t yx)
-{
-    /* downwards, the table and its count in registers: the last match is the only one (the
-     * unit table holds distinct coordinates) */
-    const struct kx_unit_entry *u = env->units;
-    int i = (int)env->n_units;
-    while (--i >= 0 && u[i].yx != yx)
-        ;
-    return i;
-}
-
 unsigned kq_sub_check(const struct kq_sub *s, const struct kq_env *env, struct kq_err *e)
 {
     return kq_rules(s, &env->reach, 0, e, kq_rules_sub);

@@ -4,7 +4,8 @@
  * names one target, which kq_check.c checks itself on every step), a REPLAY_H step's handle and
  * a RUN REPLAY step's descriptor list (its validation, kmv_validate, is cold code already).
  * Written to be cold code on RV32 (docs/service.md "Cold code"; the entry rules of kq_cold.c):
- * one entry, kq_check_cold (the check picked by `what`). Pure logic like kq_check.c: no hal, built natively for tests/host/service and
+ * one entry, kq_check_cold (the check picked by `what`: kq_check.c's rule table names the
+ * cold row it runs, so the row is the argument, not a call site per check). Pure logic like kq_check.c: no hal, built natively for tests/host/service and
  * fuzzing. */
 #include "kq.h"
 
@@ -92,7 +93,7 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
         uint64_t a = w[0] | (uint64_t)w[1] << 32;
         struct kmv_result res;
         if (env->prepare)
-            env->prepare(KQ_PREPARE_OWNED);
+            env->prepare();
         if (env->owned) {
             /* In use while the list is checked: the RUN's step list and this list. */
             struct kmv_span *o = env->owned;

@@ -3,17 +3,16 @@
  * units when the boot block gives no table, a restart's ABORTED completion, the commands no
  * budget measures, the failures' completions. None is on a budgeted hot path (boot_insns pays
  * for the boot ones: docs/service.md "Size"), so they are written to be compiled as cold code
- * and interpreted from outside the RV32 instruction window (docs/rv32-size.md), at ~40x the
- * native cost:
- *   - entry functions take at most 6 scalar or pointer arguments (a0-a5), return at most one
- *     scalar, and are called only from queue.c: kq_cold (every path, picked by `what`:
- *     kq_svc.h), so one native stub; kq_cold_owned, an entry for record.c's cold-to-cold call;
+ * and interpreted from outside the RV32 instruction window (docs/kvm.md), at ~40x the native
+ * cost:
+ *   - one typed entry per path (kq_svc.h), each called from queue.c through HAL_COLD (no
+ *     native stub: docs/kvm.md "Cold entries"). An entry takes at most 6 scalar or pointer
+ *     arguments (a0-a5) and returns at most one scalar;
  *   - no function pointers; they call only exported functions (hal/, boot/, dispatch/, the
- *     cold entries of kq_check_cold.c and record.c) with at most 6 argument registers, and no
- *     static function of another file;
+ *     cold entries of owned.c, kq_check_cold.c and record.c) with at most 6 argument
+ *     registers, and no static function of another file;
  *   - the service's data is reached through kq and kq_hdr (kq_svc.h) or arguments.
  * RV64 boards and host builds compile and run them natively like the rest. */
-#include <stdarg.h>
 #include "kq_svc.h"
 
 /* Enumeration (no table in the boot block): cycles to wait for one coordinate's CU_CTRL reply
@@ -21,7 +20,7 @@
  * wait_cycles is for work, far too long to spend on every empty coordinate. */
 #define KQ_ENUM_COORD_CYCLES   4000u
 
-static __attribute__((noreturn)) void cold_refuse(unsigned rule)
+void kq_cold_refuse(unsigned rule)
 {
     if (!rule)
         kx_exit(KX_EXIT_BOOT(KX_BOOT_BAD_UNITS));
@@ -31,7 +30,7 @@ static __attribute__((noreturn)) void cold_refuse(unsigned rule)
     kx_exit(KX_EXIT_BOOT(KX_BOOT_BAD_QUEUE));
 }
 
-static void cold_enumerate(void)
+void kq_cold_enumerate(void)
 {
     uint32_t wait_cycles = kq.dp.wait_cycles;
     uint8_t lo, hi;
@@ -41,7 +40,7 @@ static void cold_enumerate(void)
     (void)kdp_enumerate(&kq.dp, lo, hi, coord);
 }
 
-static void cold_aborted(struct kq_err *e)
+void kq_cold_aborted(struct kq_err *e)
 {
     e->tag = kq_hdr->sq_head.tag;
     e->status = KS_ABORTED;
@@ -52,8 +51,6 @@ static void cold_aborted(struct kq_err *e)
 }
 
 /* ---- Commands no budget measures ---- */
-
-static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first);
 
 static void cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
                            uint32_t step)
@@ -152,7 +149,7 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
     return st;
 }
 
-static void cold_exec(const struct kq_sub *s, struct kq_err *e)
+void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
 {
     if (s->op >= KQ_OP_RECORD || (s->flags & KQ_SUB_F_HANDLE)) {
         kq_rec_exec(s, e);                          /* record.c */
@@ -178,7 +175,7 @@ static void cold_exec(const struct kq_sub *s, struct kq_err *e)
     /* STOP: completed as it is; kq_serve stops after posting it (kq_cold_stop) */
 }
 
-static void cold_stop(const struct kq_err *e)
+void kq_cold_stop(const struct kq_err *e)
 {
     if (e->status != KS_OK)
         return;                         /* refused: not a STOP */
@@ -187,7 +184,7 @@ static void cold_stop(const struct kq_err *e)
     kx_exit(KX_EXIT_OK);
 }
 
-static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
+void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
 {
     /* The step of the job whose unit the first error names (a UNIT_FAULT's or a TIMEOUT's
      * detail ends in its {y,x}); else the first job that failed. Not simply the first failed
@@ -207,34 +204,6 @@ static void cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_
     e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;
 }
 
-/* kq_svc.h: an entry of its own (not only a `what` of kq_cold) so that RECORD's validation
- * (record.c) calls it cold-to-cold, with no second native entry into the interpreter. */
-void kq_cold_owned(void)
-{
-    const struct kq_setup *q = &kq.m.setup;
-    uint64_t qa = kx_bootblock()->queue_addr;
-    const struct kmv_caps *self = kmv_caps_use;     /* still this variant's own */
-    /* field by field: a struct copy would pull libc's memcpy into the window */
-    kq_caps.reach_end = self->reach_end;
-    kq_caps.xf_ids = self->xf_ids;
-    kq_caps.xf_in_words = self->xf_in_words;
-    kq_caps.xf_out_words = self->xf_out_words;
-    kq_caps.owned = kq_owned;
-    kq_caps.n_owned = KQ_OWN_N;
-    kq_caps.map = kq_env.map;
-    kq_caps.map_end = HAL_UG_DRAM_END;
-    kq_caps.idx_lo = kq_caps.idx_hi = 0;
-    kq_owned[KQ_OWN_FW].lo = KQ_FW_OWN_LO;
-    kq_owned[KQ_OWN_FW].hi = KQ_FW_OWN_HI;
-    kq_owned[KQ_OWN_HEADER].lo = qa;
-    kq_owned[KQ_OWN_HEADER].hi = qa + sizeof(struct kq_header);
-    kq_owned[KQ_OWN_SQ].lo = q->sq_addr;
-    kq_owned[KQ_OWN_SQ].hi = q->sq_addr + (uint64_t)q->sq_entries * KQ_SUB_BYTES;
-    kq_owned[KQ_OWN_CQ].lo = q->cq_addr;
-    kq_owned[KQ_OWN_CQ].hi = q->cq_addr + (uint64_t)q->cq_entries * KQ_CPL_BYTES;
-    kmv_caps_use = &kq_caps;
-}
-
 static void cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)
 {
     e->status = KS_CHANGED;
@@ -244,7 +213,7 @@ static void cold_changed(struct kq_err *e, const struct kq_err *ce, uint32_t i)
 
 /* Names what a step that failed kq_step_use breaks: its full check on the copy (the list of a
  * REPLAY step is not read: at_use). */
-static void cold_step_changed(struct kq_err *e, const struct kq_step *st, uint32_t i)
+void kq_cold_changed(struct kq_err *e, const struct kq_step *st, uint32_t i)
 {
     struct kq_err ce;
     kq_env.at_use = 1;
@@ -256,84 +225,46 @@ static void cold_step_changed(struct kq_err *e, const struct kq_step *st, uint32
     cold_changed(e, &ce, i);
 }
 
-/* The one service entry (kq_svc.h): `what` says which path and which words follow. */
-uint32_t kq_cold(unsigned what, ...)
+unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *step, uint32_t i)
 {
-    va_list ap;
-    va_start(ap, what);
-    uint32_t ret = 0;
-    if (what < KQ_COLD_ENUMERATE)
-        cold_refuse(what);
-    if (what == KQ_COLD_ENUMERATE) {
-        cold_enumerate();
-    } else if (what == KQ_COLD_OWNED) {
-        kq_cold_owned();
-    } else {
-        struct kq_err *e = va_arg(ap, struct kq_err *);
-        if (what == KQ_COLD_ABORTED) {
-            cold_aborted(e);
-        } else if (what == KQ_COLD_EXEC) {
-            cold_exec(va_arg(ap, const struct kq_sub *), e);
-        } else if (what == KQ_COLD_STOP) {
-            cold_stop(e);
-        } else if (what == KQ_COLD_REC_RESULT) {
-            unsigned st = va_arg(ap, unsigned);
-            const struct kmv_result *r = va_arg(ap, const struct kmv_result *);
-            ret = kq_rec_result(e, st, r, va_arg(ap, uint32_t));
-        } else if (what == KQ_COLD_CHANGED) {
-            const struct kq_step *st = va_arg(ap, const struct kq_step *);
-            cold_step_changed(e, st, va_arg(ap, uint32_t));
-        } else if (what == KQ_COLD_GROUP_FAILED) {
-            unsigned st = va_arg(ap, unsigned);
-            unsigned n = va_arg(ap, unsigned);
-            cold_group_failed(e, st, n, va_arg(ap, uint32_t));
-        } else {                                    /* KQ_COLD_RUN_REPLAY */
-            const struct kq_step *step = va_arg(ap, const struct kq_step *);
-            uint32_t i = va_arg(ap, uint32_t);
-            struct kmv_result r;
-            const struct kq_sub *sub = kq_env.sub;
-            /* at use, on the step's copy: the count and range of the list it reads; a
-             * REPLAY_H step's handle, looked up there (kq_check_cold.c), makes the copy the
-             * REPLAY of its record's list (in the record area, which the range test would
-             * refuse: checked when it was recorded, copied and validated again below) */
-            struct kq_err ce;
-            ce.status = KS_BAD_LEN;
-            ce.value = 0;
-            unsigned hs = KS_OK;
-            if (step->op == KQ_STEP_REPLAY_H) {
-                /* the record's digest over memory as it is now, not lines cached before */
-                hal_shared_acquire();
-                kq_env.at_use = 1;
-                hs = kq_step_check(step, &kq_env, 0, &ce);
-                kq_env.at_use = 0;
-            } else if (step->n - 1u >= KD_MAX_WRITES ||
-                       kq_range(&kq_env.reach, step->addr, step->n * KD_RECORD_BYTES, 4, &ce) != KS_OK) {
-                hs = KS_CHANGED;
-            }
-            if (hs != KS_OK) {
-                cold_changed(e, &ce, i);
-                ret = KS_CHANGED;
-                goto done;
-            }
-            ret = cold_replay_copy(sub->addr, (uint64_t)sub->count * KQ_STEP_BYTES, step->addr,
-                                   step->n, &r);
-            if (ret == KS_XFORM_UNCHECKED) {
-                /* RV64: the moves ran; the RUN goes on and ends saying so */
-                e->status = KS_XFORM_UNCHECKED;
-                e->detail += r.detail;
-                ret = KS_OK;
-            } else if (KS_IS_INPUT(ret)) {
-                /* accepted in place at the RUN's check, refused on the copy: rewritten */
-                struct kq_err ce;
-                ce.status = (uint16_t)ret;
-                ce.value = (uint64_t)r.index << 32 | r.detail;
-                cold_changed(e, &ce, i);
-            } else if (ret != KS_OK) {
-                cold_replay_result(e, ret, &r, i);  /* as a REPLAY command's, under step i */
-            }
-        }
+    struct kmv_result r;
+    const struct kq_sub *sub = kq_env.sub;
+    /* at use, on the step's copy: the count and range of the list it reads; a REPLAY_H step's
+     * handle, looked up there (kq_check_cold.c), makes the copy the REPLAY of its record's
+     * list (in the record area, which the range test would refuse: checked when it was
+     * recorded, copied and validated again below) */
+    struct kq_err ce;
+    ce.status = KS_BAD_LEN;
+    ce.value = 0;
+    unsigned hs = KS_OK;
+    if (step->op == KQ_STEP_REPLAY_H) {
+        /* the record's digest over memory as it is now, not lines cached before */
+        hal_shared_acquire();
+        kq_env.at_use = 1;
+        hs = kq_step_check(step, &kq_env, 0, &ce);
+        kq_env.at_use = 0;
+    } else if (step->n - 1u >= KD_MAX_WRITES ||
+               kq_range(&kq_env.reach, step->addr, step->n * KD_RECORD_BYTES, 4, &ce) != KS_OK) {
+        hs = KS_CHANGED;
     }
-done:
-    va_end(ap);
+    if (hs != KS_OK) {
+        cold_changed(e, &ce, i);
+        return KS_CHANGED;
+    }
+    unsigned ret = cold_replay_copy(sub->addr, (uint64_t)sub->count * KQ_STEP_BYTES, step->addr,
+                                    step->n, &r);
+    if (ret == KS_XFORM_UNCHECKED) {
+        /* RV64: the moves ran; the RUN goes on and ends saying so */
+        e->status = KS_XFORM_UNCHECKED;
+        e->detail += r.detail;
+        ret = KS_OK;
+    } else if (KS_IS_INPUT(ret)) {
+        /* accepted in place at the RUN's check, refused on the copy: rewritten */
+        ce.status = (uint16_t)ret;
+        ce.value = (uint64_t)r.index << 32 | r.detail;
+        cold_changed(e, &ce, i);
+    } else if (ret != KS_OK) {
+        cold_replay_result(e, ret, &r, i);  /* as a REPLAY command's, under step i */
+    }
     return ret;
 }

@@ -1,6 +1,7 @@
 /* kq_svc.h — the service's firmware-only state and internals, shared by queue.c (the loop)
- * and kq_cold.c (the paths that run once or only on failure). Not for host builds: it needs
- * dispatch/ and hal/. kq.h is the service's API. */
+ * and the cold files (kq_cold.c, owned.c, record.c: the paths that run once or only on
+ * failure), and the cold entries' prototypes. Not for host builds: it needs dispatch/ and
+ * hal/. kq.h is the service's API. */
 #ifndef KOHAKU_KQ_SVC_H
 #define KOHAKU_KQ_SVC_H
 
@@ -44,99 +45,50 @@ extern struct kmv_caps kq_caps;
 /* The records (queue.c, .noinit: kq_boot frees every slot, n = 0). */
 extern struct kq_recs kq_recs;
 
-/* ---- For kq_cold.c ---- */
 /* `first` of kq_cold_group_failed (and a replay result's step, kq_cold.c) for a command (not
  * a RUN's steps) */
 #define KQ_NO_STEP  0xFFFFFFFFu
 
 /* ---- Cold paths (kq_cold.c: run once at boot or only on failure; docs/service.md "Cold
  * code") ----
- * One entry, kq_cold, for all of them: each cold entry costs the RV32 window a 12-byte native
- * stub (hal/rv32/kvm_stub.c), and one `li` of `what` at a call site is 4. The typed wrappers
- * below are the API; `what` picks the path and says which arguments follow (32-bit scalars and
- * pointers: the variadic words travel in a1..a5 exactly as fixed ones would, so the stub's
- * register pass-through carries them). Not the fatal path: that is native and runs once
- * (queue.c kx_fatal_hook), never through the interpreter it may be reporting. */
-enum kq_cold_what {
-    /* 0 .. KQ_SETUP_INDICES: kq_cold_refuse(rule), the rule itself as `what` (no argument) */
-    KQ_COLD_ENUMERATE = 16,         /* () */
-    KQ_COLD_ABORTED,                /* (struct kq_err *) */
-    KQ_COLD_EXEC,                   /* (struct kq_err *, const struct kq_sub *) */
-    KQ_COLD_GROUP_FAILED,           /* (struct kq_err *, unsigned st, unsigned n, uint32_t first) */
-    KQ_COLD_STOP,                   /* (const struct kq_err *) */
-    KQ_COLD_RUN_REPLAY,             /* (struct kq_err *, const struct kq_step *, uint32_t i) */
-    KQ_COLD_OWNED,                  /* () */
-    KQ_COLD_CHANGED,                /* (struct kq_err *, const struct kq_step *, uint32_t i) */
-    KQ_COLD_REC_RESULT,             /* (struct kq_err *, unsigned st, const struct kmv_result *,
-                                     *  uint32_t step) */
-};
-_Static_assert(KQ_COLD_OWNED == KQ_PREPARE_OWNED, "kq_env.prepare's one call");
-_Static_assert((unsigned)KQ_SETUP_INDICES < (unsigned)KQ_COLD_ENUMERATE, "refusal rules below the other paths");
-uint32_t kq_cold(unsigned what, ...);
-/* The owned ranges and the caps that carry them (KQ_COLD_OWNED's body, kq_cold.c): before a
- * list is validated. An entry of its own for record.c's cold-to-cold call. */
-void kq_cold_owned(void);
+ * One typed entry per path. queue.c calls each through HAL_COLD (hal.h; docs/kvm.md "Cold
+ * entries"): on RV32, where kq_cold.c is cold (mk/firmware.mk FW_COLD_rv32, the one list of
+ * cold files and their entries), the call site enters the interpreter itself (an entry load
+ * and a call of kvm_call, no native stub per entry); on RV64 a plain call. Not the fatal
+ * path: that is native and runs once (queue.c kx_fatal_hook), never through the interpreter
+ * it may be reporting. */
 
 /* Boot refused: the queue the boot block names broke setup rule `rule` (KQ_SETUP_*): says so
  * on the console and stops the core with KX_BOOT_BAD_QUEUE; rule 0: dispatch/ refused the boot
  * block's unit table, the core stops with KX_BOOT_BAD_UNITS. */
-static inline __attribute__((noreturn)) void kq_cold_refuse(unsigned rule)
-{
-    kq_cold(rule);
-    __builtin_unreachable();
-}
+__attribute__((noreturn)) void kq_cold_refuse(unsigned rule);
 
 /* No unit table in the boot block: enumerates the default scan range into kq.dp
  * (per-coordinate reply wait min(kq.dp.wait_cycles, 4000): the boot block's, kdp_init set it);
  * finding none is not fatal. */
-static inline void kq_cold_enumerate(void)
-{
-    kq_cold(KQ_COLD_ENUMERATE);
-}
+void kq_cold_enumerate(void);
 
 /* A restart found a submission taken and never completed: e becomes its KS_ABORTED
  * completion (the tag kept on the sq_head line, detail, value and cycles 0). */
-static inline void kq_cold_aborted(struct kq_err *e)
-{
-    kq_cold(KQ_COLD_ABORTED, e);
-}
+void kq_cold_aborted(struct kq_err *e);
 
 /* The commands no bench figure measures, once kq_sub_check accepted s: REPLAY (copied,
- * validated, then replayed from the copy: each move is native), STOP (nothing to do before its
- * completion); RECORD, FORGET, RECORDS and a REPLAY / RUN by a handle queue.c's lookup did not
- * find (record.c kq_rec_exec, called from kq_cold: kq_cold 144 + kq_rec_exec 336 + rec_validate
- * 64 + kq_cold_owned 16 = 560 of the interpreted stack's 576, docs/kvm.md "Stack"); fills e.
- * NOP, RUN, DISPATCH and UNITS stay in queue.c (cmd_overhead_insns, host_vs_fw_ratio,
- * dispatch_cmd_fixed_cycles, units_cmd_cycles). */
-static inline void kq_cold_exec(const struct kq_sub *s, struct kq_err *e)
-{
-    kq_cold(KQ_COLD_EXEC, e, s);
-}
-
-/* A recorded list's replay (queue.c kq_replay_rec) ended st != KS_OK: e as REPLAY reports it
- * (under step in a RUN; a REPLAY by handle: as the command); returns KS_OK where a RUN goes on
- * (RV64 KS_XFORM_UNCHECKED), else st. record.c kq_rec_result, through kq_cold. */
-static inline unsigned kq_cold_rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r,
-                                          uint32_t step)
-{
-    return kq_cold(KQ_COLD_REC_RESULT, e, st, r, step);
-}
+ * validated, then replayed from the copy: each move is native), UNITS (the table published
+ * again), STOP (nothing to do before its completion); RECORD, FORGET, RECORDS and a REPLAY /
+ * RUN by a handle queue.c's lookup did not find (record.c kq_rec_exec, called from here
+ * cold-to-cold: docs/kvm.md "Stack"); fills e. NOP, RUN and DISPATCH stay in queue.c
+ * (cmd_overhead_insns, host_vs_fw_ratio, dispatch_cmd_fixed_cycles). */
+void kq_cold_exec(const struct kq_sub *s, struct kq_err *e);
 
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
  * value), the value under the failing job's step in a RUN (the group is the consecutive
  * DISPATCH steps first .. first + n - 1; value[63:48]), as it is for a DISPATCH command
  * (first KQ_NO_STEP). */
-static inline void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first)
-{
-    kq_cold(KQ_COLD_GROUP_FAILED, e, st, n, first);
-}
+void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first);
 
 /* A STOP was posted with e: when it was accepted (KS_OK), marks the state line STOPPED and
  * stops the core; else returns (a refused STOP stops nothing). */
-static inline void kq_cold_stop(const struct kq_err *e)
-{
-    kq_cold(KQ_COLD_STOP, e);
-}
+void kq_cold_stop(const struct kq_err *e);
 
 /* A RUN's REPLAY step i, st (the step's checked copy): copies its list into the firmware's
  * copy buffer, validates the copy (kq_steps_check validated the list in place when the RUN was
@@ -147,31 +99,28 @@ static inline void kq_cold_stop(const struct kq_err *e)
  * (value[63:48]). RV64's KS_XFORM_UNCHECKED is kept in e and the RUN goes on (returns KS_OK).
  * The glue is cold: no bench figure runs a RUN with a REPLAY step (host_vs_fw_ratio's RUN is
  * DISPATCH and WAIT steps; replay_insns_per_write calls kmv_replay_validated itself). */
-static inline unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *st, uint32_t i)
-{
-    return kq_cold(KQ_COLD_RUN_REPLAY, e, st, i);
-}
-
-
-/* KQ_COLD_OWNED (through kq_env.prepare, before every list validation, and before every
- * replay): kq_caps = this variant's caps with the owned ranges (kq_owned: the firmware's DRAM,
- * the queue header, both rings; the command's slots are set by the caller) and the index
- * reader (kq_env.map, the processor's DRAM reach), installed for kmv_replay (kmv_caps_use) and used by the service's own validations.
- * On the cold path, not at boot: boot_insns does not pay for it. */
+unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *st, uint32_t i);
 
 /* RUN step i (its copy at use, st) failed kq_step_use (the host rewrote it mid-command): e
  * becomes KS_CHANGED, detail = the status the step's full check gives (kq_step_check on the
  * copy), value = step i | that check's value. */
-static inline void kq_cold_changed(struct kq_err *e, const struct kq_step *st, uint32_t i)
-{
-    kq_cold(KQ_COLD_CHANGED, e, st, i);
-}
+void kq_cold_changed(struct kq_err *e, const struct kq_step *st, uint32_t i);
 
+/* Before a list is validated (kq_env.prepare: a RUN's REPLAY step list at acceptance; record.c
+ * cold-to-cold) and before every replay of a copy: kq_caps = this variant's caps with the
+ * owned ranges (kq_owned: the firmware's DRAM, the queue header, both rings; the command's
+ * slots are set by the caller) and the index reader (kq_env.map, the processor's DRAM
+ * reach), installed for kmv_replay (kmv_caps_use) and used by the service's own validations.
+ * On the cold path, not at boot: boot_insns does not pay for it. */
+void kq_cold_owned(void);
 
-/* record.c's entries (cold on RV32, called only from kq_cold.c):
- * kq_rec_exec: RECORD, FORGET, RECORDS; a REPLAY / RUN by handle whose handle queue.c's lookup
- *   did not find, or whose record no longer gave its digest: the named status (KS_REC_*);
- * kq_rec_result: kq_cold_rec_result's body.
+/* record.c's entries (cold on RV32):
+ * kq_rec_exec (from kq_cold_exec, cold-to-cold): RECORD, FORGET, RECORDS; a REPLAY / RUN by
+ *   handle whose handle queue.c's lookup did not find, or whose record no longer gave its
+ *   digest: the named status (KS_REC_*);
+ * kq_rec_result (queue.c kq_replay_rec, through HAL_COLD): a recorded list's replay ended
+ *   st != KS_OK: e as REPLAY reports it (under step in a RUN; a REPLAY by handle: as the
+ *   command); returns KS_OK where a RUN goes on (RV64 KS_XFORM_UNCHECKED), else st.
  * An unrecorded RUN's REPLAY_H step becomes, in its at-use copy, the REPLAY of its record's
  * list (kq_check_cold.c), and runs as REPLAY steps do. */
 void kq_rec_exec(const struct kq_sub *s, struct kq_err *e);

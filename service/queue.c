@@ -44,7 +44,7 @@ static const void *kq_map(uint64_t ug)
 struct kq_recs kq_recs __attribute__((section(".noinit.kq")));
 
 /* The ranges no mover walk may reach (kq.h enum kq_own) and the caps that carry them: filled
- * by the cold path before every list validation and replay (KQ_COLD_OWNED; the command's two
+ * by the cold path before every list validation and replay (kq_cold_owned; the command's two
  * slots by the caller), so never read unset and in .noinit (boot_insns does not clear them). */
 struct kmv_span kq_owned[KQ_OWN_N] __attribute__((section(".noinit.kq_owned")));
 struct kmv_caps kq_caps __attribute__((section(".noinit.kq_caps")));
@@ -58,7 +58,7 @@ struct kq_env kq_env = {
     .map = kq_map,
     .validate = kmv_validate,
     .owned = kq_owned,
-    .prepare = kq_cold,
+    .prepare = kq_cold_owned,
     .recs = &kq_recs,
 };
 
@@ -174,7 +174,7 @@ static inline void kq_dispatch(const struct kq_sub *s, struct kq_err *e)
     }
     unsigned st = kdp_run(&kq.dp, kq.job, n);
     if (st != KS_OK)
-        kq_cold_group_failed(e, st, n, KQ_NO_STEP);
+        HAL_COLD(kq_cold_group_failed, e, st, n, KQ_NO_STEP);
     else
         e->value = sent;    /* status KS_OK and detail 0: the checks' */
 }
@@ -194,7 +194,7 @@ static unsigned kq_replay_rec(uint64_t ug, uint32_t n, struct kq_err *e, uint32_
     struct kmv_result r;
     unsigned st = kmv_replay_validated(kq_map(ug), n, kq.dp.wait_cycles, &r);
     if (st != KS_OK)
-        st = kq_cold_rec_result(e, st, &r, step);
+        st = HAL_COLD(kq_rec_result, e, st, &r, step);
     return st;
 }
 
@@ -242,7 +242,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
             /* the group is steps i - nj .. i - 1 */
             unsigned gs = kdp_run(&kq.dp, kq.job, nj);
             if (gs != KS_OK) {
-                kq_cold_group_failed(e, gs, nj, i - nj);
+                HAL_COLD(kq_cold_group_failed, e, gs, nj, i - nj);
                 return;
             }
             nj = 0, busy = 0;
@@ -260,7 +260,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
         } else if (op == KQ_STEP_REPLAY || op == KQ_STEP_REPLAY_H) {
             /* cold: a REPLAY_H's handle is looked up on the copy, which becomes the REPLAY of
              * its record's list */
-            if (kq_cold_run_replay(e, &cur, i) != KS_OK)
+            if (HAL_COLD(kq_cold_run_replay, e, &cur, i) != KS_OK)
                 return;                         /* e: the replay's failure, under step i */
         } else if (op == KQ_STEP_SIGNAL) {
             kq_hdr->info.progress = c->addr;
@@ -276,7 +276,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
      * step ends the loop, an op-0 step after it). */
     e->value = n;
     if (changed)
-        kq_cold_changed(e, &cur, changed - 1);
+        HAL_COLD(kq_cold_changed, e, &cur, changed - 1);
 }
 
 /* ---- Boot and the loop ---- */
@@ -289,8 +289,10 @@ static void kq_boot(void)
     volatile struct kq_header *h = (volatile struct kq_header *)hal_ug_ptr(bb->queue_addr);
     hal_shared_acquire();
     unsigned rule = kq_setup_check(&kq_env.reach, bb->queue_addr, (const struct kq_header *)h);
-    if (rule)
-        kq_cold_refuse(rule);
+    if (rule) {
+        HAL_COLD(kq_cold_refuse, rule);
+        __builtin_unreachable();        /* kq_cold_refuse stops the core */
+    }
 
     /* A restart resumes from the indices in the header: the host's queue carries on. The
      * setup check accepted these lines as they are. */
@@ -317,7 +319,7 @@ static void kq_boot(void)
          * coordinate): loaded as it is. */
         kdp_units_load(&kq.dp, bb->units, bb->unit_count);
     } else {
-        kq_cold_enumerate();
+        HAL_COLD0(kq_cold_enumerate);
     }
     kq_env.n_units = kq_publish_units();
     /* code, cause, pc, tval: a FATAL of the last run is cleared */
@@ -346,7 +348,7 @@ void kq_serve(void)
         if (aborted) {
             aborted = 0;
             s.op = KQ_OP_NOP;
-            kq_cold_aborted(&e);
+            HAL_COLD(kq_cold_aborted, &e);
         } else {
             /* One acquire covers every submission the tail read here publishes: the host
              * wrote them (and their data) before the tail, and no line of them is cached. */
@@ -395,7 +397,7 @@ void kq_serve(void)
                     kq_dispatch(&s, &e);
                 } else if (s.op != KQ_OP_NOP) {
                     /* REPLAY, UNITS, STOP, RECORD, FORGET, RECORDS: cold (no budget) */
-                    kq_cold_exec(&s, &e);
+                    HAL_COLD(kq_cold_exec, &s, &e);
                 }
             }
             e.mover_cycles = kmv_wait_cycles;
@@ -418,6 +420,6 @@ void kq_serve(void)
         hal_shared_release();
         kq_bump(&h->cq_tail.value, &kq.m.cq_tail);
         if (s.op == KQ_OP_STOP)
-            kq_cold_stop(&e);           /* when it was accepted */
+            HAL_COLD(kq_cold_stop, &e);         /* when it was accepted */
     }
 }

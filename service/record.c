@@ -8,8 +8,8 @@
  * kept bytes only when it matches, with no check and no read of the host's memory (queue.c: the
  * native path); else KS_REC_CHANGED and nothing runs. Everything
  * here runs once per RECORD / FORGET / RECORDS, at boot or on a refusal, so it is cold code on
- * RV32 (docs/kvm.md; the entry rules of kq_cold.c): two typed entries, kq_rec_exec and
- * kq_rec_result, which only kq_cold.c calls (cold-to-cold on RV32: no native stub of their own). */
+ * RV32 (docs/kvm.md; the entry rules of kq_cold.c): two typed entries, kq_rec_exec (from
+ * kq_cold.c, cold-to-cold) and kq_rec_result (from queue.c through HAL_COLD: no native stub). */
 #include "kq_svc.h"
 
 #define REC_FREE(slot)  KQ_REC_FREE(slot)
@@ -101,7 +101,7 @@ static void rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r
 static unsigned rec_validate(uint32_t ug, uint32_t n, uint64_t cmd, uint64_t cmd_bytes,
                              uint64_t list, struct kmv_result *r)
 {
-    /* the owned ranges and caps (kq_cold.c): a cold-to-cold call on RV32, on this chain's
+    /* the owned ranges and caps (owned.c): a cold-to-cold call on RV32, on this chain's
      * interpreted stack (docs/kvm.md "Stack": 336 + 64 + its 16) */
     kq_cold_owned();
     kq_owned[KQ_OWN_CMD].lo = cmd;
@@ -280,7 +280,7 @@ static void rec_exec(const struct kq_sub *s, struct kq_err *e)
 }
 
 /* kq_svc.h: RECORD, FORGET, RECORDS; a REPLAY / RUN by handle that queue.c's lookup did not
- * find gets its named status here (KS_REC_*). Called from kq_cold.c's command path. */
+ * find gets its named status here (KS_REC_*). Called from kq_cold_exec (cold-to-cold). */
 void kq_rec_exec(const struct kq_sub *s, struct kq_err *e)
 {
     if (s->flags & KQ_SUB_F_HANDLE) {

@@ -28,6 +28,7 @@ test-suite-host-service: $(KQ_TEST_BIN)
 KQ_T64_OBJS := $(O)/qemu-rv64/obj/boot/rv64/crt0.S.o $(O)/qemu-rv64/obj/service/queue.c.o \
                $(O)/qemu-rv64/obj/service/kq_check.c.o $(O)/qemu-rv64/obj/service/kq_cold.c.o \
                $(O)/qemu-rv64/obj/service/kq_check_cold.c.o $(O)/qemu-rv64/obj/service/record.c.o \
+               $(O)/qemu-rv64/obj/service/owned.c.o \
                $(O)/qemu-rv64/tests/service_trap_stubs.o
 $(O)/qemu-rv64/tests/service_trap_stubs.o: tests/service/trap_stubs.c service/kq.h
 	@mkdir -p $(@D)

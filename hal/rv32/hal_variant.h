@@ -88,6 +88,57 @@ static inline void hal_cold_verify(void)
                        "a4", "a5", "a7", "memory");
 }
 
+/* ---- Calling a cold entry (docs/kvm.md "Cold entries") ----
+ * HAL_COLD(f, args...) calls function f of a cold file (mk/firmware.mk FW_COLD_rv32): f's own
+ * prototype checks the arguments and gives the result's type (typeof: f itself is never
+ * referenced), and the call is kvm_call with a0.. = the arguments and a6 = f's entry word,
+ * kvm_entry_f (hal/rv32/kvm_stub.c: a word of .sdata that gp reaches, so `lw a6, off(gp)`).
+ * Per call site that is the entry load and `call kvm_call` (8 bytes), what a call of a native
+ * stub costs (4) plus the stub itself (8) for one call site, and no stub: the stub's object
+ * is linked for its entry word and --gc-sections drops its code. asm, not a C call of
+ * kvm_call, so that the argument registers f does not take are left as they are (C would
+ * load six, then the entry). At most six argument words of 32 bits (pointers, integers) and a
+ * result of at most 64 bits, the entry rules of docs/kvm.md. An f in no cold file fails the
+ * link (no kvm_entry_f). RV64 (hal/rv64/hal_variant.h): a plain call of f. */
+#define HAL_COLD(f, ...)                                                                       \
+    HAL_COLD_RESULT((f)(__VA_ARGS__), HAL_COLD_N(__VA_ARGS__, 6, 5, 4, 3, 2, 1)(f, __VA_ARGS__))
+#define HAL_COLD_N(a, b, c, d, e, g, n, ...) HAL_COLD_##n
+/* a0:a1 as the type of call `c` (unevaluated): a 64-bit result whole, any other a0 alone (a
+ * bool or a byte is returned extended in a0; a1 is whatever the cold code left there). */
+#define HAL_COLD_RESULT(c, r)                                                                  \
+    ((__typeof__(c))_Generic((c), uint64_t: (r), int64_t: (r), default: (uint32_t)(r)))
+#define HAL_COLD_1(f, x0) HAL_COLD_CALL(f, x0, 0, 0, 0, 0, 0, 1)
+#define HAL_COLD_2(f, x0, x1) HAL_COLD_CALL(f, x0, x1, 0, 0, 0, 0, 2)
+#define HAL_COLD_3(f, x0, x1, x2) HAL_COLD_CALL(f, x0, x1, x2, 0, 0, 0, 3)
+#define HAL_COLD_4(f, x0, x1, x2, x3) HAL_COLD_CALL(f, x0, x1, x2, x3, 0, 0, 4)
+#define HAL_COLD_5(f, x0, x1, x2, x3, x4) HAL_COLD_CALL(f, x0, x1, x2, x3, x4, 0, 5)
+#define HAL_COLD_6(f, x0, x1, x2, x3, x4, x5) HAL_COLD_CALL(f, x0, x1, x2, x3, x4, x5, 6)
+/* An entry with no argument: HAL_COLD0(f). */
+#define HAL_COLD0(f) HAL_COLD_RESULT((f)(), HAL_COLD_CALL(f, 0, 0, 0, 0, 0, 0, 0))
+/* Argument k (of n): the value as a 32-bit word, or, past n, the register as it is (an
+ * empty asm "sets" it: no instruction). */
+#define HAL_COLD_ARG(k, n, v)                                                                  \
+    register uint32_t hal_a##k __asm__("a" #k);                                                \
+    if ((k) < (n)) {                                                                           \
+        _Static_assert(sizeof(v) <= 4, "a cold entry's argument is one 32-bit word");         \
+        hal_a##k = (uint32_t)(uintptr_t)(v);                                                   \
+    } else {                                                                                   \
+        __asm__ volatile("" : "=r"(hal_a##k));                                                        \
+    }
+#define HAL_COLD_CALL(f, x0, x1, x2, x3, x4, x5, n)                                            \
+    ({                                                                                         \
+        extern volatile uint32_t kvm_entry_##f;                                                \
+        HAL_COLD_ARG(0, n, x0) HAL_COLD_ARG(1, n, x1) HAL_COLD_ARG(2, n, x2)                   \
+        HAL_COLD_ARG(3, n, x3) HAL_COLD_ARG(4, n, x4) HAL_COLD_ARG(5, n, x5)                   \
+        register uint32_t hal_a6 __asm__("a6") = kvm_entry_##f;                                \
+        __asm__ volatile("call kvm_call"                                                       \
+                         : "+r"(hal_a0), "+r"(hal_a1), "+r"(hal_a2), "+r"(hal_a3),             \
+                           "+r"(hal_a4), "+r"(hal_a5), "+r"(hal_a6)                            \
+                         :                                                                     \
+                         : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a7", "memory");   \
+        (uint64_t)hal_a1 << 32 | hal_a0;                                                       \
+    })
+
 /* ---- Mover, descriptor form (docs/hardware.md §4) ---- */
 
 /* Scratchpad word `idx` (the descriptor form addresses the scratchpad in 32-bit words). */

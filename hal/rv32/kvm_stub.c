@@ -15,11 +15,14 @@
  * `j kvm_call` once the link relaxes it, 8 bytes of the window and 4 of the scratchpad instead
  * of 12 (lui, addi, j). Out of reach it stays correct at 12 (lui, lw, j). Not .srodata: that
  * starts .rodata, at the very edge of gp's reach, where the link does not relax. volatile
- * keeps GCC from folding the load back into building the address. */
+ * keeps GCC from folding the load back into building the address. Global: a native call site
+ * that enters the interpreter itself (HAL_COLD, hal/rv32/hal_variant.h) loads the same word,
+ * and --gc-sections then drops the stub's code when nothing calls it. */
 #define KVM_STUB(f)                                                                          \
     extern const uint32_t KVM_CAT(kvm_cold_, f)[];                                           \
+    extern volatile uint32_t KVM_CAT(kvm_entry_, f);                                         \
     __attribute__((section(".sdata.kvm_entry." #f)))                                         \
-    static volatile uint32_t KVM_CAT(kvm_entry_, f) =                                        \
+    volatile uint32_t KVM_CAT(kvm_entry_, f) =                                               \
         (uint32_t)(uintptr_t)KVM_CAT(kvm_cold_, f);                                          \
     uint64_t f(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5); \
     uint64_t f(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5) \

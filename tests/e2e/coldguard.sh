@@ -45,6 +45,16 @@ console_count() { # N RE
   local n; n=$(grep -cE -- "$2" "$work/qemu$run/console.txt")
   [ "$n" -eq "$1" ] || why="$why console has $n lines /$2/, want $1: $(head -c 300 "$work/qemu$run/console.txt" | tr '\n' '|');"
 }
+# The core stopped by the cold segment's check (0xDEAD0007, KX_SITE_KVM_COLD) before any cold
+# instruction ran (cause 0), with one console line, the only fatal one; "queue": after READY,
+# so the queue's state line says FATAL too.
+want_cold_stop() {
+  k status
+  want_out "^core: state=exited cause=0 word=0xdead0007 "
+  [ "${1:-}" != queue ] || want_out "^firmware: state=FATAL"
+  console_count 1 "kohaku-fw: fatal kvm cause=0x0 pc=0x804[0-9a-f]{5} addr=0x0$"
+  console_count 1 "fatal"
+}
 sym() { $NM "$fw" | awk -v s="$1" '$3 == s { print $1 }'; }
 
 # The images: without the DRAM segment; with one word of it changed in place (bit 0 of the word
@@ -95,11 +105,7 @@ want_rc 0 boot
 want_out "^boot: READY on RV32, 6 units \(from --units\)"
 still_serves
 k replay host/demo/copy.txt
-k status
-want_out "^core: state=exited cause=0 word=0xdead0007 "
-want_out "^firmware: state=FATAL"
-console_count 1 "kohaku-fw: fatal kvm cause=0x0 pc=0x804[0-9a-f]{5} addr=0x0$"
-console_count 1 "fatal"
+want_cold_stop queue
 end
 
 # Damaged in place, enumerating (cold code): stopped before READY, the same way.
@@ -107,10 +113,7 @@ begin damaged_enumerate_before_ready
 k boot "$work/badcold.elf" --enumerate
 want_rc 3 boot
 no_out "READY"
-k status
-want_out "^core: state=exited cause=0 word=0xdead0007 "
-console_count 1 "kohaku-fw: fatal kvm cause=0x0 pc=0x804[0-9a-f]{5} addr=0x0$"
-console_count 1 "fatal"
+want_cold_stop
 end
 
 # After READY: one word of a cold function changed through the host port, then a command
@@ -122,11 +125,7 @@ want_rc 0 boot
 k write "$(printf '0x%x' "$ug")" ffffffff
 want_rc 0 write
 k submit --op 99
-k status
-want_out "^core: state=exited cause=0 word=0xdead0007 "
-want_out "^firmware: state=FATAL"
-console_count 1 "kohaku-fw: fatal kvm cause=0x0 pc=0x804[0-9a-f]{5} addr=0x0$"
-console_count 1 "fatal"
+want_cold_stop queue
 end
 
 begin after_failure_intact

@@ -68,13 +68,29 @@ expect includes-self/known-passes 0 "KNOWN: boot/start.c:1" -- python3 "$incs" -
 printf '%s\n' "boot/start.c -> hal/include/hal/hal.h" > $tmp/known-stale
 expect includes-self/stale-known-fails 1 "STALE: boot/start.c" -- python3 "$incs" --known $tmp/known-stale "$good"
 
+# ---- check-calls.py on fixtures: calls between firmware .c files go one way ----
+calls=$top/scripts/check-calls.py
+g=$tmp/calls-good
+mk $g/dispatch/a.c 'unsigned kdp_a(void)'; printf '%s\n' '{' '    return kdp_b();' '}' >> $g/dispatch/a.c
+mk $g/dispatch/b.c 'unsigned kdp_b(void)'; printf '%s\n' '{' '    return 1; /* kdp_a( in a comment is no call */' '}' >> $g/dispatch/b.c
+mk $g/hal/rv32/h.c 'void hal_x(void)'; printf '%s\n' '{' '    hal_y();' '}' >> $g/hal/rv32/h.c
+mk $g/hal/rv64/h.c 'void hal_y(void)'; printf '%s\n' '{' '    hal_x();' '}' >> $g/hal/rv64/h.c
+expect calls-self/one-way-passes 0 "" -- python3 "$calls" "$g"
+b=$tmp/calls-pair; cp -r $g $b; printf '%s\n' 'unsigned kdp_b(void)' '{' '    return kdp_a();' '}' > $b/dispatch/b.c
+expect calls-self/pair-fails 1 "VIOLATION: call cycle dispatch/a.c -> dispatch/b.c" -- python3 "$calls" "$b"
+b=$tmp/calls-cold; cp -r $g $b; printf '%s\n' 'unsigned kdp_b(void)' '{' '    return HAL_COLD0(kdp_a);' '}' > $b/dispatch/b.c
+expect calls-self/cold-call-counts 1 "VIOLATION: call cycle dispatch/a.c -> dispatch/b.c" -- python3 "$calls" "$b"
+b=$tmp/calls-ring; cp -r $g $b; printf '%s\n' 'unsigned kdp_b(void)' '{' '    return kq_c();' '}' > $b/dispatch/b.c
+mk $b/service/c.c 'unsigned kq_c(void)'; printf '%s\n' '{' '    return kdp_a();' '}' >> $b/service/c.c
+expect calls-self/ring-fails 1 "VIOLATION: call cycle dispatch/a.c -> dispatch/b.c -> service/c.c" -- python3 "$calls" "$b"
+
 # ---- check-kdp-helpers.sh on fixtures: copies of the real dispatch/ and its pure-logic test ----
 kdp=$top/scripts/check-kdp-helpers.sh
 kfix() { mkdir -p "$1/tests/host/dispatch" "$1/boot"; cp -r "$top/dispatch" "$1/"; cp "$top/tests/host/dispatch/test_kdp_flit.c" "$1/tests/host/dispatch/"; cp "$top/boot/bootblock.c" "$1/boot/"; }
 f=$tmp/kdp-clean; kfix $f
 expect kdp-helpers-self/copy-of-tree-passes 0 "" -- "$kdp" "$f"
 f=$tmp/kdp-inline; kfix $f
-sed -i 's/if (kdp_ctrl_reply_ok(h, w3, yx, index, txn))/if (((h ^ kdp_ctrl_hdr(0, yx, txn)) \& KDP_REPLY_MASK) == 0 \&\& kdp_ctrl_reply_op(w3, index))/' $f/dispatch/enum.c
+sed -i 's/if (kdp_ctrl_reply_ok(h, w3, yx, index, txn))/if (((h ^ kdp_ctrl_hdr(0, yx, txn)) \& KDP_REPLY_MASK) == 0 \&\& kdp_ctrl_reply_op(w3, index))/' $f/dispatch/wait.c
 expect kdp-helpers-self/reply-match-inlined-fails 1 "kdp_ctrl_reply_ok is tested but the running code" -- "$kdp" "$f"
 f=$tmp/kdp-chunk; kfix $f
 sed -i 's/kdp_plan_chunk(p->n, \([a-z0-9>.-]*\), rs)/(p->n - \1 < rs ? p->n - \1 : rs)/' $f/dispatch/dispatch.c
@@ -93,3 +109,4 @@ expect kdp-helpers-self/boot-own-unit-rules-fails 1 "boot/bootblock.c does not c
 expect refs/nothing-points-outside 0 "" -- "$refs" --docs "$top"
 expect kdp-helpers/tested-is-running 0 "" -- "$kdp" "$top"
 expect includes/point-down 0 "" -- python3 "$incs" --known "$top/tests/tree/include-known.txt" "$top"
+expect calls/one-way 0 "" -- python3 "$calls" "$top"

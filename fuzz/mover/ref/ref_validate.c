@@ -2,7 +2,11 @@
  * size rework of mover/validate.c), frozen as the oracle of the differential tests
  * (tests/host/mover/test_diff.c, fuzz/mover/fuzz_validate.c): the rework must give the same
  * status, detail, index and move count on every list, so no refusal is lost. Its public names
- * are renamed ref_* so it links beside the real one. Not built into any firmware image. */
+ * are renamed ref_* so it links beside the real one. Not built into any firmware image.
+ * The lines it shares with mover/validate.c are repeated on purpose, not a copy to fold away:
+ * an oracle that called the code under test would compare the validator with itself, and the
+ * differential tests could no longer fail. Change it only where the contract itself changes
+ * (then on purpose, with the test that shows why), never to follow a rework of validate.c. */
 #define kmv_validate        ref_kmv_validate
 #define kmv_validate_frame  ref_kmv_validate_frame
 #define kmv_status_text     ref_kmv_status_text

@@ -19,6 +19,11 @@
  *   uint32_t hal_cycles32(void);                      the cycle counter's low 32 bits, one
  *                                                     read: a wait's elapsed time as a 32-bit
  *                                                     difference (the mover's waits)
+ *   HAL_COLD(f, args...), HAL_COLD0(f)                 a call of f, a function of a cold file
+ *                                                     (docs/kvm.md "Cold entries"): through
+ *                                                     the interpreter on RV32, plain on RV64
+ *   void     hal_cold_verify(void);                   after a failure: the cold segment is
+ *                                                     still the one linked (RV32; RV64 none)
  * RV32 only: hal_mvgo, hal_mvgo_status, hal_spad_word, hal_spad_word_index.
  * RV64 only: hal_mover_wr, hal_mover_ptr (the window's base, unchecked), hal_mvstat;
  *   uint32_t hal_agent_addr(uint32_t off);            a register's address, kept by a hot

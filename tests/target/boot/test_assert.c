@@ -7,18 +7,12 @@
 #include "harness.h"
 #include "boot.h"
 #include "hal/hal.h"
+#include "kt_hook.h"
 
-static unsigned kt_hook_calls;
-
-/* Overrides the weak default: the command queue will mark itself fatal here. */
+/* Overrides the weak default: the command queue marks itself fatal here. */
 void kx_fatal_hook(uint64_t word)
 {
-    kt_hook_calls++;
-    kx_puts("kt-hook: word=");
-    kx_put_hex(word);
-    kx_puts(" calls=");
-    kx_put_hex(kt_hook_calls);
-    kx_puts("\n");
+    kt_hook_note(word);
 }
 
 int main(void)

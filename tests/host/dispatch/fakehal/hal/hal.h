@@ -21,5 +21,8 @@ volatile void *hal_agent_ptr(uint32_t off);
 void hal_fence(void);
 uint64_t hal_cycles(void);
 uint32_t hal_cycles32(void);        /* hal_cycles' low half, one tick as well */
+/* A cold entry (hal.h): nothing is cold here, a plain call as on RV64. */
+#define HAL_COLD(f, ...) (f)(__VA_ARGS__)
+#define HAL_COLD0(f) (f)()
 
 #endif
