@@ -199,6 +199,15 @@ void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t fi
     }
     if (named < n)
         failed = named;
+    if (st == KS_REC_CHANGED) {
+        /* the group ran; its programs changed the recorded RUN's own record (queue.c
+         * kq_group): detail = the handle, value = the first step not run (never 0: a group
+         * runs after a DISPATCH step) */
+        e->status = KS_REC_CHANGED;
+        e->detail = (uint32_t)kq_env.sub->addr;
+        e->value = kq_step_value(first + n, 0);
+        return;
+    }
     e->status = (uint16_t)st;
     e->detail = kq.dp.detail;
     e->value = first != KQ_NO_STEP ? kq_step_value(first + failed, kq.dp.value) : kq.dp.value;

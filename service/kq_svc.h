@@ -83,7 +83,9 @@ void kq_cold_exec(const struct kq_sub *s, struct kq_err *e);
 /* The group kq.job[0..n-1] failed in kdp_run with st: e = dispatch/'s first error (detail,
  * value), the value under the failing job's step in a RUN (the group is the consecutive
  * DISPATCH steps first .. first + n - 1; value[63:48]), as it is for a DISPATCH command
- * (first KQ_NO_STEP). */
+ * (first KQ_NO_STEP). st KS_REC_CHANGED (queue.c kq_group): the group ran and a recorded RUN's
+ * record no longer gives its digest: e = KS_REC_CHANGED, detail = the handle, value = step
+ * first + n, the first not run (n: every step ran, the record changed under the last group). */
 void kq_cold_group_failed(struct kq_err *e, unsigned st, unsigned n, uint32_t first);
 
 /* A STOP was posted with e: when it was accepted (KS_OK), marks the state line STOPPED and

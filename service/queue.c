@@ -198,8 +198,37 @@ static unsigned kq_replay_rec(uint64_t ug, uint32_t n, struct kq_err *e, uint32_
     return st;
 }
 
-/* rec: the steps are a record's (checked when recorded, REPLAY steps' lists in the record
- * area): each runs as it is. A REPLAY by handle runs here too, its record's one step. */
+/* The by-handle command's record (kq_env.sub: its handle) as it is in memory now (RV32: no
+ * line cached from before), every byte: 0 when it gives the digest RECORD kept (kq.h
+ * kq_rec_digest), else it was changed since (a host write, a unit program). One copy for the
+ * check before a by-handle command and the one after each group of a recorded RUN. */
+static __attribute__((noinline)) kq_sum kq_rec_changed(void)
+{
+    const struct kq_rec *r = &kq_recs.r[(uint32_t)kq_env.sub->addr & KQ_H_SLOT];
+    hal_shared_acquire();
+    return kq_rec_digest(kq_map(r->ug), r->bytes, r->sum);
+}
+
+/* Runs the group kq.job[0..nj-1] (kdp_run). Time has passed: what comes after is read from
+ * memory as it is now, not from lines cached before (RV32; a fence on RV64), so what runs is
+ * checked as it is. check (a recorded RUN): the group's programs may have
+ * written into the record itself (a unit writes DRAM wherever its program says), so the steps
+ * left run only if it still gives its digest, else KS_REC_CHANGED. Steps already read (the
+ * next step's op, the group's jobs) came from the record as it was checked: nothing changed
+ * has run. Out of line: inlined into kq_run's loop (itself inlined into the serve loop) the
+ * same check cost 164 RV32 bytes more. */
+static __attribute__((noinline)) unsigned kq_group(unsigned nj, uint32_t check)
+{
+    unsigned gs = kdp_run(&kq.dp, kq.job, nj);
+    hal_shared_release();
+    hal_shared_acquire();
+    if (gs == KS_OK && check && kq_rec_changed())
+        gs = KS_REC_CHANGED;
+    return gs;
+}
+
+/* rec (not 0): the steps are the by-handle command's record's (checked when recorded, REPLAY steps' lists in the
+ * record area): each runs as it is. A REPLAY by handle runs here too, its record's one step. */
 static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint32_t rec)
 {
     unsigned nj = 0;
@@ -240,16 +269,12 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
             bit = 1u << ui;                         /* checked at use: known */
         if ((busy & bit) || nj == KDP_MAX_JOBS) {
             /* the group is steps i - nj .. i - 1 */
-            unsigned gs = kdp_run(&kq.dp, kq.job, nj);
+            unsigned gs = kq_group(nj, rec);
             if (gs != KS_OK) {
                 HAL_COLD(kq_cold_group_failed, e, gs, nj, i - nj);
                 return;
             }
             nj = 0, busy = 0;
-            /* Time has passed: read the steps after this from memory as it is now, not from
-             * lines cached before (RV32; a fence on RV64), so what runs is checked as it is. */
-            hal_shared_release();
-            hal_shared_acquire();
         }
         if (op == KQ_STEP_DISPATCH) {
             kq_add_job(nj++, c);
@@ -382,12 +407,8 @@ void kq_serve(void)
                     /* Its bytes as they are in memory now (RV32: no line cached from before),
                      * every one, before anything runs: changed since RECORD (a host write, a
                      * unit program), the cold path names it (KS_REC_CHANGED) and nothing runs. */
-                    if (run) {
-                        kq_sum sum = r->sum;
-                        uint32_t b = r->bytes;
-                        hal_shared_acquire();
-                        run = !kq_rec_digest(kq_map(d), b, sum);
-                    }
+                    if (run)
+                        run = !kq_rec_changed();
                 }
                 if (run) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(d);

@@ -325,21 +325,39 @@ k records; want_out 'records: 0 held, 262144 bytes free'
 still_serves
 end
 
-# The limit (docs/service.md "Records"): a recorded RUN whose own DISPATCH step sends a unit
-# program writing into that record changes it after the one check before step 0, so that use
-# does not see it; the next use does. Here the program overwrites the record's second step
-# (the WAIT, already read when the program runs), so the RUN itself ends OK. The record area is
-# empty (above), so the record starts at 0x41_0000 (first fit) and its WAIT at 0x41_0020; the
-# RUN goes right after RECORD, before any kactl command reuses the data area its program is in.
-begin unit_write_by_own_run_seen_next_use
+# A recorded RUN whose own DISPATCH step sends a unit program writing into that record: the
+# record is checked again after every group of programs (docs/service.md "Records"), so the
+# steps after the write never run: KS_REC_CHANGED, detail = the handle, value = the first step
+# not run << 48. The record area is empty (above), so the record starts at 0x41_0000 (first
+# fit). Each RUN goes right after its RECORD, before any kactl command reuses the data area its
+# program is in.
+# (1) The program overwrites the record's second step, the WAIT (at 0x41_0020): step 1 is not
+# used once the group has run: refused there, and at the next use before anything runs.
+begin unit_write_by_own_run_refused_after_group
 printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | 0x410020 )) > "$work/tu-self.prog"
 printf 'dispatch 1,2 tu-self.prog\nwait 1,2 1\n' > "$work/steps_self.txt"
 k record "$work/steps_self.txt"; want_rc 0 "record a RUN writing itself"; R=$(handle)
-k run @$R; want_rc 0 "run @$R (its program writes the record)"
-[ "$(cpl)" = "OK 0x0 0x2" ] || why="$why the first use: '$(cpl)';"
+k run @$R; want_rc 1 "run @$R (its program writes the record)"
+[ "$(cpl)" = "REC_CHANGED $R 0x1000000000000" ] || why="$why the first use: '$(cpl)', want step 1;"
 k records; want_out "^  @$R steps 2 steps, 64 bytes at 0x410000$"
 k run @$R; want_rc 1 "run @$R again"
 [ "$(cpl)" = "REC_CHANGED $R 0x0" ] || why="$why the next use: '$(cpl)';"
+k forget @$R; want_rc 0 forget
+still_serves
+end
+
+# (2) The program overwrites the list a later REPLAY step runs (4 steps of 32 bytes, then the
+# list copied in at 0x41_0080; the beat at 0x41_00a0 holds its writes 2 to 5): the REPLAY
+# (step 2) never runs: the destinations keep their canaries.
+begin unit_write_by_own_run_list_never_runs
+fill_src 39; canary
+printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | 0x4100a0 )) > "$work/tu-self2.prog"
+printf 'dispatch 1,2 tu-self2.prog\nwait 1,2 1\nreplay copy.txt\nsignal 9\n' > "$work/steps_self2.txt"
+k record "$work/steps_self2.txt"; want_rc 0 "record a RUN writing its list"; R=$(handle)
+k run @$R; want_rc 1 "run @$R (its program writes the list)"
+[ "$(cpl)" = "REC_CHANGED $R 0x1000000000000" ] || why="$why the first use: '$(cpl)', want step 1;"
+k records; want_out "^  @$R steps 4 steps, .* bytes at 0x410000$"
+canary_kept "the REPLAY step after the write"
 k forget @$R; want_rc 0 forget
 still_serves
 end
