@@ -312,7 +312,7 @@ static void kq_boot(void)
     volatile kq_word *fw = (volatile kq_word *)&h->fw.code;
     for (unsigned i = 0; i < 7; i++)
         fw[i] = 0;
-    h->info.ready_instret = hal_instret();
+    h->info.ready_instret = hal_instret_boot();
     h->info.ready_cycles = hal_cycles();
     h->fw.state = KQ_STATE_READY;
     hal_shared_release();

@@ -19,6 +19,8 @@
  *   uint32_t hal_cycles32(void);                      the cycle counter's low 32 bits, one
  *                                                     read: a wait's elapsed time as a 32-bit
  *                                                     difference (the mover's waits)
+ *   uint64_t hal_instret_boot(void);                  hal_instret for a boot's one read of
+ *                                                     it (READY), before it could extend
  * RV32 only: hal_mvgo, hal_mvgo_status, hal_spad_word, hal_spad_word_index.
  * RV64 only: hal_mover_wr, hal_mover_ptr (the window's base, unchecked), hal_mvstat. */
 #include "hal_variant.h"
