@@ -129,19 +129,42 @@ static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_
     const uintptr_t *s = (const uintptr_t *)p->payload + start * KDP_PAY_WORDS;
     const uintptr_t hdr = kdp_inst_hdr(p->txn, false);
 
-    /* The flits the unrolled loop does not take (fewer than KDP_UNROLL) first, so that the
-     * loop ends at the chunk's end (no second copy of the loop after it). The loop counts
-     * slots: the last one's address is then known without recomputing. */
-    for (uint32_t k = len % KDP_UNROLL; k; k--, s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)
-        kdp_put(d, s, hdr);
-    if (len >= KDP_UNROLL) {
-        do {                    /* the test at the bottom: one branch per KDP_UNROLL flits */
+    if (KDP_UNROLL == 2) {
+        /* RV32, two flits a turn: an odd count enters the loop at its second flit, with the
+         * pointers past the first, instead of a third copy of a flit's stores for the odd one
+         * out before the loop (-68 bytes of the RV32 window; the loop takes one jump more a
+         * turn, half an instruction a flit). The pointers are bumped first and the flits
+         * written below them, so neither ever points outside the chunk. len is at least 1
+         * (kdp_fill: a chunk of what is left). */
+        volatile uintptr_t *e = end;
+        __asm__("" : "+r"(e));          /* computed once, here: GCC sank it into the loop */
+        if (len & 1u) {
+            s += KDP_PAY_WORDS;
+            d += KDP_SLOT_WORDS;
+            goto odd;
+        }
+        do {
+            s += 2u * KDP_PAY_WORDS;
+            d += 2u * KDP_SLOT_WORDS;
+            kdp_put(d - 2u * KDP_SLOT_WORDS, s - 2u * KDP_PAY_WORDS, hdr);
+        odd:
+            kdp_put(d - KDP_SLOT_WORDS, s - KDP_PAY_WORDS, hdr);
+        } while (d != e);
+    } else {
+        /* The flits the unrolled loop does not take (fewer than KDP_UNROLL) first, so that
+         * the loop ends at the chunk's end (no second copy of the loop after it). The loop
+         * counts slots: the last one's address is then known without recomputing. */
+        for (uint32_t k = len % KDP_UNROLL; k; k--, s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)
+            kdp_put(d, s, hdr);
+        if (len >= KDP_UNROLL) {
+            do {                /* the test at the bottom: one branch per KDP_UNROLL flits */
 #pragma GCC unroll 16
-            for (unsigned f = 0; f < KDP_UNROLL; f++)
-                kdp_put(d + f * KDP_SLOT_WORDS, s + f * KDP_PAY_WORDS, hdr);
-            s += KDP_UNROLL * KDP_PAY_WORDS;
-            d += KDP_UNROLL * KDP_SLOT_WORDS;
-        } while (d != end);
+                for (unsigned f = 0; f < KDP_UNROLL; f++)
+                    kdp_put(d + f * KDP_SLOT_WORDS, s + f * KDP_PAY_WORDS, hdr);
+                s += KDP_UNROLL * KDP_PAY_WORDS;
+                d += KDP_UNROLL * KDP_SLOT_WORDS;
+            } while (d != end);
+        }
     }
     /* seed §3: `last` on instruction n-1 only. Its header word is written again rather than
      * the loops above testing for it (one store a program, and no second copy of the loop). */
