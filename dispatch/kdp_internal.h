@@ -13,40 +13,88 @@
  * KS_TIMEOUT recorded with `detail` (KDP_DETAIL) and value = the register. */
 unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t want, uint32_t detail);
 
-/* Internal (recover.c): kdp_quiesce when the agent was not quiet at once: waits for run to
- * fall, then pops RX until it is empty, each bounded (KS_TIMEOUT, detail RUN or MAILBOX_RX). */
-unsigned kdp_drain(struct kdp_ctx *c);
+/* ---- recover.c's failure-only paths (cold code on RV32) ----
+ * One entry, kdp_cold, for all of them: each cold entry costs the RV32 window an 8-byte native
+ * stub (hal/rv32/kvm_stub.c), a `li` of `what` at a call site 4, and each of these has one
+ * call site. `what` picks the path and says which arguments follow (pointers and 32-bit
+ * scalars: the variadic words travel in a1..a5 exactly as fixed ones would, so the stub's
+ * register pass-through carries them); the typed wrappers below are the API. */
+enum kdp_cold_what {
+    KDP_COLD_DRAIN,         /* kdp_drain */
+    KDP_COLD_TIMEOUT,       /* kdp_timeout */
+    KDP_COLD_FAULT,         /* kdp_fault */
+    KDP_COLD_REFUSE,        /* kdp_refuse */
+    KDP_COLD_OWED_START,    /* kdp_owed_start */
+    KDP_COLD_HIDDEN,        /* kdp_hidden */
+    KDP_COLD_ABORT,         /* kdp_abort */
+    KDP_COLD_SETTLE,        /* kdp_settle */
+};
+uint32_t kdp_cold(unsigned what, struct kdp_ctx *c, ...);
 
-/* Internal, the failure-only paths of recover.c (cold code on RV32: only exported functions
- * are called from there, and each is called from dispatch.c only when something went wrong). */
-/* Records an error unless one is recorded already (the first error wins). */
-void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value);
+#ifndef KDP_RECOVER_C
+/* kdp_quiesce when the agent was not quiet at once: waits for run to fall, then pops RX until
+ * it is empty, each bounded (KS_TIMEOUT, detail RUN or MAILBOX_RX). */
+static inline unsigned kdp_drain(struct kdp_ctx *c)
+{
+    return kdp_cold(KDP_COLD_DRAIN, c);
+}
+
 /* KS_TIMEOUT: job `need` waited for room (credit), or, need NULL, job `pend` for its
  * completions; detail names what and the job's unit, value = (signals seen << 32) |
  * dispatched. */
-void kdp_timeout(struct kdp_ctx *c, struct kdp_job *need, struct kdp_job *pend);
+static inline void kdp_timeout(struct kdp_ctx *c, struct kdp_job *need, struct kdp_job *pend)
+{
+    kdp_cold(KDP_COLD_TIMEOUT, c, need, pend);
+}
+
 /* Job j's unit signalled FAULT (rep.last_arg its exec_result): KS_UNIT_FAULT, j stops (unless
  * j failed already: then nothing). */
-void kdp_fault(struct kdp_ctx *c, struct kdp_job *j);
+static inline void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
+{
+    kdp_cold(KDP_COLD_FAULT, c, j);
+}
+
 /* A kdp_run refused at job j, every earlier job passing (NULL: the job count out of range):
  * records and returns j's first failing check's status (and detail). */
-unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j);
+static inline unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j)
+{
+    return kdp_cold(KDP_COLD_REFUSE, c, j);
+}
+
 /* With c->owing set: each job's skip (its unit's signals still owed from an earlier run);
  * returns whether a unit outside `seen` (this run's table indices) may still return credit. */
-bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen);
+static inline bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n,
+                                  uint32_t seen)
+{
+    return kdp_cold(KDP_COLD_OWED_START, c, jobs, n, seen) != 0;
+}
+
 /* The credit check found `d` more signals without credit than NODE_STATUS showed (a FAULT
  * followed by another signal of its unit before the firmware read the mirror): KS_UNIT_FAULT,
  * detail KDP_FAULT_HIDDEN | {y,x} of the one job that had signals unseen (KDP_FAULT_UNPLACED
  * too, and the first such job's {y,x}, when several had), value (jobs that may hold it, a bit
  * per job index) << 16 | d. Each such job's status becomes KS_UNIT_FAULT. */
-void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end, uint32_t d);
+static inline void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end,
+                              uint32_t d)
+{
+    kdp_cold(KDP_COLD_HIDDEN, c, jobs, end, d);
+}
+
 /* Ends job j's running kick early (after its FAULT, or a stall: then the CREDIT timeout is
  * recorded once what came back is counted). Leaves no kick running. Returns whether it was a
  * stall (the run ends) rather than a FAULT (what was pushed still retires). */
-bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
+static inline bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
+{
+    return kdp_cold(KDP_COLD_ABORT, c, j) != 0;
+}
+
 /* After a failed run, or any run while some unit owes (c->owing), quiet already: what each
  * job's unit still owes (CU_STATUS read when something is unaccounted for; a job done owes
  * nothing), each unfinished job's status, and RX drained again. */
-void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end);
+static inline void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end)
+{
+    kdp_cold(KDP_COLD_SETTLE, c, jobs, end);
+}
+#endif
 
 #endif

@@ -8,6 +8,8 @@
  * scalar or pointer arguments, no function pointers, calls to exported functions only (never
  * to dispatch.c's static ones), and every wait measured in processor cycles from hal_cycles(),
  * never in loop turns, so an interpreted wait is as long as a native one. */
+#define KDP_RECOVER_C       /* the paths themselves, not kdp_internal.h's wrappers of them */
+#include <stdarg.h>
 #include "kdp_internal.h"
 #include "hal/hal.h"
 
@@ -19,7 +21,7 @@ static uint32_t kdp_rnow(void)
     return (uint32_t)hal_cycles();
 }
 
-void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value)
+static void kdp_fail(struct kdp_ctx *c, uint32_t status, uint32_t detail, uint64_t value)
 {
     if (c->status == KS_OK) {       /* the first error wins (docs/design.md §6 "Errors") */
         c->status = status;
@@ -52,13 +54,15 @@ unsigned kdp_wait_reg(struct kdp_ctx *c, uint32_t off, uint32_t bit, uint32_t wa
     return KS_OK;
 }
 
-unsigned kdp_drain(struct kdp_ctx *c)
+static unsigned kdp_drain(struct kdp_ctx *c)
 {
     if (kdp_wait_reg(c, KA_PROG_STAT, KA_PROG_STAT_RUN, 0, KDP_DETAIL(KDP_AWAIT_RUN, 0)) != KS_OK)
         return KS_TIMEOUT;
     return kdp_wait_reg(c, KA_RX_STATUS, KA_RX_STATUS_EMPTY, KA_RX_STATUS_EMPTY,
                         KDP_DETAIL(KDP_AWAIT_MAILBOX_RX, 0));
 }
+
+static bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
 
 /* KS_TIMEOUT of job j awaiting `what` (KDP_AWAIT_CREDIT or _COMPLETION): value = (signals seen
  * << 32) | dispatched. */
@@ -68,7 +72,7 @@ static void kdp_wait_fail(struct kdp_ctx *c, const struct kdp_job *j, unsigned w
              ((uint64_t)j->rep.completions << 32) | j->rep.dispatched);
 }
 
-void kdp_timeout(struct kdp_ctx *c, struct kdp_job *need, struct kdp_job *pend)
+static void kdp_timeout(struct kdp_ctx *c, struct kdp_job *need, struct kdp_job *pend)
 {
     struct kdp_job *j = need ? need : pend;
     /* A kick still running at credit 0 when the wait ran out is a stream stalled on credit its
@@ -87,7 +91,7 @@ void kdp_timeout(struct kdp_ctx *c, struct kdp_job *need, struct kdp_job *pend)
     kdp_wait_fail(c, j, need ? KDP_AWAIT_CREDIT : KDP_AWAIT_COMPLETION);
 }
 
-void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
+static void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
 {
     /* A FAULT ends the program (a faulting last instruction reports FAULT, never
      * BATCH_COMPLETE: docs/hardware.md §1.1); what is already in flight still retires. Called at every
@@ -99,7 +103,7 @@ void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
     kdp_fail(c, KS_UNIT_FAULT, j->yx, j->rep.last_arg);
 }
 
-void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end, uint32_t d)
+static void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end, uint32_t d)
 {
     /* Credit is one counter for every unit: the fault belongs to a job that had signals the
      * mirror never showed (completions counted beyond the reads that found them). One such
@@ -128,7 +132,7 @@ void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end, ui
     kdp_fail(c, KS_UNIT_FAULT, detail, ((uint64_t)mask << 16) | d);
 }
 
-unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j)
+static unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j)
 {
     /* kdp_run's one pass stopped at job j (every earlier job passed every check), or at none
      * (NULL) for a job count out of range; the status is j's first failing check in the
@@ -151,7 +155,7 @@ unsigned kdp_refuse(struct kdp_ctx *c, const struct kdp_job *j)
     return st;
 }
 
-bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen)
+static bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_t seen)
 {
     /* Instructions an earlier failed run left in this run's units that have not retired yet:
      * their first signals are those (a unit retires in order), taken off the count. */
@@ -175,7 +179,7 @@ bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsigned n, uint32_
     return elsewhere;
 }
 
-bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
+static bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
 {
     /* There is no abort register, but PROG_DST is read live at every flit pushed (docs/hardware.md
      * §1.1): with the agent's own coordinate there, the rest of the program lands in the
@@ -231,7 +235,7 @@ bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j)
     return stall;
 }
 
-void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end)
+static void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end)
 {
     /* Remember what each unit still owes, so the next run neither overfills it nor takes its
      * late signals for its own. A unit that reads idle (CU_STATUS, through the mailbox, quiet
@@ -258,4 +262,45 @@ void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end)
     }
     kdp_drain(c);           /* a reply to a read above that came after its wait (its own
                              * wait, not dispatch.c's kdp_quiesce: recover.c calls nothing there) */
+}
+
+uint32_t kdp_cold(unsigned what, struct kdp_ctx *c, ...)
+{
+    /* The one entry (kdp_internal.h): what says which path, and which arguments follow. */
+    va_list ap;
+    va_start(ap, c);
+    struct kdp_job *j = what != KDP_COLD_DRAIN ? va_arg(ap, struct kdp_job *) : 0;
+    uint32_t r = 0;
+    switch (what) {
+    case KDP_COLD_DRAIN:
+        r = kdp_drain(c);
+        break;
+    case KDP_COLD_TIMEOUT:
+        kdp_timeout(c, j, va_arg(ap, struct kdp_job *));
+        break;
+    case KDP_COLD_FAULT:
+        kdp_fault(c, j);
+        break;
+    case KDP_COLD_REFUSE:
+        r = kdp_refuse(c, j);
+        break;
+    case KDP_COLD_OWED_START: {
+        unsigned n = va_arg(ap, unsigned);
+        r = kdp_owed_start(c, j, n, va_arg(ap, uint32_t));
+        break;
+    }
+    case KDP_COLD_HIDDEN: {
+        struct kdp_job *end = va_arg(ap, struct kdp_job *);
+        kdp_hidden(c, j, end, va_arg(ap, uint32_t));
+        break;
+    }
+    case KDP_COLD_ABORT:
+        r = kdp_abort(c, j);
+        break;
+    default:                                        /* KDP_COLD_SETTLE */
+        kdp_settle(c, j, va_arg(ap, struct kdp_job *));
+        break;
+    }
+    va_end(ap);
+    return r;
 }

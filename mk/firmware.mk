@@ -111,7 +111,7 @@ fw_obj = $(patsubst %,$(FW_O)/$(1)/obj/%.o,$(2))
 FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text \
                 dispatch/enum.c:kdp_scan_range,kdp_ctrl_read,kdp_enumerate \
                 dispatch/units.c:kdp_units_check \
-                dispatch/recover.c:kdp_abort,kdp_drain,kdp_fail,kdp_fault,kdp_hidden,kdp_owed_start,kdp_refuse,kdp_settle,kdp_timeout,kdp_wait_reg \
+                dispatch/recover.c:kdp_cold,kdp_wait_reg \
                 service/kq_cold.c:kq_cold,kq_cold_owned service/kq_check_cold.c:kq_check_cold \
                 hal/rv32/kvm_mul.c:__mulsi3,__muldi3 \
                 service/record.c:kq_rec_exec,kq_rec_result \
