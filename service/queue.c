@@ -112,7 +112,9 @@ void kx_fatal_hook(uint64_t word)
     volatile struct kq_header *h = kq_hdr;
     if (!h)
         return;
-    h->fw.code = KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
+    /* A trap word is RV64's (the 64-bit variant): the RV32 core has no traps, it halts on a
+     * fault, so its fatal words are assertions only (-16 bytes of its window). */
+    h->fw.code = sizeof(uintptr_t) == 8 && KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
                : word == (KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN) ? KQ_FATAL_QUEUE
                : KQ_FATAL_ASSERT;
     /* cause, pc, tval from the record's cause, pc, addr: six words in a row on both sides. */
