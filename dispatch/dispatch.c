@@ -258,20 +258,18 @@ static unsigned kdp_find(const struct kdp_ctx *c, const struct kdp_prog *p, uint
     return KDP_REGIONS;
 }
 
-/* Stages the chunk of p from cursor into region r of rs slots (slots r*rs.., kdp_region_base). */
-_Static_assert(KDP_REGIONS <= 4u, "a region index is two bits");
+/* Stages the chunk of p from cursor into region r of rs slots (from its base, r x rs: kdp_run
+ * sets the bases at the run's start). */
 static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kdp_prog *p,
                      uint32_t cursor)
 {
     uint32_t len = kdp_plan_chunk(p->n, cursor, rs);
     struct kdp_region *g = &c->reg[r];
-    uint32_t base = kdp_region_base(r, rs);
     g->prog = p;            /* recorded first: nothing needs keeping across the call */
     g->start = cursor;
     g->len = (uint16_t)len;
-    g->base = (uint16_t)base;
     c->staged_flits += len;
-    kdp_stage(base, p, cursor, len);
+    kdp_stage(g->base, p, cursor, len);
 }
 
 /* PROG_CRED at the run's first kick only: from then on it counts every INST_COMPLETE exactly
@@ -420,8 +418,6 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
         return kdp_refuse(c, j);
     if (kdp_quiesce(c) != KS_OK)        /* a quiet agent to start from: RX emptied as well */
         return c->status;
-    for (unsigned r = 0; r < KDP_REGIONS; r++)   /* a region is trusted within one run only */
-        c->reg[r].prog = 0;
     c->running = KDP_REGIONS;
     c->cred_state = KDP_CRED_NONE;
     c->cred_due = 0;
@@ -452,6 +448,13 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
     _Static_assert(KDP_REGIONS == 4u, "regions by a shift: RV32 has no divide");
     const unsigned nreg = stream ? 2u : KDP_REGIONS;
     const uint32_t rs = c->stage_flits >> (stream ? 1 : 2);
+    /* A region is trusted within one run only; region r starts at slot r x rs, as sums (the
+     * RV32 core has no multiply, docs/hardware.md §4): with rs = the RAM / 4, region 3 ends on
+     * its last slot, so no chunk wraps to slot 0 (docs/hardware.md §1.1). */
+    for (uint32_t r = 0, b = 0; r < KDP_REGIONS; r++, b += rs) {
+        c->reg[r].prog = 0;
+        c->reg[r].base = (uint16_t)b;
+    }
     struct kdp_job *rr = jobs;
     uint32_t t = kdp_now();
     for (;;) {

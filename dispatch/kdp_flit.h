@@ -159,21 +159,14 @@ static inline struct kdp_kick kdp_plan_kick(uint32_t staged, uint32_t room, bool
 
 /* The next chunk of a program of n instructions from cursor (cursor <= n) into a region of
  * region_slots slots: what is left, at most the region. Regions end on or before the staging
- * RAM's last slot (kdp_region_base), so no chunk wraps to slot 0 (docs/hardware.md §1.1). */
+ * RAM's last slot (dispatch.c kdp_run sets their bases), so no chunk wraps to slot 0
+ * (docs/hardware.md §1.1). */
 static inline uint32_t kdp_plan_chunk(uint32_t n, uint32_t cursor, uint32_t region_slots)
 {
     uint32_t len = n - cursor;
     if (len > region_slots)
         len = region_slots;
     return len;
-}
-
-/* Region r's first slot, r x rs for r < 4, as shifts and adds: the RV32 core has no multiply
- * (docs/hardware.md §4, RV32I only) and this runs for every staging and kick. With rs = the
- * RAM / 4, region 3 ends on the last slot. */
-static inline uint32_t kdp_region_base(unsigned r, uint32_t rs)
-{
-    return (rs & -(uint32_t)(r & 1u)) + ((rs << 1) & -(uint32_t)((r >> 1) & 1u));
 }
 
 /* Timeout detail: what was awaited, and of which unit. detail = (what << 8) | {y,x}. The
