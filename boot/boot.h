@@ -58,8 +58,10 @@ static inline const struct kx_bootblock *kx_bootblock(void)
 
 /* The fatal path, the one function every unrecoverable error goes through (RV64 traps,
  * assertions on both variants): prints "kohaku-fw: fatal <what> cause=.. pc=.. addr=..",
- * calls kx_fatal_hook(word), then stops the core with `word` through the exit register. */
-void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
+ * calls kx_fatal_hook(word), then stops the core with `word` through the exit register.
+ * word is a native word: RV32's exit words are 32 bits (an assertion's 0xDEAD00ss, the exit
+ * register one word), RV64's traps use all 64. */
+void kx_fatal(uintptr_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
     __attribute__((noreturn));
 
 /* Weak hook called once on the fatal path just before the core stops; the default does
