@@ -549,7 +549,7 @@ out:
     if (c->cred_state == KDP_CRED_ON) {
         uint32_t d = c->cred_due - hal_agent_rd32(KA_PROG_CRED);
         if ((int16_t)d > 0)
-            kdp_hidden(c, jobs, end, (uint16_t)d);
+            kdp_hidden(c, jobs, end, d);    /* taken modulo 2^16 there */
     }
     /* After a failure, or with some unit owing from an earlier one (then this run's units, all
      * done if it succeeded, owe nothing now): recover.c, what each unit still owes and each

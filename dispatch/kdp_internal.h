@@ -73,7 +73,7 @@ static inline bool kdp_owed_start(struct kdp_ctx *c, struct kdp_job *jobs, unsig
  * followed by another signal of its unit before the firmware read the mirror): KS_UNIT_FAULT,
  * detail KDP_FAULT_HIDDEN | {y,x} of the one job that had signals unseen (KDP_FAULT_UNPLACED
  * too, and the first such job's {y,x}, when several had), value (jobs that may hold it, a bit
- * per job index) << 16 | d. Each such job's status becomes KS_UNIT_FAULT. */
+ * per job index) << 16 | d (modulo 2^16). Each such job's status becomes KS_UNIT_FAULT. */
 static inline void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end,
                               uint32_t d)
 {
