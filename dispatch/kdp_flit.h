@@ -63,6 +63,14 @@ static inline bool kdp_ctrl_reply_op(uint64_t w3, uint8_t index)
     return (w3 >> 48) == KDP_REPLY_OP_INDEX(index);
 }
 
+/* Word 3 of a reply to a read of `index` carrying value[63:16] (kdp_ctrl_read's form: [15:0]
+ * read as 0): op REPLY, the index, value[63:16] in [47:0] (docs/hardware.md §2.4.6). enum.c
+ * keeps an answer it asked again for in this form, beside the row's answers kept as they came. */
+static inline uint64_t kdp_ctrl_reply_w3(uint8_t index, uint64_t value)
+{
+    return (uint64_t)KDP_REPLY_OP_INDEX(index) << 48 | value >> 16;
+}
+
 /* Is (hdr, w3) the reply to the read of `index` with `txn`, from exactly want_yx (a clamped
  * out-of-grid request is answered by another unit with its own src: refused here)? Type
  * CU_CTRL, src, txn, op 0x02 and index. What enum.c's kdp_ctrl_read accepts. */

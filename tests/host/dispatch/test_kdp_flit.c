@@ -133,6 +133,11 @@ static void ctrl_reply(void)
     CHECK(kdp_ctrl_reply_op(0x020BFFFFFFFFFFFFu, 0x0B));
     CHECK(!kdp_ctrl_reply_op(0x0000000000000000u, 0));  /* op 0: the request itself */
     CHECK(!kdp_ctrl_reply_op(0x0201000000000000u, 0));
+    /* A reply's word 3 rebuilt from kdp_ctrl_read's value: op 0x02, the index, value[63:16]
+     * in [47:0] (docs/hardware.md §2.4.6). */
+    CHECK_EQ(kdp_ctrl_reply_w3(0, 0x1122334455660000u), 0x0200112233445566u);
+    CHECK_EQ(kdp_ctrl_reply_w3(0x0B, 0xFFFFFFFFFFFF0000u), 0x020BFFFFFFFFFFFFu);
+    CHECK(kdp_ctrl_reply_op(kdp_ctrl_reply_w3(0, 0x1122334455660000u), 0));
 }
 
 /* CU_CAPS (docs/hardware.md §1): [63:48] type, [47:40] version, [39:36] buffers, [35:20] inst_depth. */
