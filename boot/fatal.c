@@ -14,7 +14,7 @@
  * test_assert.c and test_fatal_once.c see their override called. */
 #define KX_WEAK_HOOK __attribute__((weak, noipa))
 
-KX_WEAK_HOOK void kx_fatal_hook(uint64_t word)
+KX_WEAK_HOOK void kx_fatal_hook(uintptr_t word)
 {
     (void)word;
 }

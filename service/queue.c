@@ -107,7 +107,7 @@ static __attribute__((noinline)) void kq_bump(volatile uint64_t *line, uint64_t 
 _Static_assert(offsetof(struct kx_fatal_record, pc) == offsetof(struct kx_fatal_record, cause) + 8 &&
                offsetof(struct kx_fatal_record, addr) == offsetof(struct kx_fatal_record, cause) + 16,
                "cause, pc, addr copy as the state line's cause, pc, tval");
-void kx_fatal_hook(uint64_t word)
+void kx_fatal_hook(uintptr_t word)
 {
     volatile struct kq_header *h = kq_hdr;
     if (!h)

@@ -11,7 +11,7 @@
 static unsigned kt_hook_calls;
 
 /* Overrides the weak default: the command queue will mark itself fatal here. */
-void kx_fatal_hook(uint64_t word)
+void kx_fatal_hook(uintptr_t word)
 {
     kt_hook_calls++;
     kx_puts("kt-hook: word=");

@@ -12,7 +12,7 @@
 
 static unsigned kt_hook_calls;
 
-void kx_fatal_hook(uint64_t word)
+void kx_fatal_hook(uintptr_t word)
 {
     kt_hook_calls++;
     kx_puts("kt-hook: word=");
