@@ -58,14 +58,16 @@ static inline const struct kx_bootblock *kx_bootblock(void)
 
 /* The fatal path, the one function every unrecoverable error goes through (RV64 traps,
  * assertions on both variants): prints "kohaku-fw: fatal <what> cause=.. pc=.. addr=..",
- * calls kx_fatal_hook(word), then stops the core with `word` through the exit register. */
-void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
+ * calls kx_fatal_hook(word), then stops the core with `word` through the exit register.
+ * word is a native word: RV32's exit words are 32 bits (an assertion's 0xDEAD00ss, the exit
+ * register one word), RV64's traps use all 64. */
+void kx_fatal(uintptr_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
     __attribute__((noreturn));
 
-/* Weak hook called once on the fatal path just before the core stops; the default does
- * nothing. The command queue overrides it to mark itself fatal for the host. It must not
- * fault; a fault inside it on RV64 stops the core without a second report. */
-void kx_fatal_hook(uint64_t word);
+/* Weak hook called once on the fatal path just before the core stops, with kx_fatal's word;
+ * the default does nothing. The command queue overrides it to mark itself fatal for the host.
+ * It must not fault; a fault inside it on RV64 stops the core without a second report. */
+void kx_fatal_hook(uintptr_t word);
 
 /* What kx_fatal was called with, recorded before the hook runs, so a hook can report cause,
  * PC and address (the command queue's FATAL state line) without a wider signature. */

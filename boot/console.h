@@ -21,7 +21,8 @@ void kx_put_hex(uint64_t v);
 /* The same without the "0x": for the firmware's own lines, whose label strings end in "0x"
  * (data, not code: two console stores fewer in the RV32 window, 20 bytes). */
 void kx_put_hex_digits(uint64_t v);
-/* Stops the core with `word` through the exit register (RV32: its low 32 bits). */
-void kx_exit(uint64_t word) __attribute__((noreturn));
+/* Stops the core with `word` through the exit register: a native word (RV32's register is one
+ * word; RV64's traps use all 64 bits). */
+void kx_exit(uintptr_t word) __attribute__((noreturn));
 
 #endif

@@ -14,7 +14,7 @@
  * test_assert.c and test_fatal_once.c see their override called. */
 #define KX_WEAK_HOOK __attribute__((weak, noipa))
 
-KX_WEAK_HOOK void kx_fatal_hook(uint64_t word)
+KX_WEAK_HOOK void kx_fatal_hook(uintptr_t word)
 {
     (void)word;
 }
@@ -55,7 +55,7 @@ static inline int kx_fatal_entered(const struct kx_fatal_record *r)
     return (uintptr_t)r->word != 0;
 }
 
-void kx_fatal(uint64_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
+void kx_fatal(uintptr_t word, const char *what, uint64_t cause, uint64_t pc, uint64_t addr)
 {
     static const char text[] = KX_FATAL_TEXT;
     struct kx_fatal_record *r = &kx_fatal_last;

@@ -129,19 +129,42 @@ static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_
     const uintptr_t *s = (const uintptr_t *)p->payload + start * KDP_PAY_WORDS;
     const uintptr_t hdr = kdp_inst_hdr(p->txn, false);
 
-    /* The flits the unrolled loop does not take (fewer than KDP_UNROLL) first, so that the
-     * loop ends at the chunk's end (no second copy of the loop after it). The loop counts
-     * slots: the last one's address is then known without recomputing. */
-    for (uint32_t k = len % KDP_UNROLL; k; k--, s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)
-        kdp_put(d, s, hdr);
-    if (len >= KDP_UNROLL) {
-        do {                    /* the test at the bottom: one branch per KDP_UNROLL flits */
+    if (KDP_UNROLL == 2) {
+        /* RV32, two flits a turn: an odd count enters the loop at its second flit, with the
+         * pointers past the first, instead of a third copy of a flit's stores for the odd one
+         * out before the loop (-68 bytes of the RV32 window; the loop takes one jump more a
+         * turn, half an instruction a flit). The pointers are bumped first and the flits
+         * written below them, so neither ever points outside the chunk. len is at least 1
+         * (kdp_fill: a chunk of what is left). */
+        volatile uintptr_t *e = end;
+        __asm__("" : "+r"(e));          /* computed once, here: GCC sank it into the loop */
+        if (len & 1u) {
+            s += KDP_PAY_WORDS;
+            d += KDP_SLOT_WORDS;
+            goto odd;
+        }
+        do {
+            s += 2u * KDP_PAY_WORDS;
+            d += 2u * KDP_SLOT_WORDS;
+            kdp_put(d - 2u * KDP_SLOT_WORDS, s - 2u * KDP_PAY_WORDS, hdr);
+        odd:
+            kdp_put(d - KDP_SLOT_WORDS, s - KDP_PAY_WORDS, hdr);
+        } while (d != e);
+    } else {
+        /* The flits the unrolled loop does not take (fewer than KDP_UNROLL) first, so that
+         * the loop ends at the chunk's end (no second copy of the loop after it). The loop
+         * counts slots: the last one's address is then known without recomputing. */
+        for (uint32_t k = len % KDP_UNROLL; k; k--, s += KDP_PAY_WORDS, d += KDP_SLOT_WORDS)
+            kdp_put(d, s, hdr);
+        if (len >= KDP_UNROLL) {
+            do {                /* the test at the bottom: one branch per KDP_UNROLL flits */
 #pragma GCC unroll 16
-            for (unsigned f = 0; f < KDP_UNROLL; f++)
-                kdp_put(d + f * KDP_SLOT_WORDS, s + f * KDP_PAY_WORDS, hdr);
-            s += KDP_UNROLL * KDP_PAY_WORDS;
-            d += KDP_UNROLL * KDP_SLOT_WORDS;
-        } while (d != end);
+                for (unsigned f = 0; f < KDP_UNROLL; f++)
+                    kdp_put(d + f * KDP_SLOT_WORDS, s + f * KDP_PAY_WORDS, hdr);
+                s += KDP_UNROLL * KDP_PAY_WORDS;
+                d += KDP_UNROLL * KDP_SLOT_WORDS;
+            } while (d != end);
+        }
     }
     /* seed §3: `last` on instruction n-1 only. Its header word is written again rather than
      * the loops above testing for it (one store a program, and no second copy of the loop). */
@@ -242,20 +265,18 @@ static unsigned kdp_find(const struct kdp_ctx *c, const struct kdp_prog *p, uint
     return KDP_REGIONS;
 }
 
-/* Stages the chunk of p from cursor into region r of rs slots (slots r*rs.., kdp_region_base). */
-_Static_assert(KDP_REGIONS <= 4u, "a region index is two bits");
+/* Stages the chunk of p from cursor into region r of rs slots (from its base, r x rs: kdp_run
+ * sets the bases at the run's start). */
 static void kdp_fill(struct kdp_ctx *c, unsigned r, uint32_t rs, const struct kdp_prog *p,
                      uint32_t cursor)
 {
     uint32_t len = kdp_plan_chunk(p->n, cursor, rs);
     struct kdp_region *g = &c->reg[r];
-    uint32_t base = kdp_region_base(r, rs);
     g->prog = p;            /* recorded first: nothing needs keeping across the call */
     g->start = cursor;
     g->len = (uint16_t)len;
-    g->base = (uint16_t)base;
     c->staged_flits += len;
-    kdp_stage(base, p, cursor, len);
+    kdp_stage(g->base, p, cursor, len);
 }
 
 /* PROG_CRED at the run's first kick only: from then on it counts every INST_COMPLETE exactly
@@ -409,8 +430,6 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
         return kdp_refuse(c, j);
     if (kdp_quiesce(c) != KS_OK)        /* a quiet agent to start from: RX emptied as well */
         return c->status;
-    for (unsigned r = 0; r < KDP_REGIONS; r++)   /* a region is trusted within one run only */
-        c->reg[r].prog = 0;
     c->running = KDP_REGIONS;
     c->cred_state = KDP_CRED_NONE;
     c->cred_due = 0;
@@ -441,6 +460,13 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
     _Static_assert(KDP_REGIONS == 4u, "regions by a shift: RV32 has no divide");
     const unsigned nreg = stream ? 2u : KDP_REGIONS;
     const uint32_t rs = c->stage_flits >> (stream ? 1 : 2);
+    /* A region is trusted within one run only; region r starts at slot r x rs, as sums (the
+     * RV32 core has no multiply, docs/hardware.md §4): with rs = the RAM / 4, region 3 ends on
+     * its last slot, so no chunk wraps to slot 0 (docs/hardware.md §1.1). */
+    for (uint32_t r = 0, b = 0; r < KDP_REGIONS; r++, b += rs) {
+        c->reg[r].prog = 0;
+        c->reg[r].base = (uint16_t)b;
+    }
     struct kdp_job *rr = jobs;
     uint32_t t = kdp_now();
     for (;;) {
@@ -535,7 +561,7 @@ out:
     if (c->cred_state == KDP_CRED_ON) {
         uint32_t d = c->cred_due - hal_agent_rd32(KA_PROG_CRED);
         if ((int16_t)d > 0)
-            HAL_COLD(kdp_hidden, c, jobs, end, (uint16_t)d);
+            HAL_COLD(kdp_hidden, c, jobs, end, d);       /* taken modulo 2^16 there */
     }
     /* After a failure, or with some unit owing from an earlier one (then this run's units, all
      * done if it succeeded, owe nothing now): recover.c, what each unit still owes and each
@@ -558,4 +584,51 @@ unsigned kdp_quiesce(struct kdp_ctx *c)
     if (!kdp_running() && (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY))
         return KS_OK;
     return kdp_drain(c);    /* wait.c: a kick still running or RX holding something */
+}
+
+uint32_t kdp_enum_row(uint32_t h, uint32_t n, uint32_t coord_cycles, uint32_t *raw, uint32_t t0)
+{
+    /* Native on every board: on RV32 enumeration (enum.c) is cold code, about 50 cycles an
+     * instruction, and these two loops were most of its instructions (22 for each flit read,
+     * 7 for each request; docs/dispatch.md "Enumeration"). The agent's registers through one
+     * base the compiler cannot see through (it kept a register for each address otherwise),
+     * in native words: the low half on RV32 and the whole register on RV64, as hal_agent_rd32
+     * and hal_agent_wr32 read and write them. */
+    volatile uintptr_t *ag = (volatile uintptr_t *)hal_agent_ptr(0);
+    __asm__("" : "+r"(ag));
+#define KDP_AG(off) ag[(off) / sizeof(uintptr_t)]
+    /* The requests (n >= 1): TX_FLIT's payload is enum.c's; each writes its header only. */
+    uint32_t k = n;
+    do {
+        KDP_AG(KA_TX_FLIT(KF_HDR_WORD)) = h;
+        hal_fence();                    /* the header is written before the kick reads it */
+        KDP_AG(KA_TX_KICK) = 1;
+        h += (1u << 28) + (16u << 4);   /* the next column: dst_x + 1, txn + 16 */
+    } while (--k);
+    /* The replies, in any order: a flit whose txn is a column of the row is that request's
+     * answer, from that coordinate (src = txn) and of type CU_CTRL the unit's own (its word 3
+     * kept: enum.c checks op and index); a flit of no column of the row (a late reply) is
+     * popped. The wait ends coord_cycles after the kicks or the row's last answer. */
+    uint32_t got = 0, found = 0, t = hal_cycles32();
+    while (got < n && hal_cycles32() - t <= coord_cycles) {
+        if (KDP_AG(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
+            continue;
+        uint32_t hh = (uint32_t)KDP_AG(KA_RX_FLIT(KF_HDR_WORD));
+        uint32_t dd = ((hh >> 4) & 0xFFu) - t0, col = dd >> 4;
+        if (!(dd & 15u) && col < n) {
+            got++;
+            t = hal_cycles32();         /* the wait is from the last answer */
+            /* src (the header's [23:16], {x,y}) = txn, and the type */
+            if ((((hh >> 16) ^ (hh >> 4)) & 0xFFu) == 0 && ((hh >> 12) & 15u) == KF_T_CU_CTRL) {
+                found |= 1u << col;
+                raw[2u * col] = (uint32_t)KDP_AG(KA_RX_FLIT(3));
+                raw[2u * col + 1u] = sizeof(uintptr_t) == 8
+                                         ? (uint32_t)((uint64_t)KDP_AG(KA_RX_FLIT(3)) >> 32)
+                                         : (uint32_t)KDP_AG(KA_RX_FLIT(3) + 4u);
+            }
+        }
+        KDP_AG(KA_RX_POP) = 1;
+    }
+#undef KDP_AG
+    return got << 16 | found;
 }

@@ -2,7 +2,12 @@
  * mailbox rows): CU_CTRL reads of CU_CAPS, one in flight, replies accepted only from the
  * coordinate asked, silence = absent. docs/dispatch.md "Enumeration". */
 #include "kdp_internal.h"
+#include <stddef.h>
 #include "hal/hal.h"
+
+/* kdp_enum_row leaves a unit's word 3 in the table entries as 32-bit words. */
+_Static_assert(offsetof(struct kdp_ctx, units) % 4u == 0 && sizeof(struct kx_unit_entry) == 8u,
+               "a table entry holds word 3 as two aligned words");
 
 /* CAPS GRID_LO in [7:0], GRID_HI in [15:8] (docs/hardware.md §1: CAPS [31:24], [39:32]): two scalar
  * router coordinates, the same bounds on both axes (a rectangular mesh publishes its larger
@@ -89,45 +94,18 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
             return c->status;
         /* Each request's txn is its coordinate as {x,y}, the byte order of the header's dst
          * and src fields: the next column is one add to the header (dst_x + 1, txn + 16), and
-         * a reply's txn names its column. */
+         * a reply's txn names its column. The requests and the replies are kdp_enum_row's
+         * (dispatch.c, native: these loops were most of RV32's interpreted enumeration). An
+         * answer from that coordinate (src = txn), type CU_CTRL, leaves its word 3 in its
+         * column's table entry (raw) for the move below, which takes it as a unit when op is
+         * 0x02 and index 0. Anything else with that txn (the clamp's answer from another unit,
+         * the request itself clamped onto the agent) means "nobody here" at once
+         * (docs/hardware.md §1). */
         uint32_t t0 = (xl << 4) | y;
-        uint32_t h = (t0 << 24) | hsrc | (t0 << 4);
-        for (unsigned k = n; k; k--) {
-            d[KF_HDR_WORD * 8u / sizeof(uintptr_t)] = h;
-            hal_fence();                /* the header is written before the kick reads it */
-            hal_agent_wr32(KA_TX_KICK, 1);
-            h += (1u << 28) + (16u << 4);
-        }
-
-        /* The replies: one flit for each request (n in all), each with that request's txn.
-         * From that coordinate (src = txn), type CU_CTRL, op 0x02 and index 0: a unit.
-         * Anything else with that txn (the clamp's answer from another unit, the request
-         * itself clamped onto the agent) means "nobody here" at once (docs/hardware.md §1).
-         * Flits with a txn of no column of this row (a late reply to an earlier request) are
-         * popped. The wait ends coord_cycles after the kicks or the last reply of the row. */
-        uint32_t got = 0, found = 0, n16 = n << 4;
-        t = hal_cycles32();
-        while (got < n && hal_cycles32() - t <= coord_cycles) {
-            if (hal_agent_rd32(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
-                continue;
-            uint32_t hh = hal_agent_rd32(KA_RX_FLIT(KF_HDR_WORD));
-            uint32_t dd = ((hh >> 4) & 0xFFu) - t0;
-            if (!(dd & 15u) && dd < n16) {
-                got++;
-                t = hal_cycles32();     /* the wait is from the last reply: not the reading */
-                /* src (the header's [23:16], {x,y}) = txn, then type and op/index */
-                if ((((hh >> 16) ^ (hh >> 4)) & 0xFFu) == 0 &&
-                    ((hh >> 12) & 15u) == KF_T_CU_CTRL) {
-                    uint64_t w3 = hal_agent_rd(KA_RX_FLIT(3));
-                    if (kdp_ctrl_reply_op(w3, KF_CTRL_CU_CAPS)) {
-                        found |= 1u << (dd >> 4);
-                        kdp_caps_unit((uint8_t)(KDP_YX(xl, y) + (dd >> 4)), w3 << 16,
-                                      &c->units[nf + (dd >> 4)]);
-                    }
-                }
-            }
-            hal_agent_wr32(KA_RX_POP, 1);
-        }
+        typedef uint32_t __attribute__((may_alias)) kdp_u32;
+        kdp_u32 *raw = (kdp_u32 *)(void *)&c->units[nf];
+        uint32_t r = kdp_enum_row((t0 << 24) | hsrc | (t0 << 4), n, coord_cycles, raw, t0);
+        uint32_t got = r >> 16, found = r & 0xFFFFu;
         /* Fewer flits than requests (a kick lost, a request dropped by a unit whose reply to
          * another was still pending: docs/hardware.md §1.1, or no answer at all): every column
          * of the row not found is asked again, one request in flight (kdp_ctrl_read),
@@ -148,18 +126,25 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
                 return c->status;
             if (got) {
                 found |= 1u << i;
-                kdp_caps_unit((uint8_t)KDP_YX(xl + i, y), caps, &c->units[nf + i]);
+                /* the reply's word 3, as the row's answers are kept */
+                uint64_t w3 = kdp_ctrl_reply_w3(KF_CTRL_CU_CAPS, caps);
+                raw[2u * i] = (uint32_t)w3;
+                raw[2u * i + 1u] = (uint32_t)(w3 >> 32);
             }
         }
-        /* The first answer empties the table (indices change meaning: nothing owed); each
-         * found entry moves down to the next free place, in scan order. */
-        if (found && nf == 0) {
-            c->n_units = 0;
-            c->owing = 0;
+        /* Each answer with op 0x02 and index 0 is a unit: its entry, made from its word 3,
+         * goes to the next free place, in scan order (at or below its column's: read before
+         * written). The first unit empties the table (indices change meaning: nothing owed). */
+        for (unsigned k = 0; found; k++, found >>= 1) {
+            uint64_t w3 = raw[2u * k] | (uint64_t)raw[2u * k + 1u] << 32;
+            if (!(found & 1u) || !kdp_ctrl_reply_op(w3, KF_CTRL_CU_CAPS))
+                continue;
+            if (nf == 0) {
+                c->n_units = 0;
+                c->owing = 0;
+            }
+            kdp_caps_unit((uint8_t)(KDP_YX(xl, y) + k), w3 << 16, &c->units[nf++]);
         }
-        for (unsigned k = nf; found; k++, found >>= 1)
-            if (found & 1u)
-                c->units[nf++] = c->units[k];
     }
     if (kdp_quiesce(c) != KS_OK)
         return c->status;

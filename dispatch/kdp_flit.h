@@ -63,6 +63,14 @@ static inline bool kdp_ctrl_reply_op(uint64_t w3, uint8_t index)
     return (w3 >> 48) == KDP_REPLY_OP_INDEX(index);
 }
 
+/* Word 3 of a reply to a read of `index` carrying value[63:16] (kdp_ctrl_read's form: [15:0]
+ * read as 0): op REPLY, the index, value[63:16] in [47:0] (docs/hardware.md §2.4.6). enum.c
+ * keeps an answer it asked again for in this form, beside the row's answers kept as they came. */
+static inline uint64_t kdp_ctrl_reply_w3(uint8_t index, uint64_t value)
+{
+    return (uint64_t)KDP_REPLY_OP_INDEX(index) << 48 | value >> 16;
+}
+
 /* Is (hdr, w3) the reply to the read of `index` with `txn`, from exactly want_yx (a clamped
  * out-of-grid request is answered by another unit with its own src: refused here)? Type
  * CU_CTRL, src, txn, op 0x02 and index. What wait.c's kdp_ctrl_read accepts. */
@@ -159,21 +167,14 @@ static inline struct kdp_kick kdp_plan_kick(uint32_t staged, uint32_t room, bool
 
 /* The next chunk of a program of n instructions from cursor (cursor <= n) into a region of
  * region_slots slots: what is left, at most the region. Regions end on or before the staging
- * RAM's last slot (kdp_region_base), so no chunk wraps to slot 0 (docs/hardware.md §1.1). */
+ * RAM's last slot (dispatch.c kdp_run sets their bases), so no chunk wraps to slot 0
+ * (docs/hardware.md §1.1). */
 static inline uint32_t kdp_plan_chunk(uint32_t n, uint32_t cursor, uint32_t region_slots)
 {
     uint32_t len = n - cursor;
     if (len > region_slots)
         len = region_slots;
     return len;
-}
-
-/* Region r's first slot, r x rs for r < 4, as shifts and adds: the RV32 core has no multiply
- * (docs/hardware.md §4, RV32I only) and this runs for every staging and kick. With rs = the
- * RAM / 4, region 3 ends on the last slot. */
-static inline uint32_t kdp_region_base(unsigned r, uint32_t rs)
-{
-    return (rs & -(uint32_t)(r & 1u)) + ((rs << 1) & -(uint32_t)((r >> 1) & 1u));
 }
 
 /* Timeout detail: what was awaited, and of which unit. detail = (what << 8) | {y,x}. The

@@ -61,6 +61,7 @@ void kdp_fault(struct kdp_ctx *c, struct kdp_job *j)
 
 void kdp_hidden(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end, uint32_t d)
 {
+    d &= 0xFFFFu;           /* the shortfall modulo 2^16, as the counter (kdp_run passes it whole) */
     /* Credit is one counter for every unit: the fault belongs to a job that had signals the
      * mirror never showed (completions counted beyond the reads that found them). One such
      * job: that unit. Several: any of them (UNPLACED); the hardware keeps nothing more. */

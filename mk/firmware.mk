@@ -108,7 +108,7 @@ fw_obj = $(patsubst %,$(FW_O)/$(1)/obj/%.o,$(2))
 # a file is one more word here; RV64 boards and host/fuzz builds compile the same sources
 # natively. An entry takes at most six argument words and returns at most 64 bits (the stub
 # passes registers through, hal/rv32/kvm_stub.c).
-FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text \
+FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text,kmv_fail_index \
                 dispatch/enum.c:kdp_scan_range,kdp_enumerate \
                 dispatch/units.c:kdp_units_check \
                 dispatch/recover.c:kdp_abort,kdp_fault,kdp_hidden,kdp_owed_start,kdp_refuse,kdp_settle,kdp_timeout \

@@ -93,6 +93,10 @@ unsigned kmv_validate_frame(const struct kd_write *w, uint32_t n, const struct k
  * transpose is a COPY with the walkers' dimensions reordered. */
 const char *kmv_status_text(unsigned status);
 
+/* The index of the write a failed replay names (replay.c): write next - 1 of the list at w,
+ * or 0 when next is w (nothing sent). validate.c: cold code on RV32. */
+uint32_t kmv_fail_index(const struct kd_write *w, const struct kd_write *next);
+
 /* ---- Builder ---- */
 
 /* One walker: base (unit-global, 40 bits), up to 6 dimensions outermost first, and up to two

@@ -7,22 +7,6 @@
 #include "kmv_port.h"
 #include "kohaku/bootblock.h"  /* KX_BOOT_WAIT_MAX: the longest wait a 32-bit count bounds */
 
-/* b - a in writes, for b at or after a in one list. A pointer difference divides by 12, which
- * GCC does as a multiply by 12's inverse: a libgcc call on the RV32 core, which has no multiply
- * (docs/hardware.md §4, RV32I only). Here: q = bytes / 4 = 3k, and k = q x 0x5556 >> 16 (= k + 2k /
- * 2^16), exact for k < 2^15; x 0x5556 = x 5 x 17 x 257 + 1 as shifts and adds, each step kept
- * apart (empty asm) so GCC does not fold them back into one multiply. */
-_Static_assert(sizeof(struct kd_write) == 12 && KD_MAX_WRITES < 0x8000u, "writes by 0x5556 >> 16");
-static inline uint32_t kmv_writes_between(const struct kd_write *a, const struct kd_write *b)
-{
-    uint32_t q = (uint32_t)((uintptr_t)b - (uintptr_t)a) >> 2, t = q + (q << 2);
-    __asm__("" : "+r"(t));
-    t += t << 4;
-    __asm__("" : "+r"(t));
-    t += t << 8;
-    return (t + q) >> 16;
-}
-
 /* kmv_replay (validate first) and kmv_replay_validated in one body, so the RV32 image holds
  * one copy of the loop. Where the board has the bytes (BOARD_MOVER_FAST: RV64) the body is
  * inlined into both instead, each copy without the other's branches (validate a constant) and
@@ -117,8 +101,9 @@ first:
         if (next != end)
             kmv_port_stage(next);
     }
-    /* A refusal names the chunk's last write; the idle wait names write 0, nothing sent. */
-    res->index = next == w ? 0 : kmv_writes_between(w, next) - 1u;
+    /* A refusal names the chunk's last write; the idle wait names write 0, nothing sent
+     * (validate.c: failure only, cold code on RV32). */
+    res->index = kmv_fail_index(w, next);
 done:
     /* The CPU must read what the mover wrote, not lines cached before the move. Nothing the
      * CPU wrote since the flush sits in the cache (replay writes only the scratchpad). */

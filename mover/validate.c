@@ -535,3 +535,25 @@ const char *kmv_status_text(unsigned status)
     default:              return 0;
     }
 }
+
+/* The write a replay's failure names (replay.c): the last of the chunk that ended before `next`
+ * (the chunk's last write, next - 1), or write 0 when nothing was sent (next = w). Here, with
+ * the validator, because only a failure asks: cold code on RV32 (docs/kvm.md), not in the
+ * replay loop's window bytes.
+ * next - w in writes without a divide: a pointer difference divides by 12, which GCC does as
+ * a multiply by 12's inverse, a library call on the RV32 core (no multiply: docs/hardware.md §4,
+ * RV32I only). Here q = bytes / 4 = 3k, and k = q x 0x5556 >> 16 (= k + 2k / 2^16), exact for
+ * k < 2^15; x 0x5556 = x 5 x 17 x 257 + 1 as shifts and adds, each step kept apart (empty asm)
+ * so GCC does not fold them back into one multiply. */
+_Static_assert(sizeof(struct kd_write) == 12 && KD_MAX_WRITES < 0x8000u, "writes by 0x5556 >> 16");
+uint32_t kmv_fail_index(const struct kd_write *w, const struct kd_write *next)
+{
+    if (next == w)
+        return 0;
+    uint32_t q = (uint32_t)((uintptr_t)next - (uintptr_t)w) >> 2, t = q + (q << 2);
+    __asm__("" : "+r"(t));
+    t += t << 4;
+    __asm__("" : "+r"(t));
+    t += t << 8;
+    return ((t + q) >> 16) - 1u;
+}

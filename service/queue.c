@@ -108,12 +108,14 @@ static __attribute__((noinline)) void kq_bump(volatile uint64_t *line, uint64_t 
 _Static_assert(offsetof(struct kx_fatal_record, pc) == offsetof(struct kx_fatal_record, cause) + 8 &&
                offsetof(struct kx_fatal_record, addr) == offsetof(struct kx_fatal_record, cause) + 16,
                "cause, pc, addr copy as the state line's cause, pc, tval");
-void kx_fatal_hook(uint64_t word)
+void kx_fatal_hook(uintptr_t word)
 {
     volatile struct kq_header *h = kq_hdr;
     if (!h)
         return;
-    h->fw.code = KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
+    /* A trap word is RV64's (the 64-bit variant): the RV32 core has no traps, it halts on a
+     * fault, so its fatal words are assertions only (-16 bytes of its window). */
+    h->fw.code = sizeof(uintptr_t) == 8 && KX_EXIT_IS_TRAP(word) ? KQ_FATAL_TRAP
                : word == (KX_EXIT_ASSERT_BASE | KQ_SITE_QUEUE_BROKEN) ? KQ_FATAL_QUEUE
                : KQ_FATAL_ASSERT;
     /* cause, pc, tval from the record's cause, pc, addr: six words in a row on both sides. */
@@ -351,7 +353,7 @@ static void kq_boot(void)
     volatile kq_word *fw = (volatile kq_word *)&h->fw.code;
     for (unsigned i = 0; i < 7; i++)
         fw[i] = 0;
-    h->info.ready_instret = hal_instret();
+    h->info.ready_instret = hal_instret_boot();
     h->info.ready_cycles = hal_cycles();
     h->fw.state = KQ_STATE_READY;
     hal_shared_release();

@@ -2,7 +2,7 @@
  * that needs it (boot.h). */
 #include "console.h"
 
-void kx_exit(uint64_t word)
+void kx_exit(uintptr_t word)
 {
     /* Console bytes and results leave before the stop (fence iorw, iorw). */
     __asm__ volatile("fence iorw, iorw" ::: "memory");

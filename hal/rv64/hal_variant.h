@@ -60,6 +60,14 @@ static inline uint32_t hal_cycles32(void)
     return (uint32_t)v;
 }
 
+/* The instruction count for the one read of a boot (READY's, service/queue.c): minstret is
+ * 64 bits as it reads (hal.c hal_instret). */
+uint64_t hal_instret(void);
+static inline uint64_t hal_instret_boot(void)
+{
+    return hal_instret();
+}
+
 static inline void hal_fence(void)
 {
     __asm__ volatile("fence iorw, iorw" ::: "memory");

@@ -24,6 +24,8 @@
  *                                                     the interpreter on RV32, plain on RV64
  *   void     hal_cold_verify(void);                   after a failure: the cold segment is
  *                                                     still the one linked (RV32; RV64 none)
+ *   uint64_t hal_instret_boot(void);                  hal_instret for a boot's one read of
+ *                                                     it (READY), before it could extend
  * RV32 only: hal_mvgo, hal_mvgo_status, hal_spad_word, hal_spad_word_index.
  * RV64 only: hal_mover_wr, hal_mover_ptr (the window's base, unchecked), hal_mvstat;
  *   uint32_t hal_agent_addr(uint32_t off);            a register's address, kept by a hot

@@ -10,7 +10,7 @@
 #include "kt_hook.h"
 
 /* Overrides the weak default: the command queue marks itself fatal here. */
-void kx_fatal_hook(uint64_t word)
+void kx_fatal_hook(uintptr_t word)
 {
     kt_hook_note(word);
 }

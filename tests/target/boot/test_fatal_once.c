@@ -11,7 +11,7 @@
 #include "hal/hal.h"
 #include "kt_hook.h"
 
-void kx_fatal_hook(uint64_t word)
+void kx_fatal_hook(uintptr_t word)
 {
     kx_assert_fail(KX_SITE_TEST + kt_hook_note(word), __LINE__);
 }

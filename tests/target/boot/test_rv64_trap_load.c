@@ -10,7 +10,7 @@
 #include "boot.h"
 #include "hal/hal.h"
 
-void kx_fatal_hook(uint64_t word)
+void kx_fatal_hook(uintptr_t word)
 {
     kx_puts("kt-hook: word=");
     kx_put_hex(word);

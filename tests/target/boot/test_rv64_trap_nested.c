@@ -9,7 +9,7 @@
 #include "boot.h"
 #include "hal/hal.h"
 
-void kx_fatal_hook(uint64_t word)
+void kx_fatal_hook(uintptr_t word)
 {
     (void)word;
     kx_puts("kt-hook: faulting now\n");
