@@ -586,29 +586,22 @@ unsigned kdp_quiesce(struct kdp_ctx *c)
     return kdp_drain(c);    /* wait.c: a kick still running or RX holding something */
 }
 
-uint32_t kdp_enum_row(uint32_t h, uint32_t n, uint32_t coord_cycles, uint32_t *raw, uint32_t t0)
+uint32_t kdp_enum_row(uint32_t n, uint32_t coord_cycles, uint32_t *raw, uint32_t t0)
 {
     /* Native on every board: on RV32 enumeration (enum.c) is cold code, about 50 cycles an
-     * instruction, and these two loops were most of its instructions (22 for each flit read,
-     * 7 for each request; docs/dispatch.md "Enumeration"). The agent's registers through one
-     * base the compiler cannot see through (it kept a register for each address otherwise),
-     * in native words: the low half on RV32 and the whole register on RV64, as hal_agent_rd32
-     * and hal_agent_wr32 read and write them. */
+     * instruction, and this loop was most of its instructions (22 for each flit read;
+     * docs/dispatch.md "Enumeration"). The row's requests (7 instructions each) stay in
+     * enum.c: native they cost RV32's window 36 bytes for about 12,400 of enum_cycles. The
+     * agent's registers through one base the compiler cannot see through (it kept a register
+     * for each address otherwise), in native words: the low half on RV32 and the whole
+     * register on RV64, as hal_agent_rd32 reads them. */
     volatile uintptr_t *ag = (volatile uintptr_t *)hal_agent_ptr(0);
     __asm__("" : "+r"(ag));
 #define KDP_AG(off) ag[(off) / sizeof(uintptr_t)]
-    /* The requests (n >= 1): TX_FLIT's payload is enum.c's; each writes its header only. */
-    uint32_t k = n;
-    do {
-        KDP_AG(KA_TX_FLIT(KF_HDR_WORD)) = h;
-        hal_fence();                    /* the header is written before the kick reads it */
-        KDP_AG(KA_TX_KICK) = 1;
-        h += (1u << 28) + (16u << 4);   /* the next column: dst_x + 1, txn + 16 */
-    } while (--k);
     /* The replies, in any order: a flit whose txn is a column of the row is that request's
      * answer, from that coordinate (src = txn) and of type CU_CTRL the unit's own (its word 3
      * kept: enum.c checks op and index); a flit of no column of the row (a late reply) is
-     * popped. The wait ends coord_cycles after the kicks or the row's last answer. */
+     * popped. The wait ends coord_cycles after the call (the kicks) or the row's last answer. */
     uint32_t got = 0, found = 0, t = hal_cycles32();
     while (got < n && hal_cycles32() - t <= coord_cycles) {
         if (KDP_AG(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
