@@ -427,7 +427,7 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
 #endif
         }
     if (!j || j != end)         /* !j: the job count out of range (n 0 with jobs NULL too) */
-        return kdp_refuse(c, j);
+        return HAL_COLD(kdp_refuse, c, j);
     if (kdp_quiesce(c) != KS_OK)        /* a quiet agent to start from: RX emptied as well */
         return c->status;
     c->running = KDP_REGIONS;
@@ -495,7 +495,7 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
         } while (j != rr);
         bool run = c->running != KDP_REGIONS && kdp_running();
         if (run && stream && (jobs->state == KDP_J_STOP || kdp_expired(c, t))) {
-            if (kdp_abort(c, jobs))     /* recover.c: a stall, its timeout recorded there */
+            if (HAL_COLD(kdp_abort, c, jobs))   /* recover.c: a stall, its timeout recorded there */
                 break;
             run = false;
         }
@@ -548,7 +548,7 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
         if (!run && !need && !pend)
             break;
         if (kdp_expired(c, t)) {
-            kdp_timeout(c, need, pend);     /* recover.c: which of them was waited for */
+            HAL_COLD(kdp_timeout, c, need, pend);   /* recover.c: which of them was waited for */
             break;
         }
 next:;

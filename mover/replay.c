@@ -103,7 +103,7 @@ first:
     }
     /* A refusal names the chunk's last write; the idle wait names write 0, nothing sent
      * (validate.c: failure only, cold code on RV32). */
-    res->index = kmv_fail_index(w, next);
+    res->index = HAL_COLD(kmv_fail_index, w, next);
 done:
     /* The CPU must read what the mover wrote, not lines cached before the move. Nothing the
      * CPU wrote since the flush sits in the cache (replay writes only the scratchpad). */
