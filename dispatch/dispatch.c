@@ -611,12 +611,14 @@ uint32_t kdp_enum_row(uint32_t n, uint32_t coord_cycles, uint32_t *raw, uint32_t
         if (KDP_AG(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
             continue;
         uint32_t hh = (uint32_t)KDP_AG(KA_RX_FLIT(KF_HDR_WORD));
-        uint32_t dd = ((hh >> 4) & 0xFFu) - t0, col = dd >> 4;
+        uint32_t txn = (hh >> 4) & 0xFFu, dd = txn - t0, col = dd >> 4;
         if (!(dd & 15u) && col < n) {
             got++;
             t = hal_cycles32();         /* the wait is from the last answer */
-            /* src (the header's [23:16], {x,y}) = txn, and the type */
-            if ((((hh >> 16) ^ (hh >> 4)) & 0xFFu) == 0 && ((hh >> 12) & 15u) == KF_T_CU_CTRL) {
+            /* src (the header's [23:16], {x,y}) = txn, and the type ([15:12]) CU_CTRL: the two
+             * fields side by side, compared as one 12-bit field, the dst bits above it shifted
+             * out (a shift, not a mask: 0xFFF takes a register and two instructions to make) */
+            if ((((hh >> 12) ^ (txn << 4 | KF_T_CU_CTRL)) << 20) == 0) {
                 found |= 1u << col;
                 raw[2u * col] = (uint32_t)KDP_AG(KA_RX_FLIT(3));
                 raw[2u * col + 1u] = sizeof(uintptr_t) == 8
