@@ -405,9 +405,10 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
     if (j && c->stage_flits >= KDP_REGIONS)
         for (; j != end; j++) {
             const struct kdp_prog *p = j->prog;
+            const uint8_t yx = j->yx;   /* kept: the job's stores below made GCC load it again */
             unsigned ui;
             if (!p || p->n == 0 || ((uintptr_t)p->payload & 7u) != 0 ||
-                (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u))
+                (ui = kdp_index(c, yx)) == c->n_units || ((seen >> ui) & 1u))
                 break;
             seen |= UINT32_C(1) << ui;
             /* The report and the private state from 0 in native words (as kdp_init: fewer
@@ -423,11 +424,11 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
             j->depth = (uint8_t)(d < 255u ? d : 255u);
             j->state = KDP_J_RUN;
 #if KDP_NS_AT
-            j->ns = hal_agent_addr(KA_NODE_STATUS(j->yx));
+            j->ns = hal_agent_addr(KA_NODE_STATUS(yx));
             j->last_count = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, hal_agent_rd_at(j->ns));
 #else
             j->last_count = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT,
-                                                   hal_agent_rd32(KA_NODE_STATUS(j->yx)));
+                                                   hal_agent_rd32(KA_NODE_STATUS(yx)));
 #endif
         }
     if (!j || j != end)         /* !j: the job count out of range (n 0 with jobs NULL too) */
