@@ -596,7 +596,7 @@ uint32_t kdp_enum_row(uint32_t n, uint32_t coord_cycles, uint32_t *raw, uint32_t
     /* Native on every board: on RV32 enumeration (enum.c) is cold code, about 50 cycles an
      * instruction, and this loop was most of its instructions (22 for each flit read;
      * docs/dispatch.md "Enumeration"). The row's requests (7 instructions each) stay in
-     * enum.c: native they cost RV32's window 36 bytes for about 12,400 of enum_cycles. The
+     * enum.c: native they cost RV32's window 36 bytes for about 12,000 of enum_cycles. The
      * agent's registers through one base the compiler cannot see through (it kept a register
      * for each address otherwise), in native words: the low half on RV32 and the whole
      * register on RV64, as hal_agent_rd32 reads them. */
