@@ -127,7 +127,11 @@ static __attribute__((noinline)) void kdp_stage(uint32_t slot, const struct kdp_
     volatile uintptr_t *d = (volatile uintptr_t *)hal_agent_ptr(KA_STAGE_SLOT(slot));
     volatile uintptr_t *const end = d + len * KDP_SLOT_WORDS;
     const uintptr_t *s = (const uintptr_t *)p->payload + start * KDP_PAY_WORDS;
-    const uintptr_t hdr = kdp_inst_hdr(p->txn, false);
+    uintptr_t hdr = kdp_inst_hdr(p->txn, false);
+    /* RV32: made once, in a register: GCC made the last flit's header again from the txn (two
+     * instructions more than the one `or` below, -8 bytes). RV64's stream is left as it is. */
+    if (KDP_UNROLL == 2)
+        __asm__("" : "+r"(hdr));
 
     if (KDP_UNROLL == 2) {
         /* RV32, two flits a turn: an odd count enters the loop at its second flit, with the
@@ -401,9 +405,10 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
     if (j && c->stage_flits >= KDP_REGIONS)
         for (; j != end; j++) {
             const struct kdp_prog *p = j->prog;
+            const uint8_t yx = j->yx;   /* kept: the job's stores below made GCC load it again */
             unsigned ui;
             if (!p || p->n == 0 || ((uintptr_t)p->payload & 7u) != 0 ||
-                (ui = kdp_index(c, j->yx)) == c->n_units || ((seen >> ui) & 1u))
+                (ui = kdp_index(c, yx)) == c->n_units || ((seen >> ui) & 1u))
                 break;
             seen |= UINT32_C(1) << ui;
             /* The report and the private state from 0 in native words (as kdp_init: fewer
@@ -419,15 +424,15 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
             j->depth = (uint8_t)(d < 255u ? d : 255u);
             j->state = KDP_J_RUN;
 #if KDP_NS_AT
-            j->ns = hal_agent_addr(KA_NODE_STATUS(j->yx));
+            j->ns = hal_agent_addr(KA_NODE_STATUS(yx));
             j->last_count = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT, hal_agent_rd_at(j->ns));
 #else
             j->last_count = (uint16_t)KBF_FIELD_GET(KA_NS_COUNT,
-                                                   hal_agent_rd32(KA_NODE_STATUS(j->yx)));
+                                                   hal_agent_rd32(KA_NODE_STATUS(yx)));
 #endif
         }
     if (!j || j != end)         /* !j: the job count out of range (n 0 with jobs NULL too) */
-        return kdp_refuse(c, j);
+        return HAL_COLD(kdp_refuse, c, j);
     if (kdp_quiesce(c) != KS_OK)        /* a quiet agent to start from: RX emptied as well */
         return c->status;
     c->running = KDP_REGIONS;
@@ -495,7 +500,7 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
         } while (j != rr);
         bool run = c->running != KDP_REGIONS && kdp_running();
         if (run && stream && (jobs->state == KDP_J_STOP || kdp_expired(c, t))) {
-            if (kdp_abort(c, jobs))     /* recover.c: a stall, its timeout recorded there */
+            if (HAL_COLD(kdp_abort, c, jobs))   /* recover.c: a stall, its timeout recorded there */
                 break;
             run = false;
         }
@@ -548,7 +553,7 @@ __attribute__((noipa)) unsigned kdp_run(struct kdp_ctx *c, struct kdp_job *jobs,
         if (!run && !need && !pend)
             break;
         if (kdp_expired(c, t)) {
-            kdp_timeout(c, need, pend);     /* recover.c: which of them was waited for */
+            HAL_COLD(kdp_timeout, c, need, pend);   /* recover.c: which of them was waited for */
             break;
         }
 next:;
@@ -586,40 +591,35 @@ unsigned kdp_quiesce(struct kdp_ctx *c)
     return kdp_drain(c);    /* wait.c: a kick still running or RX holding something */
 }
 
-uint32_t kdp_enum_row(uint32_t h, uint32_t n, uint32_t coord_cycles, uint32_t *raw, uint32_t t0)
+uint32_t kdp_enum_row(uint32_t n, uint32_t coord_cycles, uint32_t *raw, uint32_t t0)
 {
     /* Native on every board: on RV32 enumeration (enum.c) is cold code, about 50 cycles an
-     * instruction, and these two loops were most of its instructions (22 for each flit read,
-     * 7 for each request; docs/dispatch.md "Enumeration"). The agent's registers through one
-     * base the compiler cannot see through (it kept a register for each address otherwise),
-     * in native words: the low half on RV32 and the whole register on RV64, as hal_agent_rd32
-     * and hal_agent_wr32 read and write them. */
+     * instruction, and this loop was most of its instructions (22 for each flit read;
+     * docs/dispatch.md "Enumeration"). The row's requests (7 instructions each) stay in
+     * enum.c: native they cost RV32's window 36 bytes for about 12,000 of enum_cycles. The
+     * agent's registers through one base the compiler cannot see through (it kept a register
+     * for each address otherwise), in native words: the low half on RV32 and the whole
+     * register on RV64, as hal_agent_rd32 reads them. */
     volatile uintptr_t *ag = (volatile uintptr_t *)hal_agent_ptr(0);
     __asm__("" : "+r"(ag));
 #define KDP_AG(off) ag[(off) / sizeof(uintptr_t)]
-    /* The requests (n >= 1): TX_FLIT's payload is enum.c's; each writes its header only. */
-    uint32_t k = n;
-    do {
-        KDP_AG(KA_TX_FLIT(KF_HDR_WORD)) = h;
-        hal_fence();                    /* the header is written before the kick reads it */
-        KDP_AG(KA_TX_KICK) = 1;
-        h += (1u << 28) + (16u << 4);   /* the next column: dst_x + 1, txn + 16 */
-    } while (--k);
     /* The replies, in any order: a flit whose txn is a column of the row is that request's
      * answer, from that coordinate (src = txn) and of type CU_CTRL the unit's own (its word 3
      * kept: enum.c checks op and index); a flit of no column of the row (a late reply) is
-     * popped. The wait ends coord_cycles after the kicks or the row's last answer. */
+     * popped. The wait ends coord_cycles after the call (the kicks) or the row's last answer. */
     uint32_t got = 0, found = 0, t = hal_cycles32();
     while (got < n && hal_cycles32() - t <= coord_cycles) {
         if (KDP_AG(KA_RX_STATUS) & KA_RX_STATUS_EMPTY)
             continue;
         uint32_t hh = (uint32_t)KDP_AG(KA_RX_FLIT(KF_HDR_WORD));
-        uint32_t dd = ((hh >> 4) & 0xFFu) - t0, col = dd >> 4;
+        uint32_t txn = (hh >> 4) & 0xFFu, dd = txn - t0, col = dd >> 4;
         if (!(dd & 15u) && col < n) {
             got++;
             t = hal_cycles32();         /* the wait is from the last answer */
-            /* src (the header's [23:16], {x,y}) = txn, and the type */
-            if ((((hh >> 16) ^ (hh >> 4)) & 0xFFu) == 0 && ((hh >> 12) & 15u) == KF_T_CU_CTRL) {
+            /* src (the header's [23:16], {x,y}) = txn, and the type ([15:12]) CU_CTRL: the two
+             * fields side by side, compared as one 12-bit field, the dst bits above it shifted
+             * out (a shift, not a mask: 0xFFF takes a register and two instructions to make) */
+            if ((((hh >> 12) ^ (txn << 4 | KF_T_CU_CTRL)) << 20) == 0) {
                 found |= 1u << col;
                 raw[2u * col] = (uint32_t)KDP_AG(KA_RX_FLIT(3));
                 raw[2u * col + 1u] = sizeof(uintptr_t) == 8

@@ -94,8 +94,8 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
             return c->status;
         /* Each request's txn is its coordinate as {x,y}, the byte order of the header's dst
          * and src fields: the next column is one add to the header (dst_x + 1, txn + 16), and
-         * a reply's txn names its column. The requests and the replies are kdp_enum_row's
-         * (dispatch.c, native: these loops were most of RV32's interpreted enumeration). An
+         * a reply's txn names its column. The replies are kdp_enum_row's (dispatch.c,
+         * native: that loop was most of RV32's interpreted enumeration). An
          * answer from that coordinate (src = txn), type CU_CTRL, leaves its word 3 in its
          * column's table entry (raw) for the move below, which takes it as a unit when op is
          * 0x02 and index 0. Anything else with that txn (the clamp's answer from another unit,
@@ -104,7 +104,15 @@ unsigned kdp_enumerate(struct kdp_ctx *c, uint8_t lo_yx, uint8_t hi_yx, uint32_t
         uint32_t t0 = (xl << 4) | y;
         typedef uint32_t __attribute__((may_alias)) kdp_u32;
         kdp_u32 *raw = (kdp_u32 *)(void *)&c->units[nf];
-        uint32_t r = kdp_enum_row((t0 << 24) | hsrc | (t0 << 4), n, coord_cycles, raw, t0);
+        /* The requests: TX_FLIT's payload is written above; each writes its header only. */
+        uint32_t h = (t0 << 24) | hsrc | (t0 << 4);
+        for (unsigned k = n; k; k--) {
+            hal_agent_wr32(KA_TX_FLIT(KF_HDR_WORD), h);
+            hal_fence();                /* the header is written before the kick reads it */
+            hal_agent_wr32(KA_TX_KICK, 1);
+            h += (1u << 28) + (16u << 4);       /* the next column: dst_x + 1, txn + 16 */
+        }
+        uint32_t r = kdp_enum_row(n, coord_cycles, raw, t0);
         uint32_t got = r >> 16, found = r & 0xFFFFu;
         /* Fewer flits than requests (a kick lost, a request dropped by a unit whose reply to
          * another was still pending: docs/hardware.md §1.1, or no answer at all): every column

@@ -51,12 +51,12 @@ bool kdp_abort(struct kdp_ctx *c, struct kdp_job *j);
  * nothing), each unfinished job's status, and RX drained again. */
 void kdp_settle(struct kdp_ctx *c, struct kdp_job *jobs, struct kdp_job *end);
 
-/* Enumeration's row (enum.c; native on every board): sends n (>= 1) CU_CTRL reads of CU_CAPS
- * through the mailbox, the first with header h (dst = the row's first column, txn t0 = its
- * {x,y}), each next one a column on (dst_x + 1, txn + 16), TX_FLIT's payload already written;
- * then reads the row's answers until n have come or coord_cycles pass without one. An answer
- * from the coordinate asked (src = txn, type CU_CTRL) leaves its word 3 in raw[2 col] (low
- * half) and raw[2 col + 1] (high half). Returns answers << 16 | a bit for each such column. */
-uint32_t kdp_enum_row(uint32_t h, uint32_t n, uint32_t coord_cycles, uint32_t *raw, uint32_t t0);
+/* Enumeration's row (enum.c; native on every board): once enum.c has sent the row's n (>= 1)
+ * CU_CTRL reads of CU_CAPS through the mailbox (the first to the row's first column, txn t0 =
+ * its {x,y}, each next one a column on: txn + 16), reads the row's answers until n have come or
+ * coord_cycles pass without one. An answer from the coordinate asked (src = txn, type CU_CTRL)
+ * leaves its word 3 in raw[2 col] (low half) and raw[2 col + 1] (high half). Returns answers
+ * << 16 | a bit for each such column. */
+uint32_t kdp_enum_row(uint32_t n, uint32_t coord_cycles, uint32_t *raw, uint32_t t0);
 
 #endif

@@ -11,11 +11,13 @@
  * one copy of the loop. Where the board has the bytes (BOARD_MOVER_FAST: RV64) the body is
  * inlined into both instead, each copy without the other's branches (validate a constant) and
  * with the registers its own loop needs: about 5 cycles a list (bench
- * record_run_overhead_insns: a recorded RUN's every REPLAY step). */
+ * record_run_overhead_insns: a recorded RUN's every REPLAY step). RV32 leaves it to GCC (-Os):
+ * an image calling both keeps one body, one calling only kmv_replay_validated (the product
+ * image) has the body as that function, not behind a jump to it (noinline cost 4 bytes). */
 #if BOARD_MOVER_FAST
 #define KMV_REPLAY_BODY inline __attribute__((always_inline))
 #else
-#define KMV_REPLAY_BODY __attribute__((noinline))
+#define KMV_REPLAY_BODY
 #endif
 static KMV_REPLAY_BODY unsigned replay(const struct kd_write *w, uint32_t n,
                                                  uint64_t timeout_cycles,
@@ -103,7 +105,7 @@ first:
     }
     /* A refusal names the chunk's last write; the idle wait names write 0, nothing sent
      * (validate.c: failure only, cold code on RV32). */
-    res->index = kmv_fail_index(w, next);
+    res->index = HAL_COLD(kmv_fail_index, w, next);
 done:
     /* The CPU must read what the mover wrote, not lines cached before the move. Nothing the
      * CPU wrote since the flush sits in the cache (replay writes only the scratchpad). */

@@ -21,5 +21,8 @@ void hal_dcache_inval(void);
 uint32_t hal_spad_word_index(const volatile void *p);
 void hal_mvgo(uint32_t spad_word_index);
 uint32_t hal_mvgo_status(void);
+/* A cold entry (hal.h): nothing is cold here, a plain call as on RV64. */
+#define HAL_COLD(f, ...) (f)(__VA_ARGS__)
+#define HAL_COLD0(f) (f)()
 
 #endif
