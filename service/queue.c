@@ -204,9 +204,13 @@ static unsigned kq_replay_rec(uint64_t ug, uint32_t n, struct kq_err *e, uint32_
  * line cached from before), every byte: 0 when it gives the digest RECORD kept (kq.h
  * kq_rec_digest), else it was changed since (a host write, a unit program). One copy for the
  * check before a by-handle command and the one after each group of a recorded RUN. */
+/* The by-handle command's record: set by kq_serve's lookup before its first check, read by
+ * nothing else, so never read unset (.noinit: boot_insns does not clear it). A word here, not
+ * the lookup again from kq_env.sub (-16 RV32 bytes) nor an argument through kq_run (+40). */
+static const struct kq_rec *kq_rec_cur __attribute__((section(".noinit.kq")));
 static __attribute__((noinline)) kq_sum kq_rec_changed(void)
 {
-    const struct kq_rec *r = &kq_recs.r[(uint32_t)kq_env.sub->addr & KQ_H_SLOT];
+    const struct kq_rec *r = kq_rec_cur;
     hal_shared_acquire();
     return kq_rec_digest(kq_map(r->ug), r->bytes, r->sum);
 }
@@ -406,6 +410,7 @@ void kq_serve(void)
                     n = r->n;
                     d = r->ug;
                     run = r->key == (h ^ (uint32_t)s.op << 3) && n;
+                    kq_rec_cur = r;
                     /* Its bytes as they are in memory now (RV32: no line cached from before),
                      * every one, before anything runs: changed since RECORD (a host write, a
                      * unit program), the cold path names it (KS_REC_CHANGED) and nothing runs. */
