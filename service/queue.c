@@ -212,7 +212,9 @@ static __attribute__((noinline)) kq_sum kq_rec_changed(void)
 {
     const struct kq_rec *r = kq_rec_cur;
     hal_shared_acquire();
-    return kq_rec_digest(kq_map(r->ug), r->bytes, r->sum);
+    /* kq_rec_digest's sum, through hal's one loop (RV32: shared with the cold-segment check) */
+    const volatile uintptr_t *p = kq_map(r->ug);
+    return hal_sum4(p, (const volatile uintptr_t *)((uintptr_t)p + r->bytes), r->sum);
 }
 
 /* Runs the group kq.job[0..nj-1] (kdp_run). Time has passed: what comes after is read from
