@@ -214,7 +214,7 @@ static __attribute__((noinline)) kq_sum kq_rec_changed(void)
     hal_shared_acquire();
     /* kq_rec_digest's sum, through hal's one loop (RV32: shared with the cold-segment check) */
     const volatile uintptr_t *p = kq_map(r->ug);
-    return hal_sum4(p, (const volatile uintptr_t *)((uintptr_t)p + r->bytes), r->sum);
+    return hal_sum4(r->sum, p, (const volatile uintptr_t *)((uintptr_t)p + r->bytes));
 }
 
 /* Runs the group kq.job[0..nj-1] (kdp_run). Time has passed: what comes after is read from

@@ -271,11 +271,12 @@ uint32_t hal_cold_bad(unsigned full)
      * window bytes. */
     const uint32_t *c = __kx_cold_chk + 2 * full;
     /* 0 when the words sum to c[1] */
-    return hal_sum4((const volatile uintptr_t *)__kx_cold_chk[4], (const volatile uintptr_t *)c[0], -c[1]);
+    return hal_sum4(-c[1], (const volatile uintptr_t *)__kx_cold_chk[4], (const volatile uintptr_t *)c[0]);
 }
 
-/* noinline: inlined (LTO) into both callers, the loop's two copies cost the window 20 bytes */
-__attribute__((noinline)) uintptr_t hal_sum4(const volatile uintptr_t *p, const volatile uintptr_t *end, uintptr_t s)
+/* noinline: inlined (LTO) into both callers, the loop's two copies cost the window 20 bytes.
+ * s first: the sum is built in a0, the return register (8 bytes of moves otherwise). */
+__attribute__((noinline)) uintptr_t hal_sum4(uintptr_t s, const volatile uintptr_t *p, const volatile uintptr_t *end)
 {
     do {
         s += p[0] + p[1] + p[2] + p[3];
