@@ -200,18 +200,18 @@ static unsigned kq_replay_rec(uint64_t ug, uint32_t n, struct kq_err *e, uint32_
     return st;
 }
 
-/* The by-handle command's record (kq_env.sub: its handle) as it is in memory now (RV32: no
- * line cached from before), every byte: 0 when it gives the digest RECORD kept (kq.h
- * kq_rec_digest), else it was changed since (a host write, a unit program). One copy for the
- * check before a by-handle command and the one after each group of a recorded RUN. */
 /* The by-handle command's record: set by kq_serve's lookup before its first check, read by
  * nothing else, so never read unset (.noinit: boot_insns does not clear it). A word here, not
  * the lookup again from kq_env.sub (-16 RV32 bytes) nor an argument through kq_run (+40). */
 static const struct kq_rec *kq_rec_cur __attribute__((section(".noinit.kq")));
+/* The by-handle command's record (kq_rec_cur), every byte: 0 when it gives the digest RECORD
+ * kept (kq.h kq_rec_digest), else it was changed since (a host write, a unit program). One
+ * copy for the check before a by-handle command and the one after each group of a recorded
+ * RUN. The caller acquires first (RV32: no line cached from before), so this calls nothing
+ * but the sum: a tail call, no frame (-8 RV32 bytes net, one cache drop fewer a group). */
 static __attribute__((noinline)) kq_sum kq_rec_changed(void)
 {
     const struct kq_rec *r = kq_rec_cur;
-    hal_shared_acquire();
     /* kq_rec_digest's sum, through hal's one loop (RV32: shared with the cold-segment check) */
     const volatile uintptr_t *p = kq_map(r->ug);
     return hal_sum4(r->sum, p, (const volatile uintptr_t *)((uintptr_t)p + r->bytes));
@@ -229,7 +229,7 @@ static __attribute__((noinline)) unsigned kq_group(unsigned nj, uint32_t check)
 {
     unsigned gs = kdp_run(&kq.dp, kq.job, nj);
     hal_shared_release();
-    hal_shared_acquire();
+    hal_shared_acquire();               /* kq_rec_changed's too */
     if (gs == KS_OK && check && kq_rec_changed())
         gs = KS_REC_CHANGED;
     return gs;
@@ -416,8 +416,10 @@ void kq_serve(void)
                     /* Its bytes as they are in memory now (RV32: no line cached from before),
                      * every one, before anything runs: changed since RECORD (a host write, a
                      * unit program), the cold path names it (KS_REC_CHANGED) and nothing runs. */
-                    if (run)
+                    if (run) {
+                        hal_shared_acquire();
                         run = !kq_rec_changed();
+                    }
                 }
                 if (run) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(d);
