@@ -131,9 +131,9 @@ void kx_fatal_hook(uintptr_t word)
  * published layout; dispatch/ keeps its rsvd byte 0), then count. Entries past count are left
  * as they are: count says how many are valid (boot time, the bench: boot_insns). Boot only:
  * the UNITS command publishes it again on the cold path (kq_cold.c; no budget). */
-static inline __attribute__((always_inline)) unsigned kq_publish_units(void)
+static inline __attribute__((always_inline)) unsigned kq_publish_units(volatile struct kq_header *h)
 {
-    volatile struct kq_units *u = &kq_hdr->units;
+    volatile struct kq_units *u = &h->units;
     unsigned n = kq.dp.n_units;
     kq_copy((volatile kq_word *)u->entries, (const kq_word *)kq.dp.units, 2u * n);
     u->count = n;
@@ -314,7 +314,9 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
 
 /* ---- Boot and the loop ---- */
 
-static void kq_boot(void)
+/* Returns the header it accepted (kq_hdr): the loop keeps it in a register, not loaded again
+ * from kq_hdr after boot's calls (-8 RV32 bytes; the unit table's publishing likewise, -4). */
+static volatile struct kq_header *kq_boot(void)
 {
     const struct kx_bootblock *bb = kx_bootblock();
 
@@ -354,7 +356,7 @@ static void kq_boot(void)
     } else {
         HAL_COLD0(kq_cold_enumerate);
     }
-    kq_env.n_units = kq_publish_units();
+    kq_env.n_units = kq_publish_units(h);
     /* code, cause, pc, tval: a FATAL of the last run is cleared */
     volatile kq_word *fw = (volatile kq_word *)&h->fw.code;
     for (unsigned i = 0; i < 7; i++)
@@ -363,12 +365,12 @@ static void kq_boot(void)
     h->info.ready_cycles = hal_cycles();
     h->fw.state = KQ_STATE_READY;
     hal_shared_release();
+    return h;
 }
 
 void kq_serve(void)
 {
-    kq_boot();
-    volatile struct kq_header *h = kq_hdr;
+    volatile struct kq_header *h = kq_boot();
     struct kq_sub s;
     struct kq_err e;
     e.rsvd0 = 0;                        /* no path writes it */
