@@ -235,9 +235,11 @@ static __attribute__((noinline)) unsigned kq_group(unsigned nj, uint32_t check)
     return gs;
 }
 
-/* rec (not 0): the steps are the by-handle command's record's (checked when recorded, REPLAY steps' lists in the
+/* h: the header, kq_serve's (not kq_hdr loaded again: -4 RV32 bytes), for SIGNAL's progress.
+ * rec (not 0): the steps are the by-handle command's record's (checked when recorded, REPLAY steps' lists in the
  * record area): each runs as it is. A REPLAY by handle runs here too, its record's one step. */
-static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint32_t rec)
+static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint32_t rec,
+                   volatile struct kq_header *h)
 {
     unsigned nj = 0;
     uint32_t busy = 0;                  /* units in the group, bit = table index */
@@ -296,7 +298,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
             if (HAL_COLD(kq_cold_run_replay, e, &cur, i) != KS_OK)
                 return;                         /* e: the replay's failure, under step i */
         } else if (op == KQ_STEP_SIGNAL) {
-            kq_hdr->info.progress = c->addr;
+            h->info.progress = c->addr;
             hal_shared_release();
         } else if (!op) {
             break;
@@ -426,7 +428,7 @@ void kq_serve(void)
                 if (run) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(d);
                     if (rec || kq_steps_check(st, n, &kq_env, &e) == KS_OK)
-                        kq_run(st, n, &e, rec);
+                        kq_run(st, n, &e, rec, h);
                 } else if (s.op == KQ_OP_DISPATCH) {
                     kq_dispatch(&s, &e);
                 } else if (s.op != KQ_OP_NOP) {
