@@ -131,9 +131,9 @@ void kx_fatal_hook(uintptr_t word)
  * published layout; dispatch/ keeps its rsvd byte 0), then count. Entries past count are left
  * as they are: count says how many are valid (boot time, the bench: boot_insns). Boot only:
  * the UNITS command publishes it again on the cold path (kq_cold.c; no budget). */
-static inline __attribute__((always_inline)) unsigned kq_publish_units(void)
+static inline __attribute__((always_inline)) unsigned kq_publish_units(volatile struct kq_header *h)
 {
-    volatile struct kq_units *u = &kq_hdr->units;
+    volatile struct kq_units *u = &h->units;
     unsigned n = kq.dp.n_units;
     kq_copy((volatile kq_word *)u->entries, (const kq_word *)kq.dp.units, 2u * n);
     u->count = n;
@@ -200,15 +200,21 @@ static unsigned kq_replay_rec(uint64_t ug, uint32_t n, struct kq_err *e, uint32_
     return st;
 }
 
-/* The by-handle command's record (kq_env.sub: its handle) as it is in memory now (RV32: no
- * line cached from before), every byte: 0 when it gives the digest RECORD kept (kq.h
- * kq_rec_digest), else it was changed since (a host write, a unit program). One copy for the
- * check before a by-handle command and the one after each group of a recorded RUN. */
+/* The by-handle command's record: set by kq_serve's lookup before its first check, read by
+ * nothing else, so never read unset (.noinit: boot_insns does not clear it). A word here, not
+ * the lookup again from kq_env.sub (-16 RV32 bytes) nor an argument through kq_run (+40). */
+static const struct kq_rec *kq_rec_cur __attribute__((section(".noinit.kq")));
+/* The by-handle command's record (kq_rec_cur), every byte: 0 when it gives the digest RECORD
+ * kept (kq.h kq_rec_digest), else it was changed since (a host write, a unit program). One
+ * copy for the check before a by-handle command and the one after each group of a recorded
+ * RUN. The caller acquires first (RV32: no line cached from before), so this calls nothing
+ * but the sum: a tail call, no frame (-8 RV32 bytes net, one cache drop fewer a group). */
 static __attribute__((noinline)) kq_sum kq_rec_changed(void)
 {
-    const struct kq_rec *r = &kq_recs.r[(uint32_t)kq_env.sub->addr & KQ_H_SLOT];
-    hal_shared_acquire();
-    return kq_rec_digest(kq_map(r->ug), r->bytes, r->sum);
+    const struct kq_rec *r = kq_rec_cur;
+    /* kq_rec_digest's sum, through hal's one loop (RV32: shared with the cold-segment check) */
+    const volatile uintptr_t *p = kq_map(r->ug);
+    return hal_sum4(r->sum, p, (const volatile uintptr_t *)((uintptr_t)p + r->bytes));
 }
 
 /* Runs the group kq.job[0..nj-1] (kdp_run). Time has passed: what comes after is read from
@@ -223,15 +229,17 @@ static __attribute__((noinline)) unsigned kq_group(unsigned nj, uint32_t check)
 {
     unsigned gs = kdp_run(&kq.dp, kq.job, nj);
     hal_shared_release();
-    hal_shared_acquire();
+    hal_shared_acquire();               /* kq_rec_changed's too */
     if (gs == KS_OK && check && kq_rec_changed())
         gs = KS_REC_CHANGED;
     return gs;
 }
 
-/* rec (not 0): the steps are the by-handle command's record's (checked when recorded, REPLAY steps' lists in the
+/* h: the header, kq_serve's (not kq_hdr loaded again: -4 RV32 bytes), for SIGNAL's progress.
+ * rec (not 0): the steps are the by-handle command's record's (checked when recorded, REPLAY steps' lists in the
  * record area): each runs as it is. A REPLAY by handle runs here too, its record's one step. */
-static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint32_t rec)
+static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint32_t rec,
+                   volatile struct kq_header *h)
 {
     unsigned nj = 0;
     uint32_t busy = 0;                  /* units in the group, bit = table index */
@@ -290,7 +298,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
             if (HAL_COLD(kq_cold_run_replay, e, &cur, i) != KS_OK)
                 return;                         /* e: the replay's failure, under step i */
         } else if (op == KQ_STEP_SIGNAL) {
-            kq_hdr->info.progress = c->addr;
+            h->info.progress = c->addr;
             hal_shared_release();
         } else if (!op) {
             break;
@@ -308,7 +316,9 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
 
 /* ---- Boot and the loop ---- */
 
-static void kq_boot(void)
+/* Returns the header it accepted (kq_hdr): the loop keeps it in a register, not loaded again
+ * from kq_hdr after boot's calls (-8 RV32 bytes; the unit table's publishing likewise, -4). */
+static volatile struct kq_header *kq_boot(void)
 {
     const struct kx_bootblock *bb = kx_bootblock();
 
@@ -348,7 +358,7 @@ static void kq_boot(void)
     } else {
         HAL_COLD0(kq_cold_enumerate);
     }
-    kq_env.n_units = kq_publish_units();
+    kq_env.n_units = kq_publish_units(h);
     /* code, cause, pc, tval: a FATAL of the last run is cleared */
     volatile kq_word *fw = (volatile kq_word *)&h->fw.code;
     for (unsigned i = 0; i < 7; i++)
@@ -357,12 +367,12 @@ static void kq_boot(void)
     h->info.ready_cycles = hal_cycles();
     h->fw.state = KQ_STATE_READY;
     hal_shared_release();
+    return h;
 }
 
 void kq_serve(void)
 {
-    kq_boot();
-    volatile struct kq_header *h = kq_hdr;
+    volatile struct kq_header *h = kq_boot();
     struct kq_sub s;
     struct kq_err e;
     e.rsvd0 = 0;                        /* no path writes it */
@@ -406,16 +416,19 @@ void kq_serve(void)
                     n = r->n;
                     d = r->ug;
                     run = r->key == (h ^ (uint32_t)s.op << 3) && n;
+                    kq_rec_cur = r;
                     /* Its bytes as they are in memory now (RV32: no line cached from before),
                      * every one, before anything runs: changed since RECORD (a host write, a
                      * unit program), the cold path names it (KS_REC_CHANGED) and nothing runs. */
-                    if (run)
+                    if (run) {
+                        hal_shared_acquire();
                         run = !kq_rec_changed();
+                    }
                 }
                 if (run) {
                     const struct kq_step *st = (const struct kq_step *)kq_map(d);
                     if (rec || kq_steps_check(st, n, &kq_env, &e) == KS_OK)
-                        kq_run(st, n, &e, rec);
+                        kq_run(st, n, &e, rec, h);
                 } else if (s.op == KQ_OP_DISPATCH) {
                     kq_dispatch(&s, &e);
                 } else if (s.op != KQ_OP_NOP) {

@@ -71,6 +71,13 @@ static inline void hal_fence(void)
 
 /* ---- The cold segment (docs/kvm.md "Guards"; hal/rv32/kvm.c) ---- */
 
+/* s plus the words p .. end - 1 (end - p a nonzero multiple of 4), modulo 2^32, read as they
+ * are in memory. One loop out of line (kvm.c) for the cold segment's check (hal_cold_bad) and
+ * the record digest's (service/queue.c kq_rec_changed: the sum of service/kq.h kq_rec_digest,
+ * whose order does not matter): two copies of it cost the window more than two calls. RV64's
+ * is inline (hal/rv64/hal_variant.h: one caller). */
+uintptr_t hal_sum4(uintptr_t s, const volatile uintptr_t *p, const volatile uintptr_t *end);
+
 /* hal_cold_bad(full) is declared in boot/boot.h (its one caller outside hal, boot/start.c):
  * nonzero when the cold segment in DRAM is not the one this image was linked with. `full` 0:
  * its header only (magic, length, build id: the boot's check); 1: also every word against

@@ -269,10 +269,15 @@ uint32_t hal_cold_bad(unsigned full)
      * turn (the segment is padded to 16 bytes), its ends and sum from one table of the
      * link (linker/rv32.ld.S __kx_cold_chk; the sums written by scripts/cold-sum.sh):
      * window bytes. */
-    const volatile uint32_t *p = (const volatile uint32_t *)__kx_cold_chk[4];
     const uint32_t *c = __kx_cold_chk + 2 * full;
-    const volatile uint32_t *end = (const volatile uint32_t *)c[0];
-    uint32_t s = -c[1];         /* 0 at the end when the words sum to it */
+    /* 0 when the words sum to c[1] */
+    return hal_sum4(-c[1], (const volatile uintptr_t *)__kx_cold_chk[4], (const volatile uintptr_t *)c[0]);
+}
+
+/* noinline: inlined (LTO) into both callers, the loop's two copies cost the window 20 bytes.
+ * s first: the sum is built in a0, the return register (8 bytes of moves otherwise). */
+__attribute__((noinline)) uintptr_t hal_sum4(uintptr_t s, const volatile uintptr_t *p, const volatile uintptr_t *end)
+{
     do {
         s += p[0] + p[1] + p[2] + p[3];
         p += 4;

@@ -632,8 +632,8 @@ static void handles(void)
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_UNKNOWN);
 }
 
-/* The record digest (kq.h kq_rec_digest, the function the firmware runs at every use by
- * handle): by its definition in docs/service.md "Records", the sum of the bytes read as native
+/* The record digest (kq.h kq_rec_digest: RECORD keeps it; the native check at every use by
+ * handle runs the same sum through hal_sum4, tests/e2e/records.sh): by its definition in docs/service.md "Records", the sum of the bytes read as native
  * words modulo 2^(8 x word), plus the seed; any one word changed by anything is seen, any one
  * bit flipped is seen; words swapped are not (the documented limit of a sum). */
 static void digest(void)
