@@ -266,7 +266,9 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
                 kq_copy((volatile kq_word *)&cur, (const volatile kq_word *)st, KQ_STEP_BYTES / 4);
                 c = &cur;
                 op = cur.op;
-                if ((ui = kq_step_use(&cur, &kq_env)) < 0 && !rec) {
+                /* a record's step other than a DISPATCH needs no unit index, and its
+                 * at-use check is moot (RV32: record_run_overhead_insns 2,510 -> 2,494, +4 bytes) */
+                if ((!rec || op == KQ_STEP_DISPATCH) && (ui = kq_step_use(&cur, &kq_env)) < 0 && !rec) {
                     op = 0;
                     changed = i + 1;                /* run the group pending, then stop */
                 }
