@@ -331,15 +331,22 @@ end
 # not run << 48. The record area is empty (above), so the record starts at 0x41_0000 (first
 # fit). Each RUN goes right after its RECORD, before any kactl command reuses the data area its
 # program is in.
+# self_write ADDR STEPS LISTED: records STEPS (a file of $work) whose first step DISPATCHes a TU
+# WRITE of one beat at ADDR to 1,2, runs it by handle and wants KS_REC_CHANGED at step 1 (the
+# WAIT after the group), then `kactl records` to list it as LISTED (steps, bytes at 0x41_0000).
+self_write() {
+  printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | $1 )) > "$work/tu-self.prog"
+  k record "$work/$2"; want_rc 0 "record $2 (its program writes the record)"; R=$(handle)
+  k run @$R; want_rc 1 "run @$R"
+  [ "$(cpl)" = "REC_CHANGED $R 0x1000000000000" ] || why="$why the first use: '$(cpl)', want step 1;"
+  k records; want_out "^  @$R steps $3 bytes at 0x410000$"
+}
+
 # (1) The program overwrites the record's second step, the WAIT (at 0x41_0020): step 1 is not
 # used once the group has run: refused there, and at the next use before anything runs.
 begin unit_write_by_own_run_refused_after_group
-printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | 0x410020 )) > "$work/tu-self.prog"
 printf 'dispatch 1,2 tu-self.prog\nwait 1,2 1\n' > "$work/steps_self.txt"
-k record "$work/steps_self.txt"; want_rc 0 "record a RUN writing itself"; R=$(handle)
-k run @$R; want_rc 1 "run @$R (its program writes the record)"
-[ "$(cpl)" = "REC_CHANGED $R 0x1000000000000" ] || why="$why the first use: '$(cpl)', want step 1;"
-k records; want_out "^  @$R steps 2 steps, 64 bytes at 0x410000$"
+self_write 0x410020 steps_self.txt "2 steps, 64"
 k run @$R; want_rc 1 "run @$R again"
 [ "$(cpl)" = "REC_CHANGED $R 0x0" ] || why="$why the next use: '$(cpl)';"
 k forget @$R; want_rc 0 forget
@@ -351,12 +358,8 @@ end
 # (step 2) never runs: the destinations keep their canaries.
 begin unit_write_by_own_run_list_never_runs
 fill_src 39; canary
-printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | 0x4100a0 )) > "$work/tu-self2.prog"
-printf 'dispatch 1,2 tu-self2.prog\nwait 1,2 1\nreplay copy.txt\nsignal 9\n' > "$work/steps_self2.txt"
-k record "$work/steps_self2.txt"; want_rc 0 "record a RUN writing its list"; R=$(handle)
-k run @$R; want_rc 1 "run @$R (its program writes the list)"
-[ "$(cpl)" = "REC_CHANGED $R 0x1000000000000" ] || why="$why the first use: '$(cpl)', want step 1;"
-k records; want_out "^  @$R steps 4 steps, .* bytes at 0x410000$"
+printf 'dispatch 1,2 tu-self.prog\nwait 1,2 1\nreplay copy.txt\nsignal 9\n' > "$work/steps_self2.txt"
+self_write 0x4100a0 steps_self2.txt "4 steps, .*"
 canary_kept "the REPLAY step after the write"
 k forget @$R; want_rc 0 forget
 still_serves
