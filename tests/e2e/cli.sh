@@ -301,8 +301,10 @@ want_rc 2 "write --file empty"
 end
 
 # A long command (32,768 instructions) shows progress on stderr when asked, never on stdout,
-# and nothing when stderr is not a terminal and nobody asked.
-for i in $(seq 32768); do echo "0 0 0 0x1000000000000014"; done > "$work/long.prog"   # TU DELAY 20
+# and nothing when stderr is not a terminal and nobody asked. Progress starts after 1 s of wall
+# time, so the command must outlast that on a fast host too: TU DELAY 320 an instruction (with
+# DELAY 20 a faster firmware finished in under 1 s once and the test failed).
+for i in $(seq 32768); do echo "0 0 0 0x1000000000000140"; done > "$work/long.prog"   # TU DELAY 320
 begin progress_stderr_only
 ks --progress dispatch "$work/long.prog" --target 1,2
 want_rc 0 "--progress dispatch"
