@@ -360,6 +360,23 @@ static int cq_timeout(struct kh_node *n, struct kh_queue *q, const char *what, u
                    (unsigned long long)v.sq_tail);
 }
 
+/* One turn of a completion wait that has not seen `want` yet (kh_wait_cq, kh_command): every
+ * 16 polls whether the core stopped, then the deadline, the progress note and the backoff.
+ * 0: poll again; else the wait's error. */
+static int cq_wait_turn(struct kh_node *n, struct kh_queue *q, const char *what, uint64_t want,
+                        uint64_t t0, unsigned polls)
+{
+    int rc;
+    if ((polls & 15) == 15 && (rc = core_stopped(n, what)))
+        return rc;
+    uint64_t el = kh_ms_now() - t0;
+    if (el > q->timeout_ms)
+        return cq_timeout(n, q, what, want);
+    wait_note(what, el);
+    backoff(polls);
+    return 0;
+}
+
 int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char *what)
 {
     uint64_t t0 = kh_ms_now(), tail;
@@ -369,12 +386,8 @@ int kh_wait_cq(struct kh_node *n, struct kh_queue *q, uint64_t want, const char 
             return rc;
         if (tail >= want)
             return KH_OK;
-        if ((polls & 15) == 15 && (rc = core_stopped(n, what)))
+        if ((rc = cq_wait_turn(n, q, what, want, t0, polls)))
             return rc;
-        if (kh_ms_now() - t0 > q->timeout_ms)
-            return cq_timeout(n, q, what, want);
-        wait_note(what, kh_ms_now() - t0);
-        backoff(polls);
     }
 }
 
@@ -518,12 +531,8 @@ int kh_command(struct kh_node *n, struct kh_queue *q, struct kq_sub *sub, struct
             return rc;
         if (tail >= want)
             break;
-        if ((polls & 15) == 15 && (rc = core_stopped(n, what)))
+        if ((rc = cq_wait_turn(n, q, what, want, t0, polls)))
             return rc;
-        if (kh_ms_now() - t0 > q->timeout_ms)
-            return cq_timeout(n, q, what, want);
-        wait_note(what, kh_ms_now() - t0);
-        backoff(polls);
     }
     if (!kh_ring_sane(tail, q->cq_head, q->cq_entries) || tail != want)
         return kh_fail(n, KH_E_PROTO, "cq_tail %llu after one submission, the host's cq_head %llu: another host "
