@@ -7,7 +7,7 @@
 #   make fuzz-mover               libFuzzer on the validator and the text parser, bounded time
 #   make test-suite-fuzz-smoke-mover   a short fuzz run (FUZZ_SMOKE_RUNS inputs) inside make test
 
-KMV_PURE_SRCS := mover/validate.c mover/build.c mover/desc_text.c
+KMV_PURE_SRCS := mover/validate.c mover/build.c mover/desc_text.c mover/seal.c
 KMV_PURE_DEPS := $(KMV_PURE_SRCS) mover/kmv.h include/kohaku/desc_list.h include/kohaku/status.h \
                  include/kohaku/mover_regs.h include/kohaku/bits.h
 KMV_HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \

@@ -96,13 +96,18 @@ struct kq_rec {
     uint32_t n;             /* steps: a descriptor list's record is one REPLAY step, its list after */
     uint32_t ug;            /* unit-global address of its bytes (its steps) in the record area */
     uint32_t bytes;         /* record-area bytes held (multiple of 32) */
-    kq_sum sum;             /* minus kq_rec_digest of those bytes when RECORD kept them */
+    kq_sum sum;             /* minus kq_rec_digest of its first `span` bytes when RECORD kept them */
     /* the handle itself, for RECORDS (cold): key cannot give it back, a list's and a step
      * list's key being alike (REPLAY 1 << 3 and RUN 3 << 3 both leave bit 4 0) */
     uint32_t handle;
+    /* the bytes the digest covers, from ug: all of them, or (BOARD_REC_SEALED) its steps
+     * only, the sealed moves after them checking themselves as they run (mover/rv64/sealed.c) */
+    uint32_t span;
+#if UINTPTR_MAX == 0xFFFFFFFFu
     /* to 32 bytes: a slot's address is the handle's slot << 5, one shift as at 16 (at 20 the
      * RV32 lookup took two instructions more; 96 scratchpad bytes bought 8 window bytes) */
-    uint8_t rsvd[32u - 5u * sizeof(uint32_t) - sizeof(kq_sum)];
+    uint8_t rsvd[32u - 6u * sizeof(uint32_t) - sizeof(kq_sum)];
+#endif
 };
 _Static_assert(sizeof(struct kq_rec) == 32, "a slot is a shift of the handle's slot bits");
 #define KQ_REC_KEY(h)   ((h) ^ (((h) & KQ_H_STEPS ? KQ_OP_RUN : KQ_OP_REPLAY) << 3))
@@ -147,6 +152,10 @@ struct kq_env {
                                      * list's REPLAY), 2 while RECORD checks a step list
                                      * (lists: validated on their copies) */
     const struct kq_recs *recs;     /* the records a REPLAY_H step may name (NULL: none) */
+    /* Records keep lists as sealed moves (BOARD_REC_SEALED): kmv_sealed_check, which a
+     * REPLAY_H step's record passes before anything runs; NULL: lists are kept as they are. */
+    uint32_t (*sealed_check)(const volatile uint64_t *img, uint32_t moves, uint32_t bytes,
+                             uint32_t *writes);
 };
 
 /* ---- Ring arithmetic (indices count "ever" and never wrap in practice: 2^64) ---- */

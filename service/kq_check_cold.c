@@ -64,10 +64,14 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
         const struct kq_rec *r;
         uint32_t h = *(const uint32_t *)(const void *)f;
         st = kq_rec_check(env, h, 0, e, &r);
-        /* Its bytes give the digest RECORD kept, or they were changed since (a host write, a
-         * unit program): refused, at the RUN's check (nothing ran), at use (KS_CHANGED, this
-         * step not run) or by a RECORD about to copy them. */
-        if (st == KS_OK && kq_rec_digest(env->map(r->ug), r->bytes, r->sum)) {
+        /* Its bytes give the digest RECORD kept (and, sealed, every move its own), or they
+         * were changed since (a host write, a unit program): refused, at the RUN's check
+         * (nothing ran), at use (KS_CHANGED, this step not run) or by a RECORD about to copy
+         * them. */
+        const struct kq_step *rs = st == KS_OK ? (const struct kq_step *)env->map(r->ug) : 0;
+        if (st == KS_OK && (kq_rec_digest(env->map(r->ug), r->span, r->sum) ||
+                            (env->sealed_check && env->sealed_check((const volatile uint64_t *)env->map(rs->addr),
+                                                             rs->rsvd2, (uint32_t)rs->rsvd3, 0) != rs->rsvd2))) {
             st = KS_REC_CHANGED;
             e->status = KS_REC_CHANGED;
             e->detail = h;
@@ -79,10 +83,11 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
              * becomes the REPLAY of its record's list, which kq_run replays as any REPLAY
              * step (copied, validated, run). The record's first step is that REPLAY. */
             struct kq_step *cur = (struct kq_step *)(uintptr_t)(f - offsetof(struct kq_step, addr));
-            const struct kq_step *rs = (const struct kq_step *)env->map(r->ug);
             cur->op = KQ_STEP_REPLAY;
             cur->n = rs->n;
             cur->addr = rs->addr;
+            cur->rsvd2 = rs->rsvd2;         /* sealed (BOARD_REC_SEALED): its moves, bytes */
+            cur->rsvd3 = rs->rsvd3;
         }
         return st;
     } else if (!env->at_use) {                      /* KQ_CHECK_LIST */

@@ -246,7 +246,9 @@ unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *step, uint32
     ce.status = KS_BAD_LEN;
     ce.value = 0;
     unsigned hs = KS_OK;
+    uint32_t h = 0;                     /* the handle a REPLAY_H step names */
     if (step->op == KQ_STEP_REPLAY_H) {
+        h = (uint32_t)step->addr;
         /* the record's digest over memory as it is now, not lines cached before */
         hal_shared_acquire();
         kq_env.at_use = 1;
@@ -260,8 +262,23 @@ unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *step, uint32
         cold_changed(e, &ce, i);
         return KS_CHANGED;
     }
-    unsigned ret = cold_replay_copy(sub->addr, (uint64_t)sub->count * KQ_STEP_BYTES, step->addr,
-                                    step->n, &r);
+    unsigned ret;
+    if (BOARD_REC_SEALED && h) {
+        /* a record's sealed moves check themselves as they run: run in place (a change stops
+         * at the changed move: KS_REC_CHANGED, detail = the handle, value = step | the moves
+         * that ran) */
+        ret = kmv_replay_sealed((const volatile uint64_t *)(uintptr_t)hal_ug_ptr(step->addr),
+                                step->rsvd2, kq.dp.wait_cycles, &r);
+        if (ret == KS_REC_CHANGED) {
+            e->status = KS_REC_CHANGED;
+            e->detail = h;
+            e->value = kq_step_value(i, r.moves);
+            return ret;
+        }
+    } else {
+        ret = cold_replay_copy(sub->addr, (uint64_t)sub->count * KQ_STEP_BYTES, step->addr,
+                               step->n, &r);
+    }
     if (ret == KS_XFORM_UNCHECKED) {
         /* RV64: the moves ran; the RUN goes on and ends saying so */
         e->status = KS_XFORM_UNCHECKED;

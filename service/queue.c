@@ -60,6 +60,7 @@ struct kq_env kq_env = {
     .owned = kq_owned,
     .prepare = kq_cold_owned,
     .recs = &kq_recs,
+    .sealed_check = BOARD_REC_SEALED ? kmv_sealed_check : 0,
 };
 
 /* n words from s to d, in order, each one load and one store (shared lines both ways). By
@@ -188,13 +189,17 @@ static inline void kq_dispatch(const struct kq_sub *s, struct kq_err *e)
  * the command was accepted (one validation, not two: the bench's replay cost); its glue is cold
  * (kq_cold_run_replay: no budgeted RUN has a REPLAY step), the moves native. */
 /* A recorded list's replay (REPLAY by handle, a recorded RUN's REPLAY step): the list was
- * validated when it was recorded, sits where nothing the firmware accepts can change it, and
- * its record's digest was found as kept just before the command began (kq_serve), so it runs as
- * it is (kmv_replay_validated: the bench's per-write cost); failures are cold. */
-static unsigned kq_replay_rec(uint64_t ug, uint32_t n, struct kq_err *e, uint32_t step)
+ * validated when it was recorded and sits where nothing the firmware accepts can change it.
+ * Sealed (BOARD_REC_SEALED: RV64), its moves check themselves as they are written to the mover
+ * (step rsvd2: the moves); else its record's digest was found as kept just before the command
+ * began (kq_serve) and it runs as it is (kmv_replay_validated). The bench's per-write cost;
+ * failures are cold. */
+static unsigned kq_replay_rec(const struct kq_step *c, struct kq_err *e, uint32_t step)
 {
     struct kmv_result r;
-    unsigned st = kmv_replay_validated(kq_map(ug), n, kq.dp.wait_cycles, &r);
+    unsigned st = BOARD_REC_SEALED
+        ? kmv_replay_sealed(kq_map(c->addr), c->rsvd2, kq.dp.wait_cycles, &r)
+        : kmv_replay_validated(kq_map(c->addr), c->n, kq.dp.wait_cycles, &r);
     if (st != KS_OK)
         st = HAL_COLD(kq_rec_result, e, st, &r, step);
     return st;
@@ -214,7 +219,7 @@ static __attribute__((noinline)) kq_sum kq_rec_changed(void)
     const struct kq_rec *r = kq_rec_cur;
     /* kq_rec_digest's sum, through hal's one loop (RV32: shared with the cold-segment check) */
     const volatile uintptr_t *p = kq_map(r->ug);
-    return hal_sum4(r->sum, p, (const volatile uintptr_t *)((uintptr_t)p + r->bytes));
+    return hal_sum4(r->sum, p, (const volatile uintptr_t *)((uintptr_t)p + r->span));
 }
 
 /* Runs the group kq.job[0..nj-1] (kdp_run). Time has passed: what comes after is read from
@@ -292,7 +297,7 @@ static void kq_run(const struct kq_step *st, uint32_t n, struct kq_err *e, uint3
             kq_add_job(nj++, c);
             busy |= bit;
         } else if (op == KQ_STEP_REPLAY && rec) {
-            if (kq_replay_rec(c->addr, c->n, e, i) != KS_OK)
+            if (kq_replay_rec(c, e, i) != KS_OK)
                 return;
         } else if (op == KQ_STEP_REPLAY || op == KQ_STEP_REPLAY_H) {
             /* cold: a REPLAY_H's handle is looked up on the copy, which becomes the REPLAY of

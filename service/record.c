@@ -115,6 +115,34 @@ static unsigned rec_validate(uint32_t ug, uint32_t n, uint64_t cmd, uint64_t cmd
     return st;
 }
 
+/* Sealed boards (BOARD_REC_SEALED): the n writes at src copied into the firmware's copy buffer
+ * and validated there, as REPLAY validates its copy; KS_OK with *bytes = what sealing them
+ * takes (kmv_seal_words, a multiple of 32), else the validation's status in r. */
+static unsigned rec_stage(uint64_t src, uint32_t n, uint64_t cmd, uint64_t cmd_bytes,
+                          struct kmv_result *r, uint32_t *bytes)
+{
+    rec_copy(KX_FW_COPY_OFFSET, src, n * KD_RECORD_WORDS);
+    unsigned vs = rec_validate(KX_FW_COPY_OFFSET, n, cmd, cmd_bytes, src, r);
+    uint32_t moves;
+    *bytes = round32(kmv_seal(0, (const struct kd_write *)(uintptr_t)hal_ug_ptr(KX_FW_COPY_OFFSET), n,
+                              &moves) * 8u);
+    return vs;
+}
+
+/* The staged list (rec_stage) sealed at `to`, kept as the REPLAY step *k runs it: n its writes,
+ * addr its moves, rsvd2 how many, rsvd3 their bytes (a RUN's REPLAY_H step copies them). */
+static void rec_seal(struct kq_step *k, uint32_t to, uint32_t n, uint32_t bytes)
+{
+    uint32_t moves;
+    (void)kmv_seal((volatile uint64_t *)(uintptr_t)hal_ug_ptr(to),
+                   (const struct kd_write *)(uintptr_t)hal_ug_ptr(KX_FW_COPY_OFFSET), n, &moves);
+    k->op = KQ_STEP_REPLAY;
+    k->n = n;
+    k->addr = to;
+    k->rsvd2 = moves;
+    k->rsvd3 = bytes;
+}
+
 /* The slot a new record takes, or KQ_REC_SLOTS (none free). */
 static uint32_t rec_slot(void)
 {
@@ -139,37 +167,52 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
     uint32_t n = s->count;
     uint32_t first = steps ? n * KQ_STEP_BYTES : n * KD_RECORD_BYTES;
     uint32_t hdr = steps ? 0 : REC_HDR;
-    uint32_t room, slot = rec_slot();
-    if (slot == KQ_REC_SLOTS) {
-        fill(e, KS_REC_FULL, hdr + first, 1);
-        return;
-    }
-    uint32_t at = rec_alloc(hdr + round32(first), &room);
-    if (!at) {
-        fill(e, KS_REC_FULL, hdr + first, 2);
-        return;
-    }
+    uint32_t room, slot;
     /* The host's data as it is in memory now (RV32: write back, then drop every line). */
     hal_shared_release();
     hal_shared_acquire();
-    rec_copy(at + hdr, s->addr, first / 4u);
-    uint32_t detail, used = hdr + round32(first);
     struct kmv_result r;
     r.value = 0;                                    /* validation reads no mover status */
-    struct kq_step *st = (struct kq_step *)(uintptr_t)hal_ug_ptr(at);
-    if (!steps) {
-        unsigned vs = rec_validate(at + hdr, n, s->addr, first, s->addr, &r);
+    uint32_t kept = round32(first);                 /* the bytes the list (or the steps) take */
+    if (BOARD_REC_SEALED && !steps) {
+        unsigned vs = rec_stage(s->addr, n, s->addr, first, &r, &kept);
         if (vs != KS_OK) {
             rec_result(e, vs, &r, KQ_NO_STEP);
             return;
+        }
+    }
+    /* no free handle (value 1) or no free run of bytes (2): detail = the bytes it would hold */
+    slot = rec_slot();
+    uint32_t at = slot == KQ_REC_SLOTS ? 0 : rec_alloc(hdr + kept, &room);
+    if (!at) {
+        fill(e, KS_REC_FULL, hdr + kept, slot == KQ_REC_SLOTS ? 1 : 2);
+        return;
+    }
+    uint32_t detail, used = hdr + kept;
+    struct kq_step *st = (struct kq_step *)(uintptr_t)hal_ug_ptr(at);
+    /* the digest's span when sealed: the steps (a list's record: its two); else every byte */
+    uint32_t span = steps ? n * KQ_STEP_BYTES : REC_HDR;
+    if (!BOARD_REC_SEALED || steps)
+        rec_copy(at + hdr, s->addr, first / 4u);
+    if (!steps) {
+        if (!BOARD_REC_SEALED) {
+            unsigned vs = rec_validate(at + hdr, n, s->addr, first, s->addr, &r);
+            if (vs != KS_OK) {
+                rec_result(e, vs, &r, KQ_NO_STEP);
+                return;
+            }
         }
         /* the step that runs it (queue.c runs every record as steps) */
         volatile kq_word *w = (volatile kq_word *)st;
         for (unsigned k = 0; k < REC_HDR / 4u; k++)
             w[k] = 0;
-        st->op = KQ_STEP_REPLAY;
-        st->n = n;
-        st->addr = at + hdr;
+        if (BOARD_REC_SEALED) {
+            rec_seal(st, at + hdr, n, kept);
+        } else {
+            st->op = KQ_STEP_REPLAY;
+            st->n = n;
+            st->addr = at + hdr;
+        }
         detail = n;
         n = r.moves;                                /* >= 1: a valid list ends with a GO */
     } else {
@@ -194,22 +237,37 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
             uint32_t w = st->n;
             uint64_t src = st->addr;
             const struct kq_rec *h = 0;
+            const struct kq_step *hs = 0;
+            uint32_t b = round32(w * KD_RECORD_BYTES);
             if (st->op == KQ_STEP_REPLAY_H) {
-                /* a recorded list: its bytes copied in (checked when it was recorded), so
-                 * this record stands whatever becomes of that one */
+                /* a recorded list: its bytes copied in (checked when it was recorded; sealed
+                 * moves as they are, still sealed), so this record stands whatever becomes of
+                 * that one */
                 struct kq_err he;
                 (void)kq_rec_check(&kq_env, (uint32_t)src, 0, &he, &h);   /* checked above */
-                const struct kq_step *hs = (const struct kq_step *)(uintptr_t)hal_ug_ptr(h->ug);
+                hs = (const struct kq_step *)(uintptr_t)hal_ug_ptr(h->ug);
                 w = hs->n;
                 src = hs->addr;
+                b = BOARD_REC_SEALED ? (uint32_t)hs->rsvd3 : round32(w * KD_RECORD_BYTES);
+            } else if (BOARD_REC_SEALED) {
+                /* refused as RUN's check refuses it: value = the step | the write */
+                unsigned vs = rec_stage(src, w, s->addr, first, &r, &b);
+                if (vs != KS_OK) {
+                    fill(e, vs, r.detail, kq_step_value(i, r.index));
+                    return;
+                }
             }
-            uint32_t b = round32(w * KD_RECORD_BYTES);
             if (b > room - used) {
                 fill(e, KS_REC_FULL, used + b, 2);
                 return;
             }
             uint32_t to = at + used;
-            rec_copy(to, src, w * KD_RECORD_WORDS);
+            if (BOARD_REC_SEALED && !h) {
+                rec_seal(st, to, w, b);
+                used += b;
+                continue;
+            }
+            rec_copy(to, src, BOARD_REC_SEALED ? b / 4u : w * KD_RECORD_WORDS);
             if (!h) {
                 /* refused as RUN's check refuses it: value = the step | the write */
                 unsigned vs = rec_validate(to, w, s->addr, first, src, &r);
@@ -222,6 +280,10 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
             st->op = KQ_STEP_REPLAY;
             st->n = w;
             st->addr = to;
+            if (BOARD_REC_SEALED) {
+                st->rsvd2 = hs->rsvd2;
+                st->rsvd3 = b;
+            }
             used += b;
         }
         detail = n;
@@ -233,9 +295,10 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
     k->n = n;
     k->ug = at;
     k->bytes = used;
-    /* what every use checks first (queue.c): the bytes as kept, every one (a list's padding
-     * too), read as the use reads them once the lines below are written back */
-    k->sum = 0 - kq_rec_digest(hal_ug_ptr(at), used, 0);
+    k->span = BOARD_REC_SEALED ? span : used;
+    /* what every use checks first (queue.c): the bytes as kept, every one of the span (a
+     * list's padding too), read as the use reads them once the lines below are written back */
+    k->sum = 0 - kq_rec_digest(hal_ug_ptr(at), k->span, 0);
     kq_recs.gen_hi = ((uint32_t)kq.m.sq_head + 1u) & 0xFFFFFFu;
     /* in memory, not only in the cache: the at-use reads come after acquires that drop lines */
     hal_shared_release();
@@ -304,6 +367,14 @@ unsigned kq_rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r
         e->status = KS_XFORM_UNCHECKED;
         e->detail += r->detail;
         return KS_OK;
+    }
+    if (st == KS_REC_CHANGED) {
+        /* a sealed move no longer as recorded (mover/rv64/sealed.c): it and every move after
+         * it did not run; detail = the command's handle, value = the moves that ran (under
+         * the step in a RUN) */
+        fill(e, st, (uint32_t)kq_env.sub->addr,
+             step != KQ_NO_STEP ? kq_step_value(step, r->moves) : r->moves);
+        return st;
     }
     rec_result(e, st, r, step);
     return st;

@@ -4,7 +4,7 @@
 
 KQ_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined \
                   -fno-omit-frame-pointer -fno-sanitize-recover=all -Iinclude -Iservice -Imover -Iboot
-KQ_HOST_SRCS   := service/kq_check.c service/kq_check_cold.c mover/validate.c
+KQ_HOST_SRCS   := service/kq_check.c service/kq_check_cold.c mover/validate.c mover/seal.c
 KQ_HOST_DEPS   := $(KQ_HOST_SRCS) service/kq.h mover/kmv.h include/kohaku/queue.h \
                   include/kohaku/status.h include/kohaku/bootblock.h include/kohaku/desc_list.h
 KQ_TEST_BIN    := $(O)/tests/host/service/test_kq

@@ -59,6 +59,12 @@
  * with the bounded wait, one body for both entries (RV32: no window bytes for either). */
 #define BOARD_MOVER_FAST 0
 
+/* Records of descriptor lists (service/record.c, docs/service.md "Records"): 1 = kept as sealed
+ * moves, each checked as the processor writes it into the mover (RV64); 0 = kept as the list,
+ * its whole record summed before the command runs it (RV32: the mover reads the scratchpad
+ * copy, and the window has no bytes for a second replay loop; docs/rv32-size.md). */
+#define BOARD_REC_SEALED 0
+
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u

@@ -55,6 +55,11 @@
  * body for both entries. */
 #define BOARD_MOVER_FAST 1
 
+/* Records of descriptor lists (service/record.c, docs/service.md "Records"): 1 = kept as sealed
+ * moves, each checked as the processor writes it into the mover, nothing read twice (RV64:
+ * mover/rv64/sealed.c); 0 = kept as the list, its whole record summed before the command runs it. */
+#define BOARD_REC_SEALED 1
+
 /* Default per-wait timeout in processor cycles when the boot block gives none; the boot
  * block's wait_cycles (non-zero, checked) overrides it. */
 #define BOARD_DEFAULT_WAIT_CYCLES 1000000u

@@ -10,7 +10,8 @@
 # REC_KIND 0x2A, REC_CHANGED 0x2B, REC_FULL 0x78, MV_OWNED 0x20, BAD_ADDR 0x05, CHANGED 0x0C), exitword.h (0xB007_000A: record
 # limits refused) and include/kohaku/queue.h / cpu_map.h (handle [3:0] slot, [4] step list,
 # [31:8] the RECORD's submission index + 1; the record area at 0x41_0000; a list's record is two
-# 32-byte steps then the list rounded up to 32 bytes).
+# 32-byte steps then the list rounded up to 32 bytes), and the two forms a list is kept in
+# (below: LIST_KEPT).
 set -u
 board=$1 out=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,6 +39,20 @@ trap 'hp_stop' EXIT
 # Data the lists move: copy.txt copies 8 words 0x18_0000 -> 0x10_0000 and 32 words
 # 0x18_1000 -> 0x10_1000 (host/demo/copy.txt's comment).
 SRC_X=0x180000 SRC_W=0x181000 DST_X=0x100000 DST_W=0x101000
+# How a record keeps copy.txt (18 writes: moves of 10 and 6 writes before their GOs), per board
+# (board/common/*.h BOARD_REC_SEALED, docs/service.md "Records"): RV32 as the list, 12 bytes a
+# write; RV64 as sealed moves (docs/mover.md "Sealed moves": a move of k writes before its GO
+# is 3 + k + ceil(k / 16) words of 8 bytes: a header, an offsets word, the k values, the GO's
+# value, a balance). W5 and W14: the record offsets of the low words of write 5's value (the
+# first move's destination HDR, 0x0000100001000001) and write 14's (the second move's,
+# 0x0000100001010001), after the record's two 32-byte steps: RV32 64 + 12 i + 4; RV64
+# 64 + 8 x (2 + 5) for write 5 (header, offsets word, writes 0-4), 64 + 8 x 14 (the first move)
+# + 8 x (2 + 3) for write 14.
+case $board in
+  *rv64) LIST_KEPT=$(( (14 + 10) * 8 )) W5=120 W14=216 ;;
+  *)     LIST_KEPT=$(( 18 * 12 ))       W5=128 W14=236 ;;
+esac
+LIST_HELD=$(( 64 + (LIST_KEPT + 31) / 32 * 32 ))   # bytes a list's record holds: 288, 256
 pattern() { # N BYTES of a pattern seeded by $2 as hex
   python3 -c "import sys; n=int(sys.argv[1]); s=int(sys.argv[2]); print(bytes(((i*7+s)&255) for i in range(n)).hex())" "$1" "$2"; }
 fill_src() { "$kactl" write $SRC_X "$(pattern 256 $1)" > /dev/null && "$kactl" write $SRC_W "$(pattern 1024 $(($1 + 1)))" > /dev/null ||
@@ -71,9 +86,9 @@ LIST=$H
 
 begin records_lists_it
 k records; want_rc 0 records
-# 2 steps (64) + 18 writes x 12 = 216 -> 224: 288 bytes at the area's start
-want_out "^  @$LIST list 18 writes, 288 bytes at 0x410000$"
-want_out 'records: 1 held, 261856 bytes free'
+# 2 steps (64) + the list kept (216 or 192) rounded up to 32, at the area's start
+want_out "^  @$LIST list 18 writes, $LIST_HELD bytes at 0x410000$"
+want_out "records: 1 held, $(( 262144 - LIST_HELD )) bytes free"
 end
 
 # ---- the record is the firmware's copy: rewriting the host's file data does not change it
@@ -112,7 +127,7 @@ end
 
 # ---- a mover walk aimed at the record area: refused, checked or recorded; the record stays
 begin walk_into_record_area_refused
-before=$(mem 0x410000 288)
+before=$(mem 0x410000 $LIST_HELD)
 # copy.txt's first move with its destination at the record area (HDR walker 1 base 0x41_0000)
 sed 's/^0x10 0x0000100001000001$/0x10 0x0000100004100001/' $demo/copy.txt > "$work/evil.txt"
 grep -q 0x0000100004100001 "$work/evil.txt" || why="$why evil list not made;"
@@ -122,7 +137,7 @@ k replay "$work/evil.txt"; want_rc 1 "replay evil"
 [ "$(cpl)" = "MV_OWNED 0x1 0xa00000000" ] || why="$why REPLAY into the record area: '$(cpl)';"
 k record "$work/evil.txt"; want_rc 1 "record evil"
 [ "$(cpl)" = "MV_OWNED 0x1 0xa00000000" ] || why="$why RECORD of it: '$(cpl)';"
-[ "$(mem 0x410000 288)" = "$before" ] || why="$why the record's bytes changed;"
+[ "$(mem 0x410000 $LIST_HELD)" = "$before" ] || why="$why the record's bytes changed;"
 fill_src 17; zero_dst
 k replay @$LIST; want_rc 0 "replay @$LIST after"
 [ "$(dst)" = "$(src)" ] || why="$why the record no longer copies;"
@@ -155,8 +170,8 @@ k replay @$RUNREC; want_rc 1 "replay @run"; [ "$(cpl)" = "REC_KIND $RUNREC 0x0" 
 end
 
 begin forgotten_handle_stale
-k forget @$RUNREC; want_rc 0 forget; [ "$(cpl)" = "OK 0x0 $(printf 0x%x $(( 64 + 224 )))" ] ||
-  why="$why forget: '$(cpl)' (want the 64 bytes of its 2 steps and 224 of the list it copied);"
+k forget @$RUNREC; want_rc 0 forget; [ "$(cpl)" = "OK 0x0 $(printf 0x%x $LIST_HELD)" ] ||
+  why="$why forget: '$(cpl)' (want the 64 bytes of its 2 steps and the list it copied, $LIST_HELD);"
 k run @$RUNREC; want_rc 1 "run forgotten"; [ "$(cpl)" = "REC_STALE $RUNREC 0x1" ] || why="$why '$(cpl)';"
 k forget @$RUNREC; want_rc 1 "forget twice"; [ "$(cpl)" = "REC_STALE $RUNREC 0x1" ] || why="$why twice: '$(cpl)';"
 # a step naming a forgotten list is refused before anything runs (RUN's check), step 0
@@ -183,20 +198,20 @@ boot --rec-handles 2
 k record $demo/copy.txt; want_rc 0 r1
 k record $demo/copy.txt; want_rc 0 r2
 k record $demo/copy.txt; want_rc 1 r3
-# no free handle: value 1, detail = the bytes it would take (64 + 216)
-[ "$(cpl)" = "REC_FULL 0x118 0x1" ] || why="$why third record: '$(cpl)';"
+# no free handle: value 1, detail = the bytes it would hold (LIST_HELD)
+[ "$(cpl)" = "REC_FULL $(printf 0x%x $LIST_HELD) 0x1" ] || why="$why third record: '$(cpl)';"
 k replay @0x2; want_rc 1 "slot 2 of 2"; [ "$(cpl)" = "REC_UNKNOWN 0x2 0x0" ] || why="$why slot past the limit: '$(cpl)';"
 still_serves
 end
 
 begin limit_bytes
-boot --rec-bytes 512
+boot --rec-bytes $(( 2 * LIST_HELD - 32 ))
 k record $demo/copy.txt; want_rc 0 r1
 k record $demo/copy.txt; want_rc 1 r2
-# 288 held of 512: another 288 does not fit; value 2
-[ "$(cpl)" = "REC_FULL 0x118 0x2" ] || why="$why second record: '$(cpl)';"
-k records; want_out 'records: 1 held, 224 bytes free'
-# the area is 512 bytes, but the firmware owns its largest extent whatever the limit (1 MB):
+# one held, 32 bytes short of a second: value 2
+[ "$(cpl)" = "REC_FULL $(printf 0x%x $LIST_HELD) 0x2" ] || why="$why second record: '$(cpl)';"
+k records; want_out "records: 1 held, $(( LIST_HELD - 32 )) bytes free"
+# the area is that small, but the firmware owns its largest extent whatever the limit (1 MB):
 # command data there is refused, data right past 0x51_0000 is the host's
 k submit --op 1 --addr 0x410200 --count 1; [ "$(cpl)" = "BAD_ADDR 0xc 0x410200" ] || why="$why 0x410200: '$(cpl)';"
 k submit --op 1 --addr 0x50fff4 --count 1; [ "$(cpl)" = "BAD_ADDR 0xc 0x50fff4" ] || why="$why 0x50fff4: '$(cpl)';"
@@ -216,9 +231,8 @@ end
 # or a unit program into the record area. KS_REC_CHANGED is 0x2B (status.h), detail = the
 # handle, value 0 (in a RUN: the step naming it in value[63:48]); KS_CHANGED 0x0C at use.
 # The word changed is the first move's destination (copy.txt's write 5, value
-# 0x0000100001000001: base 0x10_0000, walker 1): at record offset 128 in a list's record (two
-# 32-byte steps, then write 5's value at 5 x 12 + 4) and in a step list's of 2 steps (64 bytes of
-# steps, then the list). 0x01020001 makes the base 0x10_2000: a list that still validates, so
+# 0x0000100001000001: base 0x10_0000, walker 1): at record offset W5 in a list's record and in a
+# step list's of 2 steps (64 bytes of steps, then the list). 0x01020001 makes the base 0x10_2000: a list that still validates, so
 # only the digest can tell. Canaries sit where the list writes and where the changed one would.
 memx() { mem "$@" | tr -d ' \n'; }
 rec_at() { sed -n "s/^  @$1 .* bytes at \(0x[0-9a-f]*\)$/\1/p" <<< "$OUT"; }
@@ -229,7 +243,7 @@ canary() { "$kactl" write $DST_X "${CAN:0:512}" > /dev/null && "$kactl" write $D
 canary_kept() { [ "$(memx $DST_X 256)$(memx $DST_W 1024)$(memx $DST_Y 256)" = "${CAN:0:512}$CAN${CAN:0:512}" ] ||
   why="$why $1: destination memory changed (something ran);"; }
 # the record's start (kactl records) into AT, and the changed word's address into W
-find_rec() { k records; AT=$(rec_at "$1"); [ -n "$AT" ] || why="$why record $1 not listed;"; W=$(( ${AT:-0} + 128 ))
+find_rec() { k records; AT=$(rec_at "$1"); [ -n "$AT" ] || why="$why record $1 not listed;"; W=$(( ${AT:-0} + W5 ))
   [ "$(memx $W 4)" = 01000001 ] || why="$why the word at $(printf 0x%x $W) reads '$(memx $W 4)', want 01000001;"; }
 change() { put_w $W 01000201; }
 restore() { put_w $W 01000001; }
@@ -247,7 +261,7 @@ canary_kept "replay @H"
 # refused every time until forgotten or restored; still held; the node serves
 k replay @$H; want_rc 1 "replay @$H again"
 [ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why again: '$(cpl)';"
-k records; want_out "^  @$H list 18 writes, 288 bytes at $AT$"
+k records; want_out "^  @$H list 18 writes, $LIST_HELD bytes at $AT$"
 still_serves
 canary_kept "after"
 end
@@ -274,10 +288,40 @@ k run "$work/steps_c.txt"; want_rc 0 "run naming it, restored"
 k forget @$H; want_rc 0 forget
 end
 
+# A change in the list's second move (copy.txt's write 14, the W copy's destination HDR, value
+# 0x0000100001010001; 0x01030001 makes its base 0x10_3000, a list that still validates). Kept as
+# a list (RV32), the record is summed whole before anything runs: nothing ran, value 0. Kept as
+# sealed moves (RV64, docs/mover.md "Sealed moves"), each move is checked as it is written to
+# the mover: the first move (as recorded) ran, the changed one never started: value 1, the
+# moves done. The word is at record offset W14.
+begin changed_later_move_stops_there
+k record $demo/copy.txt; want_rc 0 record; H=$(handle)
+k records; AT=$(rec_at $H)
+W2=$(( ${AT:-0} + W14 ))
+[ "$(memx $W2 4)" = 01000101 ] || why="$why the word at $(printf 0x%x $W2) reads '$(memx $W2 4)', want 01000101;"
+fill_src 43; canary; "$kactl" write 0x103000 "$CAN" > /dev/null || why="$why canary at 0x10_3000;"
+put_w $W2 01000301
+k replay @$H; want_rc 1 "replay @$H, second move changed"
+case $board in
+  *rv64)
+    [ "$(cpl)" = "REC_CHANGED $H 0x1" ] || why="$why completion '$(cpl)', want the first move done;"
+    [ "$(memx $DST_X 256)" = "$(memx $SRC_X 256)" ] || why="$why the first move (as recorded) did not run;" ;;
+  *)
+    [ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why completion '$(cpl)', want nothing run;"
+    [ "$(memx $DST_X 256)" = "${CAN:0:512}" ] || why="$why the first move ran;" ;;
+esac
+[ "$(memx $DST_W 1024)" = "$CAN" ] || why="$why the second move ran as recorded;"
+[ "$(memx 0x103000 1024)" = "$CAN" ] || why="$why the changed second move ran;"
+put_w $W2 01000101
+k replay @$H; want_rc 0 "replay @$H restored"; [ "$(dst)" = "$(src)" ] || why="$why restored: did not copy;"
+k forget @$H; want_rc 0 forget
+still_serves
+end
+
 begin host_write_run_record_refused
 k record "$work/steps.txt"; want_rc 0 "record steps"; R=$(handle)
 find_rec $R
-want_out "^  @$R steps 2 steps, 288 bytes at "     # 2 steps (64) + the list's 216 -> 224
+want_out "^  @$R steps 2 steps, $LIST_HELD bytes at "     # 2 steps (64) + the list kept
 fill_src 33; canary
 change
 k run @$R; want_rc 1 "run @$R changed"
@@ -291,15 +335,16 @@ k forget @$R; want_rc 0 forget
 end
 
 # A TU WRITE (docs/model-mesh.md §5: opcode 2 in [255:252], the 40-bit address in [39:0], word 2
-# the pattern's seed) of one 32-byte beat over the list's writes 2 to 5: the firmware does not
+# the pattern's seed) of one 32-byte beat at record offset 96, inside the first move's writes
+# (RV32: writes 2 to 5; RV64: the values of writes 2 to 5): the firmware does not
 # read unit programs, so DISPATCH runs it (OK); the record is then refused.
 begin unit_write_into_record_refused
 k record $demo/copy.txt; want_rc 0 record; H=$(handle)
 find_rec $H
-kept=$(memx $AT 288)
+kept=$(memx $AT $LIST_HELD)
 printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | (AT + 96) )) > "$work/tu-rec.prog"
 k dispatch "$work/tu-rec.prog" --target 1,2; want_rc 0 "dispatch the TU write"
-[ "$(memx $AT 288)" != "$kept" ] || why="$why the unit's write did not change the record;"
+[ "$(memx $AT $LIST_HELD)" != "$kept" ] || why="$why the unit's write did not change the record;"
 fill_src 35; canary
 k replay @$H; want_rc 1 "replay @$H after the unit's write"
 [ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why REPLAY @H: '$(cpl)';"
@@ -331,14 +376,15 @@ end
 # not run << 48. The record area is empty (above), so the record starts at 0x41_0000 (first
 # fit). Each RUN goes right after its RECORD, before any kactl command reuses the data area its
 # program is in.
-# self_write ADDR STEPS LISTED: records STEPS (a file of $work) whose first step DISPATCHes a TU
-# WRITE of one beat at ADDR to 1,2, runs it by handle and wants KS_REC_CHANGED at step 1 (the
-# WAIT after the group), then `kactl records` to list it as LISTED (steps, bytes at 0x41_0000).
+# self_write ADDR STEPS LISTED [VALUE]: records STEPS (a file of $work) whose first step
+# DISPATCHes a TU WRITE of one beat at ADDR to 1,2, runs it by handle and wants KS_REC_CHANGED
+# with VALUE (default: step 1, the WAIT after the group), then `kactl records` to list it as
+# LISTED (steps, bytes at 0x41_0000).
 self_write() {
   printf '0 0 0x5eed 0x%x\n' $(( (2 << 60) | $1 )) > "$work/tu-self.prog"
   k record "$work/$2"; want_rc 0 "record $2 (its program writes the record)"; R=$(handle)
   k run @$R; want_rc 1 "run @$R"
-  [ "$(cpl)" = "REC_CHANGED $R 0x1000000000000" ] || why="$why the first use: '$(cpl)', want step 1;"
+  [ "$(cpl)" = "REC_CHANGED $R ${4:-0x1000000000000}" ] || why="$why the first use: '$(cpl)', want ${4:-step 1};"
   k records; want_out "^  @$R steps $3 bytes at 0x410000$"
 }
 
@@ -354,12 +400,16 @@ still_serves
 end
 
 # (2) The program overwrites the list a later REPLAY step runs (4 steps of 32 bytes, then the
-# list copied in at 0x41_0080; the beat at 0x41_00a0 holds its writes 2 to 5): the REPLAY
-# (step 2) never runs: the destinations keep their canaries.
+# list kept at 0x41_0080; the beat at 0x41_00a0 holds part of its first move): the REPLAY
+# (step 2) never runs: the destinations keep their canaries. Kept as a list (RV32), the check
+# after the group finds it (step 1); kept as sealed moves (RV64: the steps' digest covers the
+# steps, each move checks itself), the REPLAY step finds its first move changed before its GO:
+# step 2, no move done.
 begin unit_write_by_own_run_list_never_runs
 fill_src 39; canary
 printf 'dispatch 1,2 tu-self.prog\nwait 1,2 1\nreplay copy.txt\nsignal 9\n' > "$work/steps_self2.txt"
-self_write 0x4100a0 steps_self2.txt "4 steps, .*"
+case $board in *rv64) changed_at=0x2000000000000 ;; *) changed_at=0x1000000000000 ;; esac
+self_write 0x4100a0 steps_self2.txt "4 steps, .*" $changed_at
 canary_kept "the REPLAY step after the write"
 k forget @$R; want_rc 0 forget
 still_serves
