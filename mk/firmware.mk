@@ -114,7 +114,7 @@ FW_COLD_rv32 := mover/validate.c:kmv_validate,kmv_validate_frame,kmv_status_text
                 dispatch/recover.c:kdp_abort,kdp_fault,kdp_hidden,kdp_owed_start,kdp_refuse,kdp_settle,kdp_timeout \
                 dispatch/wait.c:kdp_fail,kdp_wait_reg,kdp_drain,kdp_ctrl_read \
                 service/kq_cold.c:kq_cold_refuse,kq_cold_enumerate,kq_cold_aborted,kq_cold_exec,kq_cold_group_failed,kq_cold_stop,kq_cold_run_replay,kq_cold_changed \
-                service/owned.c:kq_cold_owned \
+                service/owned.c:kq_cold_owned,kq_copy_indices \
                 service/kq_check_cold.c:kq_check_cold \
                 hal/rv32/kvm_mul.c:__mulsi3,__muldi3 \
                 service/record.c:kq_rec_exec,kq_rec_result \

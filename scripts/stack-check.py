@@ -178,8 +178,9 @@ def analyse(funcs, saves, cold):
                     pass                            # a computed jump inside the function
                 elif f == "kvm_call":
                     pass                            # the interpreter's call of native code
-                elif f in INDIRECT:
-                    calls.update(INDIRECT[f])
+                elif f.split(".")[0] in INDIRECT:
+                    # GCC's clones (rec_validate.constprop.0) call what the function calls
+                    calls.update(INDIRECT[f.split(".")[0]])
                 elif LENIENT:
                     UNBOUNDED.append("%s at 0x%x" % (f, a))
                 else:

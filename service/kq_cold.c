@@ -63,47 +63,11 @@ static void cold_replay_result(struct kq_err *e, unsigned st, const struct kmv_r
         e->value = kq_step_value(step, e->value);
 }
 
-/* A gather's index words are read by the mover itself when its move runs: the firmware copies
- * the first index word (8 indices: KS_MV_GATHER_ROWS lets a move reach no more) of every INDEX
- * write of a list that gathers into its copy buffer, after the list, and points the INDEX
- * write of the list's copy there (count at most 8), so the mover reads the indices that were
- * checked. Returns the slots used, or -1 when the buffer has no room for them (the list is
- * refused KS_LIST_TOO_LONG). Index words the processor cannot read are left as they are: a
- * gather using them was refused (KMV_ADDR_UNREAD). */
-static int cold_copy_indices(struct kd_write *w, uint32_t n, uint64_t slot_ug)
-{
-    uint32_t gathers = 0, slots = 0;
-    for (uint32_t i = 0; i < n; i++)
-        gathers |= kd_is_go(&w[i]) && KBF_FIELD_GET(KMV_CTRL_MODE, w[i].lo) == KMV_MODE_GATHER;
-    if (!gathers)
-        return 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (w[i].off != KMV_REG_INDEX)
-            continue;
-        uint64_t v = kd_value(&w[i]);
-        uint64_t base = KBF_FIELD_GET(KMV_INDEX_BASE, v), count = KBF_FIELD_GET(KMV_INDEX_COUNT, v);
-        struct kq_err e;
-        if (kq_range(&kq_env.reach, base, KMV_WORD_BYTES, KMV_WORD_BYTES, &e) != KS_OK)
-            continue;
-        uint64_t slot = slot_ug + (uint64_t)slots * KMV_WORD_BYTES;
-        if (slot + KMV_WORD_BYTES > KX_FW_COPY_OFFSET + KX_FW_COPY_BYTES)
-            return -1;
-        volatile kq_word *d = (volatile kq_word *)hal_ug_ptr(slot);
-        const volatile kq_word *src = (const volatile kq_word *)hal_ug_ptr(base);
-        for (unsigned k = 0; k < KMV_WORD_BYTES / 4; k++)
-            d[k] = src[k];
-        w[i] = kd_make(KMV_REG_INDEX, KBF_FIELD_PREP(KMV_INDEX_BASE, slot) |
-                                     KBF_FIELD_PREP(KMV_INDEX_COUNT, count < 8 ? count : 8));
-        slots++;
-    }
-    return (int)slots;
-}
-
 /* Copies n records of a list the checks range-checked (n <= KD_MAX_WRITES) into the copy
  * buffer, marks it in use (KQ_OWN_CMD: the command's data, KQ_OWN_LIST: the REPLAY step's
  * list, or {0, 0}), validates the copy with kq_caps (the owned ranges; through kq_env.validate,
  * the native entry, so the validator gets an interpreted stack of its own), copies a gathering
- * list's index words too (cold_copy_indices) and validates the copy again against them, then
+ * list's index words too (kq_copy_indices, owned.c) and validates the copy again against them, then
  * replays the copy (kmv_replay_validated): what runs is what was checked, however the host
  * rewrites the original meanwhile. RV32: the copies are written through the data cache, which
  * the replay flushes before the mover starts (the CPU reads them from the cache in between). */
@@ -127,7 +91,7 @@ static unsigned cold_replay_copy(uint64_t cmd, uint64_t cmd_bytes, uint64_t list
     unsigned st = kq_env.validate(d, n, &kq_caps, r);
     if (st == KS_OK) {
         uint64_t slot_ug = (KX_FW_COPY_OFFSET + (uint64_t)n * KD_RECORD_BYTES + 31u) & ~(uint64_t)31;
-        int slots = cold_copy_indices(d, n, slot_ug);
+        int slots = kq_copy_indices(d, n, slot_ug, KX_FW_COPY_OFFSET + KX_FW_COPY_BYTES);
         if (slots < 0) {
             st = KS_LIST_TOO_LONG;
             r->status = st;

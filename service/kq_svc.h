@@ -115,6 +115,9 @@ void kq_cold_changed(struct kq_err *e, const struct kq_step *st, uint32_t i);
  * reach), installed for kmv_replay (kmv_caps_use) and used by the service's own validations.
  * On the cold path, not at boot: boot_insns does not pay for it. */
 void kq_cold_owned(void);
+/* owned.c: a gathering list's index words copied to firmware memory from slot_ug (before
+ * end_ug), its INDEX writes pointed there; the slots used, or -1 (no room). */
+int kq_copy_indices(struct kd_write *w, uint32_t n, uint64_t slot_ug, uint64_t end_ug);
 
 /* record.c's entries (cold on RV32):
  * kq_rec_exec (from kq_cold_exec, cold-to-cold): RECORD, FORGET, RECORDS; a REPLAY / RUN by

@@ -97,13 +97,18 @@ static void rec_result(struct kq_err *e, unsigned st, const struct kmv_result *r
 }
 
 /* Validates the n writes at ug (the record area) as REPLAY validates its copy: with the
- * service's caps, the host's command data and list in use (owned) while it runs. */
+ * service's caps, the host's command data and list in use (owned) while it runs, and the index
+ * words copied into the record at [idx, idx_end) not refused as owned (none: idx = idx_end). */
 static unsigned rec_validate(uint32_t ug, uint32_t n, uint64_t cmd, uint64_t cmd_bytes,
-                             uint64_t list, struct kmv_result *r)
+                             uint64_t list, struct kmv_result *r, uint32_t idx, uint32_t idx_end)
 {
     /* the owned ranges and caps (owned.c): a cold-to-cold call on RV32, on this chain's
      * interpreted stack (docs/kvm.md "Stack": 336 + 64 + its 16) */
-    kq_cold_owned();
+    kq_cold_owned();                    /* idx_lo, idx_hi: 0 */
+    if (idx != idx_end) {
+        kq_caps.idx_lo = idx;
+        kq_caps.idx_hi = idx_end;
+    }
     kq_owned[KQ_OWN_CMD].lo = cmd;
     kq_owned[KQ_OWN_CMD].hi = cmd + cmd_bytes;
     kq_owned[KQ_OWN_LIST].lo = list;
@@ -112,7 +117,44 @@ static unsigned rec_validate(uint32_t ug, uint32_t n, uint64_t cmd, uint64_t cmd
     unsigned st = kq_env.validate((const struct kd_write *)(uintptr_t)hal_ug_ptr(ug), n, &kq_caps, r);
     for (unsigned k = KQ_OWN_CMD; k < KQ_OWN_N; k++)
         kq_owned[k].lo = kq_owned[k].hi = 0;
+    if (idx != idx_end)
+        kq_caps.idx_lo = kq_caps.idx_hi = 0;
     return st;
+}
+
+/* A list kept as it is (RV32: BOARD_REC_SEALED 0) at `to`, n writes, validated: when it
+ * gathers, the mover reads its index words at each replay, so they are kept in the record too
+ * (from at + *used, before at + room), its INDEX writes pointed at them (kq_copy_indices,
+ * owned.c) and the list validated again against them: the record holds the indices that were
+ * checked, under its digest, whatever the host's copy becomes. KS_OK with *used past them,
+ * KS_REC_FULL (no room; detail: at least one word more), or the validation's status in r. */
+static unsigned rec_indices(uint32_t at, uint32_t room, uint32_t *used, uint32_t to, uint32_t n,
+                            uint64_t cmd, uint64_t cmd_bytes, uint64_t list, struct kmv_result *r)
+{
+    uint32_t slot = at + *used;
+    int slots = kq_copy_indices((struct kd_write *)(uintptr_t)hal_ug_ptr(to), n, slot, at + room);
+    if (slots < 0) {
+        r->detail = *used + KMV_WORD_BYTES;
+        return KS_REC_FULL;
+    }
+    if (!slots)
+        return KS_OK;
+    *used += (uint32_t)slots * KMV_WORD_BYTES;
+    return rec_validate(to, n, cmd, cmd_bytes, list, r, slot, at + *used);
+}
+
+/* A list kept as it is and copied from another record (a RUN's REPLAY_H step) to `to`: its
+ * INDEX writes that point into the bytes it was copied from (its index words, kept after it:
+ * rec_indices) are pointed at their copies, so this record stands whatever becomes of that one. */
+static void rec_relocate(uint32_t to, uint32_t n, uint64_t from, uint32_t bytes)
+{
+    struct kd_write *w = (struct kd_write *)(uintptr_t)hal_ug_ptr(to);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t v = kd_value(&w[i]), base = KBF_FIELD_GET(KMV_INDEX_BASE, v);
+        if (w[i].off == KMV_REG_INDEX && base - from < bytes)
+            w[i] = kd_make(KMV_REG_INDEX, (v & ~(uint64_t)KMV_INDEX_BASE) |
+                                          KBF_FIELD_PREP(KMV_INDEX_BASE, base - from + to));
+    }
 }
 
 /* Sealed boards (BOARD_REC_SEALED): the n writes at src copied into the firmware's copy buffer
@@ -122,7 +164,7 @@ static unsigned rec_stage(uint64_t src, uint32_t n, uint64_t cmd, uint64_t cmd_b
                           struct kmv_result *r, uint32_t *bytes)
 {
     rec_copy(KX_FW_COPY_OFFSET, src, n * KD_RECORD_WORDS);
-    unsigned vs = rec_validate(KX_FW_COPY_OFFSET, n, cmd, cmd_bytes, src, r);
+    unsigned vs = rec_validate(KX_FW_COPY_OFFSET, n, cmd, cmd_bytes, src, r, 0, 0);
     uint32_t moves;
     *bytes = round32(kmv_seal(0, (const struct kd_write *)(uintptr_t)hal_ug_ptr(KX_FW_COPY_OFFSET), n,
                               &moves) * 8u);
@@ -196,7 +238,13 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
         rec_copy(at + hdr, s->addr, first / 4u);
     if (!steps) {
         if (!BOARD_REC_SEALED) {
-            unsigned vs = rec_validate(at + hdr, n, s->addr, first, s->addr, &r);
+            unsigned vs = rec_validate(at + hdr, n, s->addr, first, s->addr, &r, 0, 0);
+            if (vs == KS_OK)
+                vs = rec_indices(at, room, &used, at + hdr, n, s->addr, first, s->addr, &r);
+            if (vs == KS_REC_FULL) {
+                fill(e, vs, r.detail, 2);
+                return;
+            }
             if (vs != KS_OK) {
                 rec_result(e, vs, &r, KQ_NO_STEP);
                 return;
@@ -212,6 +260,7 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
             st->op = KQ_STEP_REPLAY;
             st->n = n;
             st->addr = at + hdr;
+            st->rsvd3 = used - hdr;                 /* the list and its index words */
         }
         detail = n;
         n = r.moves;                                /* >= 1: a valid list ends with a GO */
@@ -248,7 +297,7 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
                 hs = (const struct kq_step *)(uintptr_t)hal_ug_ptr(h->ug);
                 w = hs->n;
                 src = hs->addr;
-                b = BOARD_REC_SEALED ? (uint32_t)hs->rsvd3 : round32(w * KD_RECORD_BYTES);
+                b = (uint32_t)hs->rsvd3;            /* kept: with its index words (RV32) */
             } else if (BOARD_REC_SEALED) {
                 /* refused as RUN's check refuses it: value = the step | the write */
                 unsigned vs = rec_stage(src, w, s->addr, first, &r, &b);
@@ -267,23 +316,32 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
                 used += b;
                 continue;
             }
-            rec_copy(to, src, BOARD_REC_SEALED ? b / 4u : w * KD_RECORD_WORDS);
-            if (!h) {
+            rec_copy(to, src, h ? b / 4u : w * KD_RECORD_WORDS);
+            if (h && !BOARD_REC_SEALED)
+                rec_relocate(to, w, src, b);
+            if (!BOARD_REC_SEALED && !h) {
                 /* refused as RUN's check refuses it: value = the step | the write */
-                unsigned vs = rec_validate(to, w, s->addr, first, src, &r);
+                uint32_t u = used + b;
+                unsigned vs = rec_validate(to, w, s->addr, first, src, &r, 0, 0);
+                if (vs == KS_OK)
+                    vs = rec_indices(at, room, &u, to, w, s->addr, first, src, &r);
+                if (vs == KS_REC_FULL) {
+                    fill(e, vs, r.detail, 2);
+                    return;
+                }
                 if (vs != KS_OK) {
                     fill(e, vs, r.detail, kq_step_value(i, r.index));
                     return;
                 }
+                b = u - used;                       /* the list and its index words */
             }
             /* kept in the form a recorded RUN runs: a REPLAY of a list in the record area */
             st->op = KQ_STEP_REPLAY;
             st->n = w;
             st->addr = to;
-            if (BOARD_REC_SEALED) {
+            if (BOARD_REC_SEALED)
                 st->rsvd2 = hs->rsvd2;
-                st->rsvd3 = b;
-            }
+            st->rsvd3 = b;
             used += b;
         }
         detail = n;

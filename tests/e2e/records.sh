@@ -31,6 +31,9 @@ cpl() { sed -n 's/^\([a-z]*\): status=\([A-Z_]*\) detail=\([0-9a-fx]*\) value=\(
 handle() { sed -n 's/^handle @\(0x[0-9a-f]*\) .*/\1/p' <<< "$OUT"; }
 mem() { "$kactl" read "$1" "$2" | sed 's/^[^:]*: *//'; }
 boot() { k boot "$fw" "$@"; [ "$RC" -eq 0 ] || why="$why boot $*: $(tail -n1 <<< "$OUT");"; }
+put_w() { "$kactl" write "$1" "$2" > /dev/null || why="$why kactl write $1 failed;"; }
+memx() { mem "$@" | tr -d ' \n'; }
+rec_at() { sed -n "s/^  @$1 .* bytes at \(0x[0-9a-f]*\)$/\1/p" <<< "$OUT"; }
 
 hp_start "$board" "$out" "$work/qemu" "" || { echo "FAIL: e2e-records-$board/qemu_start $(head -c 300 "$HP_LOG")"; exit 0; }
 export KACTL_SOCKET=$HP_SOCK
@@ -226,6 +229,47 @@ boot
 still_serves
 end
 
+# ---- a recorded gather (RV32; RV64 cannot reach GATHER, 0x50: RECORD refuses it as REPLAY
+# does, NO_REACH). The mover reads a gather's index words when its move runs, so RECORD keeps
+# them in the record (after the list, under the record's digest) and points the INDEX write
+# there: a replay by handle gathers by the indices that were checked, whatever the host's copy
+# becomes. gather.txt: 9 writes, rows of W (0x18_1000, pitch 32) by the indices at 0x19_1000
+# (count 2) into 0x19_2000. Its record: 2 steps (64) + 108 bytes -> 128 + one index word (32).
+zero_g() { "$kactl" write 0x192000 "$(printf '%0128d' 0)" > /dev/null || why="$why zeroing 0x19_2000;"; }
+rows30() { [ "$(memx 0x192000 64)" = "$(memx 0x181060 32)$(memx 0x181000 32)" ] || why="$why $1: not W rows 3 and 0;"; }
+begin recorded_gather_keeps_its_indices
+fill_src 47
+"$kactl" write 0x191000 03000000 00000000 > /dev/null      # indices 3, 0
+k record $demo/gather.txt
+case $board in
+  *rv64)
+    want_rc 1 "record gather.txt"; want_out "^record: status=NO_REACH detail=0x50 " ;;
+  *)
+    want_rc 0 "record gather.txt"; G=$(handle)
+    "$kactl" write 0x191000 01000000 02000000 > /dev/null  # the host's indices change: 1, 2
+    k records; GA=$(rec_at $G)
+    want_out "^  @$G list 9 writes, 224 bytes at "
+    GI=$(( ${GA:-0} + 192 ))
+    [ "$(memx $GI 8)" = 0300000000000000 ] || why="$why the record's index word reads '$(memx $GI 8)';"
+    zero_g; k replay @$G; want_rc 0 "replay @$G"; rows30 "replay @H"
+    # its own index word changed by a host write: refused, nothing gathered
+    put_w $GI 01000000; zero_g
+    k replay @$G; want_rc 1 "replay @$G, index word changed"
+    [ "$(cpl)" = "REC_CHANGED $G 0x0" ] || why="$why changed index word: '$(cpl)';"
+    [ "$(memx 0x192000 64)" = "$(printf '%0128d' 0)" ] || why="$why gathered by a changed index word;"
+    put_w $GI 03000000
+    # a RUN record naming it keeps its own copy, the INDEX write pointed at it: it gathers the
+    # same rows once the list is forgotten and its bytes overwritten
+    printf 'replay @%s\n' "$G" > "$work/steps_g.txt"
+    k record "$work/steps_g.txt"; want_rc 0 "record a RUN naming it"; RG=$(handle)
+    k forget @$G; want_rc 0 "forget the list"
+    put_w $GI 02000000
+    zero_g; k run @$RG; want_rc 0 "run @$RG"; rows30 "run @H after the list was forgotten"
+    k forget @$RG; want_rc 0 "forget the RUN" ;;
+esac
+still_serves
+end
+
 # ---- a record changed behind the firmware's back (docs/service.md "Records": a digest kept at
 # RECORD, checked over the whole record before anything of a by-handle use runs): a host write
 # or a unit program into the record area. KS_REC_CHANGED is 0x2B (status.h), detail = the
@@ -234,8 +278,6 @@ end
 # 0x0000100001000001: base 0x10_0000, walker 1): at record offset W5 in a list's record and in a
 # step list's of 2 steps (64 bytes of steps, then the list). 0x01020001 makes the base 0x10_2000: a list that still validates, so
 # only the digest can tell. Canaries sit where the list writes and where the changed one would.
-memx() { mem "$@" | tr -d ' \n'; }
-rec_at() { sed -n "s/^  @$1 .* bytes at \(0x[0-9a-f]*\)$/\1/p" <<< "$OUT"; }
 DST_Y=0x102000
 CAN=$(pattern 1024 77)
 canary() { "$kactl" write $DST_X "${CAN:0:512}" > /dev/null && "$kactl" write $DST_W "$CAN" > /dev/null &&
@@ -247,7 +289,6 @@ find_rec() { k records; AT=$(rec_at "$1"); [ -n "$AT" ] || why="$why record $1 n
   [ "$(memx $W 4)" = 01000001 ] || why="$why the word at $(printf 0x%x $W) reads '$(memx $W 4)', want 01000001;"; }
 change() { put_w $W 01000201; }
 restore() { put_w $W 01000001; }
-put_w() { "$kactl" write "$1" "$2" > /dev/null || why="$why kactl write $1 failed;"; }
 
 begin host_write_list_record_refused
 boot
