@@ -51,7 +51,7 @@
 #define KS_REC_UNKNOWN         0x28u    /* a handle this firmware never issued (slot past the boot block's rec_handles, generation not yet issued); detail = the handle */
 #define KS_REC_STALE           0x29u    /* a handle whose record is gone; detail = the handle, value = 1 forgotten or its slot reused, 2 lost at a firmware restart */
 #define KS_REC_KIND            0x2Au    /* a RUN step list's handle given to REPLAY (or a descriptor list's to RUN); detail = the handle */
-#define KS_REC_CHANGED         0x2Bu    /* a record's bytes no longer match the digest RECORD kept (a host write or a unit program changed them): nothing of the command ran; detail = the handle, value = 0 (in a RUN: the step naming it) */
+#define KS_REC_CHANGED         0x2Bu    /* a record's bytes no longer match what RECORD kept (a host write or a unit program changed them): detail = the handle; found before the command: nothing ran, value = 0 (in a RUN: the step naming it << 48); an RV64 sealed move found changed as it was loaded: it and the moves after it did not run, value = the moves before it (in a RUN: the step << 48 | those) */
 #define KS_REC_FULL            0x78u    /* RECORD: no free handle (value 1) or not enough free record bytes (value 2); detail = the bytes it would hold */
 #define KS_ABORTED             0x71u    /* taken before a firmware restart and never completed: it may have
                                          * run partly; detail = 0, value = 0 */

@@ -78,8 +78,9 @@ def test_unknown_and_forgotten_handles(node):
 
 
 def test_changed_record_refused(node):
-    """A host write into a record (here through the binding's own node.write) is found by the
-    record's digest before anything runs: KS_REC_CHANGED 0x2B, detail the handle, value 0; the
+    """A host write into a record (here through the binding's own node.write) is found before
+    anything runs (RV32: the record's digest; RV64: the first sealed move's own check, the word
+    changed being its header): KS_REC_CHANGED 0x2B, detail the handle, value 0; the
     destination untouched; the record still held; the word put back makes it run again."""
     src = np.arange(N, dtype=np.uint32) + 11
     node.write(BASE, src)
