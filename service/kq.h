@@ -11,6 +11,7 @@
 #include "kohaku/cpu_map.h"
 #include "kohaku/queue.h"
 #include "kohaku/status.h"
+#include "kohaku/sum4.h"
 #include "kmv.h"
 
 /* Assertion sites of the service (boot/boot.h: a block of 16). */
@@ -65,29 +66,21 @@ enum kq_own {
 #define KQ_REC_SLOTS  8u
 /* A record's digest (docs/service.md "Records"): the sum, modulo 2^bits, of its bytes read as
  * native words (32 bits on RV32, 64 on RV64 and host builds), plus seed. RECORD keeps minus
- * the sum (seed 0); every use by handle adds the words to that over the whole record before
+ * the sum (seed 0); every use by handle adds the words to that over the record's span before
  * anything runs (queue.c, kq_check_cold.c) and wants 0, so a host write or a unit program that
  * changed any one word is seen (the word's difference is not 0 modulo 2^bits) and nothing
  * runs. A sum does not see words swapped or changes that cancel: it finds accidents and stray
- * writes, not a forgery (docs/reliability.md). One load and one add a word, four words a turn,
- * from the end down (the start stays in its register for the run that follows): it runs on
- * every use, natively (RV32 bytes). A Fletcher-style pair (a += w; b += a; a + 2b), which sees
+ * writes, not a forgery (docs/reliability.md). One load and one add a word, four words a turn:
+ * include/kohaku/sum4.h's loop, the one hal_sum4 runs at every use by handle (queue.c), so the
+ * host test of this function tests that loop. A Fletcher-style pair (a += w; b += a; a + 2b), which sees
  * swaps, measured 28.13 / 21.44 cycles a write by handle against 23.60 / 19.17 and 12 RV32
  * bytes more (docs/service.md "Records"). bytes: a multiple of 32, not 0. */
 typedef uintptr_t kq_sum;
 _Static_assert(32u % (4u * sizeof(kq_sum)) == 0, "a record's 32-byte multiple is whole turns");
 static inline kq_sum kq_rec_digest(const volatile void *at, uint32_t bytes, kq_sum seed)
 {
-    const volatile kq_sum *start = (const volatile kq_sum *)at;
-    const volatile kq_sum *p = (const volatile kq_sum *)(const volatile void *)((uintptr_t)at + bytes);
-    do {
-        p -= 4;
-        seed += p[0];
-        seed += p[1];
-        seed += p[2];
-        seed += p[3];
-    } while (p != start);
-    return seed;
+    const volatile kq_sum *p = (const volatile kq_sum *)at;
+    return kx_sum4(seed, p, (const volatile kq_sum *)(const volatile void *)((uintptr_t)at + bytes));
 }
 struct kq_rec {
     /* the handle ^ (the op that runs it << 3): REPLAY (1) for a descriptor list, RUN (3) for a

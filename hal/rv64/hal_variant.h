@@ -4,6 +4,7 @@
 #define KOHAKU_HAL_VARIANT_H
 
 #include <stdint.h>
+#include "kohaku/sum4.h"
 #include "board.h"
 #include "boot.h"
 #include "kohaku/mover_regs.h"
@@ -68,16 +69,11 @@ static inline uint64_t hal_instret_boot(void)
     return hal_instret();
 }
 
-/* s plus the words p .. end - 1 (end - p a nonzero multiple of 4), modulo 2^64, read as they
- * are in memory: the record digest's loop (service/queue.c kq_rec_changed). Inline: RV64 has
- * one caller (RV32's is out of line, shared with its cold-segment check). */
+/* The record digest's loop (service/queue.c kq_rec_changed): include/kohaku/sum4.h's, inline
+ * (RV64 has one caller; RV32's is out of line, shared with its cold-segment check). */
 static inline uintptr_t hal_sum4(uintptr_t s, const volatile uintptr_t *p, const volatile uintptr_t *end)
 {
-    do {
-        s += p[0] + p[1] + p[2] + p[3];
-        p += 4;
-    } while (p != end);
-    return s;
+    return kx_sum4(s, p, end);
 }
 
 static inline void hal_fence(void)

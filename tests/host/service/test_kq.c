@@ -633,7 +633,8 @@ static void handles(void)
 }
 
 /* The record digest (kq.h kq_rec_digest: RECORD keeps it; the native check at every use by
- * handle runs the same sum through hal_sum4, tests/e2e/records.sh): by its definition in docs/service.md "Records", the sum of the bytes read as native
+ * handle runs the same loop, include/kohaku/sum4.h kx_sum4, as hal_sum4; RV32's cold-segment
+ * check too): by its definition in docs/service.md "Records", the sum of the bytes read as native
  * words modulo 2^(8 x word), plus the seed; any one word changed by anything is seen, any one
  * bit flipped is seen; words swapped are not (the documented limit of a sum). */
 static void digest(void)
