@@ -32,33 +32,38 @@ static uint32_t rec_hi(void)
     return KX_FW_REC_OFFSET + (nb ? nb : KQ_REC_DEF_BYTES);
 }
 
-/* First fit: the lowest start in the area where `need` bytes touch no record. Returns the
- * start, or 0 (the area never starts at 0). *room: bytes free from there to the next record
- * or the area's end. */
-static uint32_t rec_alloc(uint32_t need, uint32_t *room)
+/* The area's free runs start at its base or at a record's end (where no record covers that
+ * point) and end at the next record's start or the area's end. Returns the start of the first
+ * (a list's record) or the largest (a step list's, `largest`: its lists are kept after its steps
+ * in the same run, so the run that holds it all exists exactly when the largest does) free
+ * run of at least `need` bytes, or 0 (the area never starts at 0); *room: that run's bytes. */
+static uint32_t rec_alloc(uint32_t need, uint32_t *room, uint32_t largest)
 {
     const struct kq_recs *t = &kq_recs;
-    uint32_t at = KX_FW_REC_OFFSET, hi = rec_hi();
-    for (;;) {
-        uint32_t end = hi, moved = 0;
-        for (uint32_t i = 0; i < KQ_RECS_SLOTS(t); i++) {
+    uint32_t hi = rec_hi(), best = 0, slots = KQ_RECS_SLOTS(t);
+    *room = 0;
+    for (uint32_t c = 0; c <= slots; c++) {
+        uint32_t at = KX_FW_REC_OFFSET, end = hi;
+        if (c < slots) {
+            if (!t->r[c].n)
+                continue;                           /* free: n 0 (its other words unset) */
+            at = t->r[c].ug + t->r[c].bytes;
+        }
+        for (uint32_t i = 0; i < slots; i++) {
             const struct kq_rec *r = &t->r[i];
             if (!r->n)
-                continue;                           /* free: n 0 (its other words unset) */
-            if (r->ug < at + need && at < r->ug + r->bytes) {
-                at = r->ug + r->bytes;              /* past it, and look again */
-                moved = 1;
-            } else if (r->ug >= at && r->ug < end) {
+                continue;
+            if (r->ug <= at && at < r->ug + r->bytes)
+                end = at;                           /* inside a record: no run starts here */
+            else if (r->ug > at && r->ug < end)
                 end = r->ug;
-            }
         }
-        if (at + need > hi)
-            return 0;
-        if (!moved) {
+        if (end >= at + need && (!best || (largest ? end - at > *room : at < best))) {
+            best = at;
             *room = end - at;
-            return at;
         }
     }
+    return best;
 }
 
 static uint32_t rec_free_bytes(void)
@@ -225,7 +230,7 @@ static void rec_record(const struct kq_sub *s, struct kq_err *e)
     }
     /* no free handle (value 1) or no free run of bytes (2): detail = the bytes it would hold */
     slot = rec_slot();
-    uint32_t at = slot == KQ_REC_SLOTS ? 0 : rec_alloc(hdr + kept, &room);
+    uint32_t at = slot == KQ_REC_SLOTS ? 0 : rec_alloc(hdr + kept, &room, steps);
     if (!at) {
         fill(e, KS_REC_FULL, hdr + kept, slot == KQ_REC_SLOTS ? 1 : 2);
         return;

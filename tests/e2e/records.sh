@@ -229,6 +229,26 @@ boot
 still_serves
 end
 
+# ---- a step list's record takes the largest free run of the area: its steps and the lists
+# copied after them are one run of bytes, which the first run that holds its steps alone may
+# not be (before: REC_FULL with most of the area free). A and B are copy.txt's records; A
+# forgotten leaves a free run of LIST_HELD bytes at 0x41_0000, too short for two steps (64)
+# and two copies of the list (LIST_HELD - 64 each): the record goes after B.
+begin run_record_takes_a_run_that_holds_it
+k record $demo/copy.txt; want_rc 0 "record A"; A=$(handle)
+k record $demo/copy.txt; want_rc 0 "record B"; B=$(handle)
+k forget @$A; want_rc 0 "forget A"
+printf 'replay copy.txt\nreplay copy.txt\n' > "$work/steps_two.txt"
+k record "$work/steps_two.txt"; want_rc 0 "record two REPLAY steps"; R=$(handle)
+k records
+want_out "^  @$R steps 2 steps, $(( 64 + 2 * (LIST_HELD - 64) )) bytes at $(printf 0x%x $(( 0x410000 + 2 * LIST_HELD )))$"
+fill_src 53; zero_dst
+k run @$R; want_rc 0 "run @$R"; [ "$(dst)" = "$(src)" ] || why="$why the record did not copy;"
+k forget @$R; want_rc 0 "forget it"; k forget @$B; want_rc 0 "forget B"
+k records; want_out 'records: 0 held, 262144 bytes free'
+still_serves
+end
+
 # ---- a recorded gather (RV32; RV64 cannot reach GATHER, 0x50: RECORD refuses it as REPLAY
 # does, NO_REACH). The mover reads a gather's index words when its move runs, so RECORD keeps
 # them in the record (after the list, under the record's digest) and points the INDEX write
