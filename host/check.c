@@ -117,6 +117,18 @@ int kh_ug_check(uint64_t ug, uint64_t len, char *err, size_t errlen)
     return KH_OK;
 }
 
+int kh_fw_own_check(uint64_t ug, uint64_t len, char *err, size_t errlen)
+{
+    /* mesh 0's DRAM, the range kh_ug_check accepts below 4 GB */
+    if (len && ug < KH_FW_OWN_HI && ug + len > KH_FW_OWN_LO)
+        return fail(err, errlen,
+                    "0x%llx + %llu bytes touches the firmware's own DRAM at 0x%x-0x%x (its cold code, "
+                    "the copy buffer it checks lists in, the record area): the firmware would run what "
+                    "it did not check (kactl write --raw writes there anyway, for tests and repairs)",
+                    (unsigned long long)ug, (unsigned long long)len, KH_FW_OWN_LO, KH_FW_OWN_HI - 1u);
+    return KH_OK;
+}
+
 /* ---- Descriptor lists: every move's walks ---- */
 
 struct walker {

@@ -1422,6 +1422,9 @@ static const char help_write[] =
     "usage: kactl write ADDR HEX...    bytes (pairs of hex digits, optional 0x, several arguments\n"
     "                                  concatenated) to node memory at unit-global ADDR\n"
     "       kactl write ADDR --file FILE   the bytes of FILE (`-`: stdin), any size that fits memory\n"
+    "       kactl write --raw ADDR ...   also into the firmware's own DRAM (0x400000-0x50ffff: its\n"
+    "                                  cold code, copy buffer, records), refused without --raw:\n"
+    "                                  for tests that play a stray write and for repairs\n"
     "       kactl write --agent OFF VALUE   one 64-bit control-agent register\n";
 
 /* What is wrong with a HEX argument of `kactl write`, in the user's words. */
@@ -1535,8 +1538,14 @@ static int cmd_write(int argc, char **argv)
         j_hex(&J, "value", v);
         return EX_OK;
     }
+    /* --raw: the firmware's own DRAM too (kh_mem_write_raw) */
+    int raw = argc > 1 && !strcmp(argv[1], "--raw");
+    if (raw) {
+        argc--;
+        argv++;
+    }
     if (argc < 3)
-        die(EX_USAGE, "usage: kactl write ADDR HEX... | kactl write ADDR --file FILE");
+        die(EX_USAGE, "usage: kactl write [--raw] ADDR HEX... | kactl write [--raw] ADDR --file FILE");
     uint64_t a = num_arg("ADDR", argv[1], UINT64_MAX);
     size_t cap = 0, n = 0;
     uint8_t *b;
@@ -1557,10 +1566,11 @@ static int cmd_write(int argc, char **argv)
     /* The whole range where memory is, before anything is sent: no alias, no wrap, no byte
      * that would vanish (host/check.c). */
     char err[KH_ERR_LEN];
-    if (kh_ug_check(a, n, err, sizeof err))
+    if (kh_ug_check(a, n, err, sizeof err) || (!raw && kh_fw_own_check(a, n, err, sizeof err)))
         die(EX_USAGE, "write: %s; nothing was written", err);
     connect_node();
-    if (kh_mem_write(&node, a, b, n) || kh_flush(&node))     /* landed before it says so */
+    if ((raw ? kh_mem_write_raw(&node, a, b, n) : kh_mem_write(&node, a, b, n)) ||
+        kh_flush(&node))                                    /* landed before it says so */
         node_die("write");
     printf("wrote %zu bytes at 0x%llx\n", n, (unsigned long long)a);
     j_hex(&J, "addr", a);

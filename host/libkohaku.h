@@ -167,7 +167,16 @@ const char *kh_port_status_name(unsigned st);
 
 /* Node memory (DRAM, staging) at unit-global addresses, behind the processor's caches. */
 int kh_mem_read(struct kh_node *n, uint64_t ug, void *buf, size_t len);
+/* kh_mem_write refuses (KH_E_INPUT, nothing written) a range touching the firmware's own DRAM,
+ * KH_FW_OWN_LO..KH_FW_OWN_HI (docs/host-interface.md §2.1, §12: the RV32 image's cold code, the
+ * copy buffer REPLAY checks lists in, the record area): a write there while the firmware runs
+ * changes what it runs, and the firmware can only find it afterwards (a record's check, the
+ * cold segment's) or not at all (the copy buffer mid-command). kh_mem_write_raw writes there
+ * too: for tests that play a stray write and for repairs, not for data (kactl write --raw). */
 int kh_mem_write(struct kh_node *n, uint64_t ug, const void *buf, size_t len);
+int kh_mem_write_raw(struct kh_node *n, uint64_t ug, const void *buf, size_t len);
+#define KH_FW_OWN_LO  KX_FW_DRAM_OFFSET
+#define KH_FW_OWN_HI  (KX_FW_REC_OFFSET + KQ_REC_MAX_BYTES)
 int kh_mem_zero(struct kh_node *n, uint64_t ug, size_t len);
 /* The control agent's registers (docs/hardware.md §1 offsets, include/kohaku/agent_regs.h): the
  * host-driven path of the bench (PROG_*, STAGE, NODE_STATUS) is these two calls. */
@@ -419,6 +428,9 @@ void kh_explain_cpl(const struct kq_cpl *c, char *buf, size_t len);
  * an unserved aperture (dropped), DRAM past 4 GB or staging past 2 MB (hits nothing), or the
  * range running past a region's end. kh_mem_read/write/zero refuse such a range the same way. */
 int kh_ug_check(uint64_t ug, uint64_t len, char *err, size_t errlen);
+/* KH_OK unless [ug, ug + len) touches the firmware's own DRAM (KH_FW_OWN_LO..HI, kh_mem_write):
+ * KH_E_INPUT and the message in err. */
+int kh_fw_own_check(uint64_t ug, uint64_t len, char *err, size_t errlen);
 /* One phrase: what ug decodes to ("0x1000200000 names mesh 1 (bits 37:36): ..."). */
 void kh_ug_describe(uint64_t ug, char *buf, size_t len);
 /* Every move of a descriptor list: the walks it reads and writes (destination and source walks

@@ -352,10 +352,18 @@ int kh_mem_read(struct kh_node *n, uint64_t ug, void *buf, size_t len)
     return rc ? rc : kh_bytes_read(n, KHP_MEM(0, ug), buf, len);
 }
 
-int kh_mem_write(struct kh_node *n, uint64_t ug, const void *buf, size_t len)
+int kh_mem_write_raw(struct kh_node *n, uint64_t ug, const void *buf, size_t len)
 {
     int rc = ug_check(n, ug, len);
     return rc ? rc : kh_bytes_write(n, KHP_MEM(0, ug), buf, len);
+}
+
+int kh_mem_write(struct kh_node *n, uint64_t ug, const void *buf, size_t len)
+{
+    char m[KH_ERR_LEN - 16];
+    if (kh_fw_own_check(ug, len, m, sizeof m))
+        return kh_fail(n, KH_E_INPUT, "%s", m);
+    return kh_mem_write_raw(n, ug, buf, len);
 }
 
 int kh_mem_zero(struct kh_node *n, uint64_t ug, size_t len)

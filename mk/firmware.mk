@@ -262,13 +262,13 @@ $(foreach b,$(BOARDS),$(if $(filter rv32,$(FW_V_$(b))),\
   $(eval $(FW_O)/$(b)/obj/hal/rv32/kvm.c.o: FW_CFLAGS += -msave-restore -fno-jump-tables -fcaller-saves)))
 
 # RV64 objects of the files that are cold on RV32 (FW_COLD_rv32: no speed budget, failures and
-# once-a-command work), of mover/seal.c (RECORD's sealing, which RV32 does not link) and of
-# mover/rv64/sealed.c (the sealed replay: its loop saves nothing, its one prologue a list costs
-# about 10 cycles a command more, -80 bytes): -msave-restore, their prologues and epilogues as
-# calls to libgcc's __riscv_save/restore. One temperature list for both variants; it keeps
-# RV64's image within its 24 KB budget (-868 bytes when sealed records came in, docs/mover.md
-# §5.1).
-FW_SIZE_FIRST_rv64 := $(FW_COLD_SRCS_rv32) mover/seal.c mover/rv64/sealed.c
+# once-a-command work), of mover/seal.c (RECORD's sealing, which RV32 does not link) and of the
+# fatal paths (boot/fatal.c, boot/rv64/trap.c: run once, at the end): -msave-restore, their
+# prologues and epilogues as calls to libgcc's __riscv_save/restore. One temperature list for
+# both variants; it keeps RV64's image within its 24 KB budget (-868 bytes when sealed records
+# came in, docs/mover.md §5.1). Not the sealed replay (mover/rv64/sealed.c): -80 bytes there
+# cost a recorded RUN 19 cycles a REPLAY step (record_run_overhead_insns 1,421 -> 1,573).
+FW_SIZE_FIRST_rv64 := $(FW_COLD_SRCS_rv32) mover/seal.c boot/fatal.c boot/rv64/trap.c
 $(foreach b,$(BOARDS),$(if $(filter rv64,$(FW_V_$(b))),\
   $(eval $(call fw_obj,$(b),$(FW_SIZE_FIRST_rv64)): FW_CFLAGS += -msave-restore)))
 

@@ -339,9 +339,11 @@ class Node:
                                               strides=t.strides + (1,), writeable=False)
         return np.ascontiguousarray(arr).view(t.dtype).reshape(t.shape)
 
-    def write(self, addr: Union[int, TensorRef], data) -> int:
+    def write(self, addr: Union[int, TensorRef], data, raw: bool = False) -> int:
         """Write bytes-like data or a numpy array (its C-ordered bytes) at unit-global addr, or
-        into a contiguous :class:`TensorRef` of the same size. Returns the bytes written."""
+        into a contiguous :class:`TensorRef` of the same size. Returns the bytes written. The
+        firmware's own DRAM (0x40_0000-0x50_FFFF: its cold code, copy buffer and records) is
+        refused with :class:`InputError` unless ``raw`` (tests that play a stray write, repairs)."""
         if isinstance(addr, TensorRef):
             if not addr.contiguous:
                 raise InputError("write: a strided TensorRef cannot be written directly (copy it with a MoveList)")
@@ -357,7 +359,8 @@ class Node:
         else:
             raise InputError(f"write: bytes or a numpy array, not {type(data).__name__}")
         if b:
-            self._check(L.kh_mem_write(self._node(), addr, b, len(b)), f"writing {len(b)} bytes at {addr:#x}")
+            fn = L.kh_mem_write_raw if raw else L.kh_mem_write
+            self._check(fn(self._node(), addr, b, len(b)), f"writing {len(b)} bytes at {addr:#x}")
         return len(b)
 
     def zero(self, addr: int, length: int) -> None:

@@ -6,7 +6,7 @@ KS_REC_KIND 0x2A, detail the handle. Handles: [2:0] slot, [3] 0, [4] 1 for a ste
 import numpy as np
 import pytest
 
-from kohaku import MoveList, StatusError, Steps, TensorRef
+from kohaku import InputError, MoveList, StatusError, Steps, TensorRef
 
 BASE = 0x300000          # this module's scratch area in node DRAM
 N = 64                   # u32 words moved: 256 bytes
@@ -90,12 +90,14 @@ def test_changed_record_refused(node):
     at = {r[0]: r for r in node.records()}[h][3]    # its unit-global address
     # a list's record: two 32-byte steps, then the list; change a word of the list
     word = node.read(at + 64, dtype=np.uint32, shape=1)
-    node.write(at + 64, word ^ np.uint32(0x100))
+    with pytest.raises(InputError):         # the library refuses the firmware's own DRAM
+        node.write(at + 64, word ^ np.uint32(0x100))
+    node.write(at + 64, word ^ np.uint32(0x100), raw=True)
     e = _status(lambda: node.replay_handle(h))
     assert (e.name, e.status, e.detail, e.value) == ("REC_CHANGED", 0x2B, h, 0)
     assert np.array_equal(node.read(BASE + 0x4000, dtype=np.uint32, shape=N), canary)
     assert h in {r[0] for r in node.records()}
-    node.write(at + 64, word)
+    node.write(at + 64, word, raw=True)
     c = node.replay_handle(h)
     assert c.status == 0
     assert np.array_equal(node.read(BASE + 0x4000, dtype=np.uint32, shape=N), src)

@@ -263,6 +263,36 @@ static void elf_fw_dram_parse(void)
     CHECK_EQ(strstr(err, "firmware DRAM") == NULL, 1);
 }
 
+/* kh_mem_write (and kh_mem_zero through it) refuses the firmware's own DRAM, 0x40_0000 up to
+ * the record area's largest end, 0x51_0000 (include/kohaku/cpu_map.h KX_FW_DRAM_OFFSET,
+ * KX_FW_REC_OFFSET + 1 MB: docs/host-interface.md §2.1, §12), and writes nothing; the byte
+ * before and the byte after are the host's; kh_mem_write_raw writes there. */
+static void mem_write_fw_own_refused(void)
+{
+    struct kh_node n;
+    struct mt *t = open_node(&n, 32);
+    uint8_t z[0x40] = { 0 }, fill[0x40], b[0x40];
+    memset(fill, 0x5A, sizeof fill);
+    CHECK_EQ(kh_mem_write_raw(&n, 0x400000, z, sizeof z), KH_OK);
+    CHECK_EQ(kh_mem_write(&n, 0x400000, fill, 0x40), KH_E_INPUT);
+    CHECK_HAS(kh_error(&n), "firmware's own DRAM at 0x400000-0x50ffff");
+    CHECK_EQ(kh_mem_read(&n, 0x400000, b, 0x40), KH_OK);
+    CHECK_EQ(memcmp(b, z, sizeof b), 0);                       /* nothing written */
+    CHECK_EQ(kh_mem_write(&n, 0x3FFFC0, fill, 0x40), KH_OK);   /* ends at 0x40_0000 */
+    CHECK_EQ(kh_mem_write(&n, 0x3FFFC0, fill, 0x41), KH_E_INPUT);
+    CHECK_EQ(kh_mem_write(&n, 0x50FFFF, fill, 1), KH_E_INPUT);  /* the record area's last byte */
+    CHECK_EQ(kh_mem_write(&n, 0x510000, fill, 0x40), KH_OK);    /* past it: the host's */
+    CHECK_EQ(kh_mem_zero(&n, 0x420000, 0x20), KH_E_INPUT);
+    CHECK_EQ(kh_mem_write_raw(&n, 0x400000, fill, 0x40), KH_OK);
+    CHECK_EQ(kh_mem_read(&n, 0x400000, b, 0x40), KH_OK);
+    CHECK_EQ(memcmp(b, fill, sizeof b), 0);
+    char err[256];
+    CHECK_EQ(kh_fw_own_check(0x40FFF0, 0x20, err, sizeof err), KH_E_INPUT);
+    CHECK_HAS(err, "0x40fff0 + 32 bytes");
+    CHECK_EQ(kh_fw_own_check(0x100000, 0x20, err, sizeof err), KH_OK);
+    mt_free(t);
+}
+
 /* The flasher writes the segment to DRAM at its unit-global address (read back through the
  * host port's memory READ), zeros past filesz, nothing outside it, and while the core is held. */
 static void elf_fw_dram_load(void)
@@ -272,8 +302,8 @@ static void elf_fw_dram_load(void)
     uint8_t fill[0x40];
     memset(fill, 0xAA, sizeof fill);
     CHECK_EQ(kh_mem_write(&n, 0x3FFFE0, fill, 0x20), KH_OK);
-    CHECK_EQ(kh_mem_write(&n, 0x400000, fill, 0x40), KH_OK);
-    CHECK_EQ(kh_mem_write(&n, 0x410000, fill, 0x20), KH_OK);
+    CHECK_EQ(kh_mem_write_raw(&n, 0x400000, fill, 0x40), KH_OK);    /* the firmware's own: raw */
+    CHECK_EQ(kh_mem_write_raw(&n, 0x410000, fill, 0x20), KH_OK);
     struct seg s[] = { { 1, 0x0, 8, 8, 0x13 }, { 1, 0x80400000, 0x21, 0x10000, 0x60 } };
     size_t len = mk_elf(img, 0, 243, 0, s, 2);
     struct kh_elf e;
@@ -292,7 +322,7 @@ static void elf_fw_dram_load(void)
     CHECK_EQ(kh_mem_read(&n, 0x3FFFE0, b, 0x20), KH_OK);
     CHECK_EQ(b[0x1F], 0xAA);           /* below the range: untouched */
     /* A running core: refused before anything is written. */
-    CHECK_EQ(kh_mem_write(&n, 0x400000, fill, 1), KH_OK);
+    CHECK_EQ(kh_mem_write_raw(&n, 0x400000, fill, 1), KH_OK);
     CHECK_EQ(kh_core_hold(&n, false), KH_OK);
     CHECK_EQ(kh_load_elf(&n, &e), KH_E_STATE);
     CHECK_EQ(kh_mem_read(&n, 0x400000, b, 1), KH_OK);
@@ -1287,6 +1317,7 @@ int main(void)
     RUN(elf_load_model);
     RUN(elf_fw_dram_parse);
     RUN(elf_fw_dram_load);
+    RUN(mem_write_fw_own_refused);
     RUN(core_status_fields);
     RUN(explain_words);
     RUN(explain_waypoint);
