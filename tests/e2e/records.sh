@@ -229,6 +229,28 @@ boot
 still_serves
 end
 
+# ---- a mover fault in a recorded list ends REPLAY @H as it ends REPLAY: the model's mover
+# takes an AXI error at its first access (the first move) or at a later one (the second move:
+# its first move's 8 words read and written, 16 accesses, then the second's first); status,
+# detail (the fault code, 3) and the write the value names (value[63:32]: the failed move's GO,
+# 10 or 17) the same; value[31:0] is the mover's status word, whose move count runs on across
+# replays (docs/hardware.md §5), so it is not compared.
+begin replay_by_handle_mover_fault_as_replay
+k record $demo/copy.txt; want_rc 0 record; H=$(handle)
+for at in 1 17; do
+  "$kactl" inject axi@$at > /dev/null; k replay $demo/copy.txt; want_rc 1 "replay, axi@$at"; p=$(cpl)
+  "$kactl" inject axi@$at > /dev/null; k replay @$H; want_rc 1 "replay @$H, axi@$at"; r=$(cpl)
+  set -- $p; ps=$1 pd=$2 pi=$(( $3 >> 32 )); set -- $r
+  [ "$ps $pd $pi" = "MOVER_FAULT 0x3 $([ $at = 1 ] && echo 10 || echo 17)" ] || why="$why REPLAY axi@$at: '$p';"
+  [ "$1 $2 $(( $3 >> 32 ))" = "$ps $pd $pi" ] || why="$why REPLAY @H axi@$at: '$r', REPLAY '$p';"
+done
+"$kactl" inject clear > /dev/null
+fill_src 59; zero_dst
+k replay @$H; want_rc 0 "replay @$H after"; [ "$(dst)" = "$(src)" ] || why="$why the record no longer copies;"
+k forget @$H; want_rc 0 forget
+still_serves
+end
+
 # ---- a step list's record takes the largest free run of the area: its steps and the lists
 # copied after them are one run of bytes, which the first run that holds its steps alone may
 # not be (before: REC_FULL with most of the area free). A and B are copy.txt's records; A
