@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     caps.n_owned = KQ_OWN_N;
     struct kq_env env = {
         { { KQF_DRAM, variant ? KQF_STAGING : 0 }, { variant ? 0 : KQF_RSV_LO, variant ? 0 : KQF_RSV_HI } },
-        kqf_units, 3, &caps, kqf_map, 0, 0, 0, 0, 0, 0,
+        kqf_units, 3, &caps, kqf_map, 0, 0, 0, 0, 0, 0, 0,
     };
     env.owned = owned;
     env.sub = &s;

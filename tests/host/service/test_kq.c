@@ -241,7 +241,7 @@ static const struct kx_unit_entry units[] = {
 
 static struct kq_env env(const struct kq_reach *r, const struct kmv_caps *caps)
 {
-    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0, 0, 0 };
+    struct kq_env e = { *r, units, 3, caps, map, 0, 0, 0, 0, 0, 0, 0 };
     return e;
 }
 
@@ -565,8 +565,8 @@ static void handles(void)
     /* their bytes at unit-global 0x8000 and 0x8040, 64 each, with the digest RECORD keeps */
     for (unsigned i = 0; i < 128; i++)
         mem[0x8000 + i] = (uint8_t)(i * 13 + 5);
-    t.r[1].ug = 0x8000, t.r[1].bytes = 64;
-    t.r[2].ug = 0x8040, t.r[2].bytes = 64;
+    t.r[1].ug = 0x8000, t.r[1].bytes = t.r[1].span = 64;
+    t.r[2].ug = 0x8040, t.r[2].bytes = t.r[2].span = 64;
     t.r[1].sum = 0 - kq_rec_digest(mem + 0x8000, 64, 0);
     t.r[2].sum = 0 - kq_rec_digest(mem + 0x8040, 64, 0);
     v.recs = &t;
@@ -630,6 +630,54 @@ static void handles(void)
     v.recs = 0;                                            /* no table: nothing is held */
     step(0, 6, 0, 0, 0x1101);
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_UNKNOWN);
+}
+
+/* A REPLAY_H step naming a list kept as sealed moves (RV64: kq_env.sealed_check, docs/mover.md
+ * §5.1): the record's digest covers its two steps (span 64), its REPLAY step names the moves
+ * (addr, rsvd2 moves, rsvd3 bytes), and the check sums every move as well: a word of a move
+ * changed is KS_REC_CHANGED (detail the handle, value the step | 0) though the steps' digest
+ * holds; the word put back, accepted; without sealed_check (RV32) the moves are not looked at. */
+static void handles_sealed(void)
+{
+    struct kq_env v = env(&rv64, &kmv_caps_rv64);
+    struct kq_recs t;
+    memset(&t, 0, sizeof t);
+    for (unsigned i = 0; i < KQ_REC_SLOTS; i++)
+        t.r[i].key = KQ_REC_FREE(i);
+    t.lo_slots = 0x10u | (4u - 1u) << 24;
+    t.gen_hi = 0x11;
+    t.r[1].key = KQ_REC_KEY(0x1001u);
+    t.r[1].n = 2;                                           /* its moves */
+    /* two COPY-shaped moves: 3 writes then GO, 1 write then GO */
+    struct kd_write w[6] = {
+        { KMV_REG_HDR, 0x1000u, 0 }, { KMV_REG_DIM, 0x2000010u, 0 }, { KMV_REG_AXIS, 0, 0 },
+        { KMV_REG_CTRL, 0x10010u, 0 }, { KMV_REG_HDR, 0x1001u, 0 }, { KMV_REG_CTRL, 0x10010u, 0 },
+    };
+    uint32_t moves, words = kmv_seal((volatile uint64_t *)(void *)(mem + 0x9040), w, 6, &moves);
+    CHECK_EQ(moves, 2);
+    CHECK_EQ(words, (3 + 3 + 1) + (3 + 1 + 1));             /* 3 + k + ceil(k / 16) each */
+    memset(mem + 0x9000, 0, 64);
+    struct kq_step *rs = (struct kq_step *)(void *)(mem + 0x9000);
+    rs->op = KQ_STEP_REPLAY, rs->n = 6, rs->addr = 0x9040, rs->rsvd2 = 2, rs->rsvd3 = 96;
+    t.r[1].ug = 0x9000, t.r[1].bytes = 160, t.r[1].span = 64;
+    t.r[1].sum = 0 - kq_rec_digest(mem + 0x9000, 64, 0);
+    v.recs = &t;
+    v.sealed_check = kmv_sealed_check;
+    struct kq_err e;
+    step(0, 6, 0, 0, 0x1001);
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
+    mem[0x9040 + 8 * 9] ^= 0x01;                            /* the second move's value */
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_CHANGED);
+    CHECK_EQ(e.detail, 0x1001);
+    CHECK_EQ(e.value, 0);
+    v.sealed_check = 0;                                     /* lists as they are: not summed */
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
+    v.sealed_check = kmv_sealed_check;
+    mem[0x9040 + 8 * 9] ^= 0x01;
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
+    mem[0x9000 + 8] ^= 0x02;                                /* the REPLAY step itself: the digest */
+    CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_CHANGED);
+    mem[0x9000 + 8] ^= 0x02;
 }
 
 /* The record digest (kq.h kq_rec_digest: RECORD keeps it; the native check at every use by
@@ -890,6 +938,7 @@ int main(void)
     RUN(run_steps_replay);
     RUN(sub_records);
     RUN(handles);
+    RUN(handles_sealed);
     RUN(digest);
     RUN(range_rv64_fw_dram);
     RUN(step_use);
