@@ -1146,10 +1146,11 @@ static void seal_check_bounds(void)
     CHECK_SEALED(img, bytes, P.moves);
     free(img);
 
-    /* bytes ending anywhere inside move m, or right before it: m, the first that does not fit */
+    /* bytes ending anywhere inside move m, or right before it (none of its header within
+     * them: not even that may be read): m, the first that does not fit */
     for (uint32_t m = 0; m < P.moves; m++) {
         uint32_t at = P.start[m] * 8u, mb = seal_words_of(P.k[m]) * 8u;
-        const uint32_t cut[] = { at + 8u, at + mb / 2u, at + mb - 1u };
+        const uint32_t cut[] = { at, at + 7u, at + 8u, at + mb / 2u, at + mb - 1u };
         for (unsigned c = 0; c < sizeof(cut) / sizeof(cut[0]); c++) {
             img = seal_exact(n, cut[c]);
             if (!img)
