@@ -48,7 +48,8 @@ uint32_t kmv_sealed_check(const volatile uint64_t *img, uint32_t moves, uint32_t
                           uint32_t *writes)
 {
     uint32_t left = bytes / 8u, m, wi = 0;
-    for (m = 0; m < moves; m++) {
+    /* no word left: the next move's header is past `bytes` and is not read either */
+    for (m = 0; m < moves && left; m++) {
         /* a changed header may claim any length: the walk stays within the record */
         uint32_t k = (uint32_t)img[0] & KMV_SEAL_K, mw = kmv_seal_move_words(k);
         if (mw > left)
