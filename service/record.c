@@ -164,7 +164,7 @@ static void rec_relocate(uint32_t to, uint32_t n, uint64_t from, uint32_t bytes)
 
 /* Sealed boards (BOARD_REC_SEALED): the n writes at src copied into the firmware's copy buffer
  * and validated there, as REPLAY validates its copy; KS_OK with *bytes = what sealing them
- * takes (kmv_seal_words, a multiple of 32), else the validation's status in r. */
+ * takes (kmv_seal sizing them, rounded up to 32), else the validation's status in r. */
 static unsigned rec_stage(uint64_t src, uint32_t n, uint64_t cmd, uint64_t cmd_bytes,
                           struct kmv_result *r, uint32_t *bytes)
 {
