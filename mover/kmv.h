@@ -199,36 +199,44 @@ unsigned kmv_replay(const struct kd_write *w, uint32_t n, uint64_t timeout_cycle
 unsigned kmv_replay_validated(const struct kd_write *w, uint32_t n, uint64_t timeout_cycles,
                               struct kmv_result *res);
 
-/* Sealed moves (boards with BOARD_REC_SEALED, RV64; docs/mover.md "Sealed moves"): a validated
- * list rewritten once, at RECORD, into moves that each carry their own check. 64-bit words, one
- * move of k writes before its GO after another:
- *   header   [11:0] k, [47:32] the bytes of its groups, [59] 1 when its GO's mode is FILL,
- *            GENERATE or XFORM (the moves replay waits for or reports specially), [63:60] the
- *            lanes its first group leaves empty (16 - its writes), 0 elsewhere: what the replay
- *            loop needs, each field got with one or two instructions and bounded by its width
- *            before the sum has checked it
- *   groups   of 16 writes, the first of k mod 16 (16 when k is a multiple of 16, none when k
+/* Sealed moves (boards with BOARD_REC_SEALED, RV64; docs/mover.md §5.1): a validated list
+ * rewritten once, at RECORD, into moves that each carry their own check. 64-bit words, one move
+ * after another; a move of k list writes before its GO keeps e of them, all but CTRL writes
+ * without GO (the GO write that ends the move sets all of CTRL's fields again, so they change
+ * nothing, and no write but the GO may reach CTRL: a changed value there could start a move):
+ *   header   [11:0] k, [47:32] the bytes of its groups, [56] 1 when its GO's mode is FILL,
+ *            GENERATE or XFORM (the moves replay waits for or reports specially), [63:57] 8 x
+ *            the lanes its first group leaves empty (16 - its writes; 0 when e is 0: the byte
+ *            offset the loop enters its lanes at), 0 elsewhere: what the replay loop needs,
+ *            each field got with one or two instructions and bounded by its width before the
+ *            sum has checked it
+ *   groups   of 16 writes, the first of e mod 16 (16 when e is a multiple of 16, none when e
  *            is 0): an offsets word (nibble lane L, bits [4L+3:4L]: the register offset / 8 of
- *            the group's write in lane L; a group of g writes uses lanes 16 - g .. 15), then
- *            the g values in order
+ *            the group's write in lane L; a group of g writes uses lanes 16 - g .. 15), its
+ *            check word (the offsets word inverted: the loop checks it before the group's first
+ *            store, so a changed offsets word never aims a value at CTRL), then the g values
  *   GO       the GO write's value (its register is CTRL)
- *   balance  minus the sum of the words above, so a move's words sum to 0 modulo 2^64
- * kmv_seal (mover/seal.c) writes the n writes at w (a validated list: it ends with a GO) sealed
- * at img (NULL: nowhere, to size them) and returns the 64-bit words they take, the list's moves
- * in *moves. kmv_sealed_check: the first of the `moves` sealed moves at img (within `bytes`)
- * whose words do not sum to 0, or `moves` when none (the check a RUN makes of a REPLAY_H step's
- * record before anything runs), the writes of the moves before it in *writes (unless NULL). kmv_replay_sealed (mover/rv64/sealed.c) runs them: each move's
- * words are summed as they are written to the mover and its GO stored only when they are as
- * sealed; else KS_REC_CHANGED, index = the changed move's first write, moves = the moves done
- * before it (nothing of it ran). Otherwise the statuses of kmv_replay_validated (index: the
- * failed move's GO). */
+ *   balance  minus the sum of the words above: a move's words sum to 0 modulo 2^64 (an offsets
+ *            word and its check word add up to all ones, which the loop adds once it has
+ *            compared them: another valid pair put in their place, values untouched, is not
+ *            seen, as two words swapped are not)
+ * A move takes 3 + e + 2 ceil(e / 16) words. kmv_seal (mover/seal.c) writes the n writes at w (a
+ * validated list: it ends with a GO) sealed at img (NULL: nowhere, to size them) and returns the
+ * 64-bit words they take, the list's moves in *moves. kmv_sealed_check: the first of the
+ * `moves` sealed moves at img (within `bytes`) whose words do not sum to 0, or `moves` when none (the check a RUN makes of a REPLAY_H step's record before anything
+ * runs), the list writes of the moves before it in *writes (unless NULL). kmv_replay_sealed
+ * (mover/rv64/sealed.c) runs them: each move's words are checked as they are written to the
+ * mover and its GO stored only when they are as sealed; else KS_REC_CHANGED, index = the changed
+ * move's first write, moves = the moves done before it (nothing of it ran). Otherwise the
+ * statuses of kmv_replay_validated (index: the failed move's GO). */
 #define KMV_SEAL_LANES  16u
-#define KMV_SEAL_SPECIAL  (UINT64_C(1) << 59)   /* header: a FILL, GENERATE or XFORM move */
+#define KMV_SEAL_SPECIAL  (UINT64_C(1) << 56)   /* header: a FILL, GENERATE or XFORM move */
 #define KMV_SEAL_K      0xFFFu      /* header [11:0]: a move has fewer than KD_MAX_WRITES writes */
 _Static_assert(KD_MAX_WRITES - 1u <= KMV_SEAL_K, "a move's write count fits the header");
-static inline uint32_t kmv_seal_move_words(uint32_t k)
+/* Words a move keeping e writes takes. */
+static inline uint32_t kmv_seal_move_words(uint32_t e)
 {
-    return 3u + k + (k + KMV_SEAL_LANES - 1u) / KMV_SEAL_LANES;
+    return 3u + e + 2u * ((e + KMV_SEAL_LANES - 1u) / KMV_SEAL_LANES);
 }
 uint32_t kmv_seal(volatile uint64_t *img, const struct kd_write *w, uint32_t n, uint32_t *moves);
 uint32_t kmv_sealed_check(const volatile uint64_t *img, uint32_t moves, uint32_t bytes,

@@ -228,17 +228,11 @@ unsigned kq_cold_run_replay(struct kq_err *e, const struct kq_step *step, uint32
     }
     unsigned ret;
     if (BOARD_REC_SEALED && h) {
-        /* a record's sealed moves check themselves as they run: run in place (a change stops
-         * at the changed move: KS_REC_CHANGED, detail = the handle, value = step | the moves
-         * that ran) */
+        /* a record's sealed moves, checked whole just above, check themselves again as they
+         * run: run in place (a move changed in between stops there, below as any input
+         * status at use: KS_CHANGED, detail 0x2B, value = step | the move's first write) */
         ret = kmv_replay_sealed((const volatile uint64_t *)(uintptr_t)hal_ug_ptr(step->addr),
                                 step->rsvd2, kq.dp.wait_cycles, &r);
-        if (ret == KS_REC_CHANGED) {
-            e->status = KS_REC_CHANGED;
-            e->detail = h;
-            e->value = kq_step_value(i, r.moves);
-            return ret;
-        }
     } else {
         ret = cold_replay_copy(sub->addr, (uint64_t)sub->count * KQ_STEP_BYTES, step->addr,
                                step->n, &r);

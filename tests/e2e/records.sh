@@ -44,18 +44,18 @@ trap 'hp_stop' EXIT
 SRC_X=0x180000 SRC_W=0x181000 DST_X=0x100000 DST_W=0x101000
 # How a record keeps copy.txt (18 writes: moves of 10 and 6 writes before their GOs), per board
 # (board/common/*.h BOARD_REC_SEALED, docs/service.md "Records"): RV32 as the list, 12 bytes a
-# write; RV64 as sealed moves (docs/mover.md "Sealed moves": a move of k writes before its GO
-# is 3 + k + ceil(k / 16) words of 8 bytes: a header, an offsets word, the k values, the GO's
-# value, a balance). W5 and W14: the record offsets of the low words of write 5's value (the
-# first move's destination HDR, 0x0000100001000001) and write 14's (the second move's,
-# 0x0000100001010001), after the record's two 32-byte steps: RV32 64 + 12 i + 4; RV64
-# 64 + 8 x (2 + 5) for write 5 (header, offsets word, writes 0-4), 64 + 8 x 14 (the first move)
-# + 8 x (2 + 3) for write 14.
+# write; RV64 as sealed moves (docs/mover.md §5.1: a move keeping e writes before its GO is
+# 3 + e + 2 ceil(e / 16) words of 8 bytes: a header, an offsets word and its check word, the e
+# values, the GO's value, a balance; copy.txt keeps all its writes). W5 and W14: the record
+# offsets of the low words of write 5's value (the first move's destination HDR,
+# 0x0000100001000001) and write 14's (the second move's, 0x0000100001010001), after the
+# record's two 32-byte steps: RV32 64 + 12 i + 4; RV64 64 + 8 x (3 + 5) for write 5 (header,
+# offsets and check words, writes 0-4), 64 + 8 x 15 (the first move) + 8 x (3 + 3) for write 14.
 case $board in
-  *rv64) LIST_KEPT=$(( (14 + 10) * 8 )) W5=120 W14=216 ;;
+  *rv64) LIST_KEPT=$(( (15 + 11) * 8 )) W5=128 W14=232 ;;
   *)     LIST_KEPT=$(( 18 * 12 ))       W5=128 W14=236 ;;
 esac
-LIST_HELD=$(( 64 + (LIST_KEPT + 31) / 32 * 32 ))   # bytes a list's record holds: 288, 256
+LIST_HELD=$(( 64 + (LIST_KEPT + 31) / 32 * 32 ))   # bytes a list's record holds: 288 on both
 pattern() { # N BYTES of a pattern seeded by $2 as hex
   python3 -c "import sys; n=int(sys.argv[1]); s=int(sys.argv[2]); print(bytes(((i*7+s)&255) for i in range(n)).hex())" "$1" "$2"; }
 fill_src() { "$kactl" write $SRC_X "$(pattern 256 $1)" > /dev/null && "$kactl" write $SRC_W "$(pattern 1024 $(($1 + 1)))" > /dev/null ||
@@ -226,6 +226,26 @@ k boot "$fw" --rec-handles 9; want_rc 3 "boot --rec-handles 9"; want_out '0xb007
 k boot "$fw" --rec-bytes 0x100020; want_rc 3 "boot --rec-bytes 1 MB + 32"; want_out '0xb007000a'
 k boot "$fw" --rec-bytes 100; want_rc 3 "boot --rec-bytes 100"; want_out '0xb007000a'
 boot
+still_serves
+end
+
+# ---- RV64: a sealed move's header changed so that its fields disagree (the bytes of its
+# groups one more, 0x60 -> 0x61 for copy.txt's first move of 10 writes: (10 + 2) x 8; header
+# [47:32], record offset 64 + 4). The loop reads the header's fields before the move's sum has
+# checked them, so it must stay bounded by them: the move never starts, KS_REC_CHANGED, value
+# 0, the node serves. RV32 keeps the list itself, which has no header: the test is RV64's.
+begin sealed_header_changed_bounded
+case $board in
+  *rv64)
+    k record $demo/copy.txt; want_rc 0 record; H=$(handle)
+    k records; HA=$(rec_at $H)
+    [ "$(memx $(( ${HA:-0} + 68 )) 1)" = 60 ] || why="$why the header's bytes field reads '$(memx $(( ${HA:-0} + 68 )) 1)';"
+    put_w $(( ${HA:-0} + 68 )) 61
+    k replay @$H; want_rc 1 "replay @$H, header changed"
+    [ "$(cpl)" = "REC_CHANGED $H 0x0" ] || why="$why completion '$(cpl)';"
+    put_w $(( ${HA:-0} + 68 )) 60
+    k forget @$H; want_rc 0 forget ;;
+esac
 still_serves
 end
 
@@ -406,6 +426,31 @@ k forget @$H; want_rc 0 forget
 still_serves
 end
 
+# ---- RV64: the second move's offsets word overwritten with zeros (a stray zeroing write; every
+# lane would name CTRL, where a value with bit 16 set would start the mover on registers half
+# loaded). Its check word no longer matches, so the group stores nothing: the first move ran
+# (value 1), the second never started, its destination keeps its canary. The offsets word is
+# at record offset 64 + 15 x 8 + 8 = 192 (the second move's header, then it).
+begin sealed_offsets_zeroed_stores_nothing
+case $board in
+  *rv64)
+    k record $demo/copy.txt; want_rc 0 record; H=$(handle)
+    k records; HA=$(rec_at $H); OW=$(( ${HA:-0} + 192 ))
+    kept_ow=$(memx $OW 8)
+    [ "$kept_ow" != 0000000000000000 ] || why="$why the offsets word reads 0 already;"
+    fill_src 61; canary
+    put_w $OW 0000000000000000
+    k replay @$H; want_rc 1 "replay @$H, offsets word zeroed"
+    [ "$(cpl)" = "REC_CHANGED $H 0x1" ] || why="$why completion '$(cpl)';"
+    [ "$(memx $DST_X 256)" = "$(memx $SRC_X 256)" ] || why="$why the first move did not run;"
+    [ "$(memx $DST_W 1024)" = "$CAN" ] || why="$why the second move's destination changed;"
+    put_w $OW "$kept_ow"
+    zero_dst; k replay @$H; want_rc 0 "replay @$H restored"; [ "$(dst)" = "$(src)" ] || why="$why restored: no copy;"
+    k forget @$H; want_rc 0 forget ;;
+esac
+still_serves
+end
+
 begin host_write_run_record_refused
 k record "$work/steps.txt"; want_rc 0 "record steps"; R=$(handle)
 find_rec $R
@@ -424,7 +469,7 @@ end
 
 # A TU WRITE (docs/model-mesh.md §5: opcode 2 in [255:252], the 40-bit address in [39:0], word 2
 # the pattern's seed) of one 32-byte beat at record offset 96, inside the first move's writes
-# (RV32: writes 2 to 5; RV64: the values of writes 2 to 5): the firmware does not
+# (RV32: writes 2 to 5; RV64: the values of writes 1 to 4): the firmware does not
 # read unit programs, so DISPATCH runs it (OK); the record is then refused.
 begin unit_write_into_record_refused
 k record $demo/copy.txt; want_rc 0 record; H=$(handle)
