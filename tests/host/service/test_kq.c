@@ -655,25 +655,25 @@ static void handles_sealed(void)
     };
     uint32_t moves, words = kmv_seal((volatile uint64_t *)(void *)(mem + 0x9040), w, 6, &moves);
     CHECK_EQ(moves, 2);
-    CHECK_EQ(words, (3 + 3 + 1) + (3 + 1 + 1));             /* 3 + k + ceil(k / 16) each */
+    CHECK_EQ(words, (3 + 3 + 2) + (3 + 1 + 2));     /* 3 + e + 2 ceil(e / 16) each (kmv.h) */
     memset(mem + 0x9000, 0, 64);
     struct kq_step *rs = (struct kq_step *)(void *)(mem + 0x9000);
-    rs->op = KQ_STEP_REPLAY, rs->n = 6, rs->addr = 0x9040, rs->rsvd2 = 2, rs->rsvd3 = 96;
-    t.r[1].ug = 0x9000, t.r[1].bytes = 160, t.r[1].span = 64;
+    rs->op = KQ_STEP_REPLAY, rs->n = 6, rs->addr = 0x9040, rs->rsvd2 = 2, rs->rsvd3 = 128;
+    t.r[1].ug = 0x9000, t.r[1].bytes = 192, t.r[1].span = 64;
     t.r[1].sum = 0 - kq_rec_digest(mem + 0x9000, 64, 0);
     v.recs = &t;
     v.sealed_check = kmv_sealed_check;
     struct kq_err e;
     step(0, 6, 0, 0, 0x1001);
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
-    mem[0x9040 + 8 * 9] ^= 0x01;                            /* the second move's value */
+    mem[0x9040 + 8 * 11] ^= 0x01;                           /* the second move's value */
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_CHANGED);
     CHECK_EQ(e.detail, 0x1001);
     CHECK_EQ(e.value, 0);
     v.sealed_check = 0;                                     /* lists as they are: not summed */
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
     v.sealed_check = kmv_sealed_check;
-    mem[0x9040 + 8 * 9] ^= 0x01;
+    mem[0x9040 + 8 * 11] ^= 0x01;
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_OK);
     mem[0x9000 + 8] ^= 0x02;                                /* the REPLAY step itself: the digest */
     CHECK_EQ(kq_steps_check(steps, 1, &v, &e), KS_REC_CHANGED);
