@@ -425,8 +425,10 @@ void kq_serve(void)
                     run = r->key == (h ^ (uint32_t)s.op << 3) && n;
                     kq_rec_cur = r;
                     /* Its bytes as they are in memory now (RV32: no line cached from before),
-                     * every one, before anything runs: changed since RECORD (a host write, a
-                     * unit program), the cold path names it (KS_REC_CHANGED) and nothing runs. */
+                     * its digest's span (RV32: every byte; RV64: the steps, its sealed moves
+                     * checking themselves as they run), before anything runs: changed since
+                     * RECORD (a host write, a unit program), the cold path names it
+                     * (KS_REC_CHANGED) and nothing runs. */
                     if (run) {
                         hal_shared_acquire();
                         run = !kq_rec_changed();

@@ -4,9 +4,10 @@
  * overlapping it is refused (KS_BAD_ADDR) and so is every mover walk reaching it
  * (KS_MV_OWNED), the ranges boot extends here. What the firmware cannot refuse (a host write
  * through the host port, a unit program's write) is found by the digest kept here (kq.h
- * kq_rec_digest): REPLAY and RUN by handle recompute it over the whole record first and run the
- * kept bytes only when it matches, with no check and no read of the host's memory (queue.c: the
- * native path); else KS_REC_CHANGED and nothing runs. Everything
+ * kq_rec_digest): REPLAY and RUN by handle recompute it over its span first (RV32: the whole
+ * record; RV64: its steps, the lists being sealed moves that check themselves as they run,
+ * mover/rv64/sealed.c) and run the kept bytes only when it matches, with no check and no read of
+ * the host's memory (queue.c: the native path); else KS_REC_CHANGED and nothing runs. Everything
  * here runs once per RECORD / FORGET / RECORDS, at boot or on a refusal, so it is cold code on
  * RV32 (docs/kvm.md; the entry rules of kq_cold.c): two typed entries, kq_rec_exec (from
  * kq_cold.c, cold-to-cold) and kq_rec_result (from queue.c through HAL_COLD: no native stub). */
