@@ -69,7 +69,7 @@ unsigned kq_check_cold(unsigned what, const uint8_t *f, uint32_t n, const struct
          * (nothing ran), at use (KS_CHANGED, this step not run) or by a RECORD about to copy
          * them. */
         const struct kq_step *rs = st == KS_OK ? (const struct kq_step *)env->map(r->ug) : 0;
-        if (st == KS_OK && (kq_rec_digest(env->map(r->ug), r->span, r->sum) ||
+        if (st == KS_OK && (kq_rec_digest(rs, r->span, r->sum) ||
                             (env->sealed_check && env->sealed_check((const volatile uint64_t *)env->map(rs->addr),
                                                              rs->rsvd2, (uint32_t)rs->rsvd3, 0) != rs->rsvd2))) {
             st = KS_REC_CHANGED;
